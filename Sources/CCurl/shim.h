@@ -1,0 +1,10 @@
+#ifndef WALLET_ORDERS_CCURL_SHIM_H
+#define WALLET_ORDERS_CCURL_SHIM_H
+#include <curl/curl.h>
+
+// curl_easy_setopt and friends are variadic, which Swift cannot call: typed entry points.
+static inline CURLcode wo_curl_easy_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode wo_curl_easy_setopt_ptr(CURL *h, CURLoption o, const void *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode wo_curl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLMcode wo_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+#endif

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import WalletOrdersCrypto
+import WalletOrdersModel
+import WalletOrdersPackage
+
+/// `wallet-orders package`: build and sign one `.order` offline.
+struct Package: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build and sign an .order package from an order.json and a template folder.",
+        discussion: """
+        The signing key's password, if any, is read from WALLET_ORDERS_SIGNING_KEY_PASSWORD, never from the \
+        command line. --cert, --key, --wwdr and --digest default to WALLET_ORDERS_SIGNING_CERT, \
+        WALLET_ORDERS_SIGNING_KEY, WALLET_ORDERS_WWDR_CERT and WALLET_ORDERS_MANIFEST_DIGEST.
+        """
+    )
+
+    @Argument(help: "The order.json to package.")
+    var order: String
+
+    @Option(help: "The order type's template folder (images, .lproj folders, template.json).")
+    var template: String?
+
+    @Option(help: "Where to write the package.")
+    var out: String
+
+    @Option(help: "The Order Type ID certificate (PEM or DER); optional when --key is a .p12 holding it.")
+    var cert: String?
+
+    @Option(help: "The certificate's private key: PEM, or a PKCS #12 (.p12) file.")
+    var key: String?
+
+    @Option(help: "The WWDR intermediate certificate that issued --cert.")
+    var wwdr: String?
+
+    @Option(help: "The manifest digest: sha256 (Apple's documented choice) or sha1.")
+    var digest: String?
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let keyFile = key ?? environment["WALLET_ORDERS_SIGNING_KEY"] else {
+            throw ValidationError("name the signing key with --key or WALLET_ORDERS_SIGNING_KEY")
+        }
+        guard let wwdrFile = wwdr ?? environment["WALLET_ORDERS_WWDR_CERT"] else {
+            throw ValidationError("name the WWDR certificate with --wwdr or WALLET_ORDERS_WWDR_CERT")
+        }
+        let digestName = digest ?? environment["WALLET_ORDERS_MANIFEST_DIGEST"] ?? "sha256"
+        guard let algorithm = DigestAlgorithm(rawValue: digestName) else {
+            throw ValidationError("the manifest digest must be sha256 or sha1, not \(digestName)")
+        }
+        do {
+            let identity = try SigningIdentity.load(
+                certificateFile: cert ?? environment["WALLET_ORDERS_SIGNING_CERT"],
+                keyFile: keyFile,
+                password: environment["WALLET_ORDERS_SIGNING_KEY_PASSWORD"],
+                wwdrFile: wwdrFile
+            )
+            var document = try OrderDocument(data: Data(contentsOf: URL(fileURLWithPath: order)))
+            if document.orderTypeIdentifier == nil, let type = identity.orderTypeIdentifier {
+                document["orderTypeIdentifier"] = .string(type)
+            }
+            let orderTemplate = try template.map { try OrderTemplate(directory: URL(fileURLWithPath: $0)) }
+                ?? OrderTemplate()
+            // The order's own updatedAt stamps the package, so one version of an order always gives the same bytes.
+            let signingTime = document.withDefaults(orderTemplate.defaults ?? .object([:])).updatedAt ?? Date()
+            let package = try PackageBuilder(identity: identity, digest: algorithm)
+                .build(order: document, template: orderTemplate, signingTime: signingTime)
+            try package.write(to: URL(fileURLWithPath: out), options: .atomic)
+            print("Wrote \(out) (\(package.count) bytes), signed by \(identity.certificate.subjectDescription)")
+        } catch let error as PackageError {
+            throw CommandFailure("\(error)")
+        } catch let error as JSONValue.ParseError {
+            throw CommandFailure("\(order): \(error)")
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            throw CommandFailure("\(order): no such file")
+        }
+    }
+}
+
+/// A failure the command reports in one message, exiting non-zero without a usage text.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,48 @@
+import COpenSSL
+import Foundation
+
+/// A message digest used for manifest entries.
+public enum DigestAlgorithm: String, Sendable, CaseIterable, Codable {
+    case sha256
+    case sha1
+
+    /// The number of hex digits a digest of this kind has.
+    public var hexLength: Int {
+        switch self {
+        case .sha256: 64
+        case .sha1: 40
+        }
+    }
+
+    /// The digest of `data`, in lowercase hex.
+    public func hexDigest(_ data: Data) -> String {
+        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let md = switch self {
+        case .sha256: EVP_sha256()
+        case .sha1: EVP_sha1()
+        }
+        let ok = data.withUnsafeBytes { raw in
+            EVP_Digest(raw.baseAddress, raw.count, &output, &length, md, nil)
+        }
+        // EVP_Digest cannot fail for a built-in digest with valid buffers; a failure means a broken OpenSSL.
+        precondition(ok == 1, "OpenSSL could not compute \(rawValue)")
+        return Hex.encode(output.prefix(Int(length)))
+    }
+}
+
+/// Lowercase hexadecimal text for bytes.
+public enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    /// `bytes` as lowercase hex.
+    public static func encode<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.underestimatedCount * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import WalletOrdersCrypto
+import WalletOrdersModel
+
+/// What checking a package found.
+public struct PackageReport: Sendable {
+    /// Everything wrong, one sentence each; empty when the package is good.
+    public var problems: [String] = []
+    /// The files in the package, in archive order.
+    public var files: [String] = []
+    /// The digest the manifest uses, when it could be told.
+    public var digest: DigestAlgorithm?
+    /// The signer's subject, when the signature could be read.
+    public var signer: String?
+    /// The signing-time attribute.
+    public var signingTime: Date?
+    /// Whether the signer's chain was checked up to a trusted root.
+    public var chainChecked = false
+    /// The order's type and identifier, when order.json could be read.
+    public var orderTypeIdentifier: String?
+    public var orderIdentifier: String?
+
+    /// Whether nothing is wrong.
+    public var isValid: Bool { problems.isEmpty }
+}
+
+/// Checks `.order` packages the way Wallet would, and says everything that is wrong.
+public enum PackageVerifier {
+    /// Checks zip layout, manifest digests, signature and chain, certificate/type match, order.json validity,
+    /// referenced files and size.
+    ///
+    /// With `trustedRoots`, the signer must chain to one of them through the certificates in the signature;
+    /// without, the signature is checked against the signer's own certificate only.
+    public static func verify(_ package: Data, trustedRoots: [Certificate]? = nil) -> PackageReport {
+        var report = PackageReport()
+        if package.count >= PackageBuilder.maxPackageBytes {
+            report.problems.append("the package is \(package.count) bytes; Wallet accepts packages below "
+                + "\(PackageBuilder.maxPackageBytes) bytes")
+        }
+        let entries: [ZipArchive.Entry]
+        do {
+            entries = try ZipArchive.read(package)
+        } catch {
+            report.problems.append("\(error)")
+            return report
+        }
+        report.files = entries.map(\.path)
+        var files: [String: Data] = [:]
+        for entry in entries {
+            if files[entry.path] != nil { report.problems.append("\(entry.path) appears twice in the archive") }
+            files[entry.path] = entry.data
+        }
+        for path in report.files where !PackagePath.reserved.contains(path) {
+            if let problem = PackagePath.problem(with: path) ?? FileContent.problem(path: path, data: files[path]!) {
+                report.problems.append("\(path): \(problem)")
+            }
+        }
+        guard let orderData = files["order.json"] else {
+            report.problems.append("order.json is missing")
+            return report
+        }
+        checkOrder(orderData, files: Set(files.keys), into: &report)
+        guard let manifestData = files["manifest.json"] else {
+            report.problems.append("manifest.json is missing")
+            return report
+        }
+        checkManifest(manifestData, files: files, into: &report)
+        guard let signature = files["signature"] else {
+            report.problems.append("signature is missing")
+            return report
+        }
+        checkSignature(signature, manifest: manifestData, trustedRoots: trustedRoots, into: &report)
+        return report
+    }
+
+    private static func checkOrder(_ data: Data, files: Set<String>, into report: inout PackageReport) {
+        guard let order = try? OrderDocument(data: data) else {
+            report.problems.append("order.json is not a JSON object")
+            return
+        }
+        report.orderTypeIdentifier = order.orderTypeIdentifier
+        report.orderIdentifier = order.orderIdentifier
+        for problem in order.problems(files: files) {
+            report.problems.append("order.json \(problem)")
+        }
+    }
+
+    private static func checkManifest(_ data: Data, files: [String: Data], into report: inout PackageReport) {
+        guard let manifest = (try? JSONValue.parse(data))?.objectValue else {
+            report.problems.append("manifest.json is not a JSON object")
+            return
+        }
+        // The digest is whichever of SHA-256 and SHA-1 most entries are shaped like; the others are reported.
+        let lengths = manifest.values.compactMap { $0.stringValue?.count }
+        let digest = DigestAlgorithm.allCases.max { a, b in
+            lengths.filter { $0 == a.hexLength }.count < lengths.filter { $0 == b.hexLength }.count
+        }.flatMap { lengths.contains($0.hexLength) ? $0 : nil }
+        report.digest = digest
+        for (path, data) in files.sorted(by: { $0.key < $1.key }) where path != "manifest.json" && path != "signature" {
+            guard let listed = manifest[path]?.stringValue else {
+                report.problems.append("\(path) is not listed in manifest.json")
+                continue
+            }
+            guard let digest, listed.count == digest.hexLength else {
+                report.problems.append("\(path) has a digest in manifest.json that is not SHA-256 or SHA-1 hex")
+                continue
+            }
+            if listed.lowercased() != digest.hexDigest(data) {
+                report.problems.append("\(path) does not match its digest in manifest.json")
+            }
+        }
+        for path in manifest.keys.sorted() where files[path] == nil {
+            report.problems.append("manifest.json lists \(path), which is not in the package")
+        }
+    }
+
+    private static func checkSignature(
+        _ signature: Data, manifest: Data, trustedRoots: [Certificate]?, into report: inout PackageReport
+    ) {
+        let info: CMSSignedInfo
+        do {
+            info = try CMSSignature.verify(signature, content: manifest, trustedRoots: trustedRoots)
+        } catch let error as CryptoError {
+            report.problems.append("signature: \(error.operation)")
+            return
+        } catch {
+            report.problems.append("signature: \(error)")
+            return
+        }
+        report.chainChecked = trustedRoots != nil
+        report.signingTime = info.signingTime
+        guard let signer = info.signers.first else {
+            report.problems.append("signature has no signer certificate")
+            return
+        }
+        report.signer = signer.subjectDescription
+        if info.signingTime == nil {
+            report.problems.append("signature has no signing-time attribute")
+        }
+        let intermediate = info.certificates.first { !$0.isSame(as: signer) && signer.isIssued(by: $0) }
+        if intermediate == nil {
+            report.problems.append("signature does not carry the WWDR certificate that issued the signer")
+        }
+        if let type = report.orderTypeIdentifier, signer.subjectUserID != type {
+            report.problems.append("signature is by the certificate for \(signer.subjectUserID ?? "no order type"), "
+                + "but order.json is of type \(type)")
+        }
+    }
+}

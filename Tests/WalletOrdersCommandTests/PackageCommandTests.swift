@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import WalletOrdersModel
+import WalletOrdersTesting
+
+/// Drives the built `wallet-orders` binary the way the README tells a user to.
+@Suite struct PackageCommandTests {
+    let binary = Command.walletOrdersBinary
+
+    private func developmentKeys(_ folder: TemporaryDirectory) throws -> [String: String] {
+        let made = try Command.run(binary, ["keys", "dev", "--out", folder.path("keys")])
+        #expect(made.status == 0, "\(made.error)")
+        let lines = try String(contentsOfFile: folder.path("keys/dev.env"), encoding: .utf8).split(separator: "\n")
+        var environment: [String: String] = [:]
+        for line in lines where !line.hasPrefix("#") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { environment[String(parts[0])] = String(parts[1]) }
+        }
+        return environment
+    }
+
+    @Test func keysPackageAndVerifyWorkTogether() throws {
+        let folder = try TemporaryDirectory("cli")
+        let environment = try developmentKeys(folder)
+        #expect(environment["WALLET_ORDERS_SIGNING_KEY"] == folder.path("keys/order-type.key"))
+        let keyMode = try FileManager.default.attributesOfItem(atPath: folder.path("keys/order-type.key"))[.posixPermissions] as? Int
+        #expect(keyMode == 0o600)
+
+        try folder.write("order.json", SampleOrder.json().serialized(pretty: true))
+        let packaged = try Command.run(binary, [
+            "package", folder.path("order.json"), "--template", SampleOrder.templateFolder.path,
+            "--out", folder.path("a.order"),
+        ], environment: environment)
+        #expect(packaged.status == 0, "\(packaged.error)")
+
+        let verified = try Command.run(binary, ["verify", folder.path("a.order"), "--ca", folder.path("keys/root-ca.pem")])
+        #expect(verified.status == 0, "\(verified.output)")
+        #expect(verified.output.contains("OK: the package is valid and chains to the trusted root."))
+
+        let unzipped = try Command.run("unzip", ["-q", folder.path("a.order"), "-d", folder.path("files")])
+        #expect(unzipped.status == 0)
+        let cms = try Command.run("openssl", [
+            "cms", "-verify", "-binary", "-inform", "DER", "-in", folder.path("files/signature"),
+            "-content", folder.path("files/manifest.json"), "-CAfile", folder.path("keys/root-ca.pem"),
+            "-purpose", "any", "-out", "/dev/null",
+        ])
+        #expect(cms.status == 0, "\(cms.error)")
+    }
+
+    @Test func verifyExitsNonZeroAndListsProblemsForATamperedPackage() throws {
+        let folder = try TemporaryDirectory("cli")
+        let environment = try developmentKeys(folder)
+        try folder.write("order.json", SampleOrder.json().serialized())
+        _ = try Command.run(binary, [
+            "package", folder.path("order.json"), "--template", SampleOrder.templateFolder.path,
+            "--out", folder.path("a.order"),
+        ], environment: environment)
+        // Replace order.json inside the zip with the `zip` command, as someone editing a package by hand would.
+        _ = try Command.run("unzip", ["-q", folder.path("a.order"), "-d", folder.path("files")])
+        try folder.write("files/order.json", Data(#"{"schemaVersion": 1}"#.utf8))
+        let zipped = try Command.run("zip", ["-q", folder.path("a.order"), "order.json"], directory: folder.path("files"))
+        #expect(zipped.status == 0, "\(zipped.error)")
+
+        let verified = try Command.run(binary, ["verify", folder.path("a.order")])
+        #expect(verified.status == 1)
+        #expect(verified.output.contains("INVALID"))
+        #expect(verified.output.contains("order.json does not match its digest in manifest.json"))
+        #expect(verified.output.contains("order.json orderIdentifier: is required"))
+    }
+
+    @Test func packageReportsEveryProblemOfAnInvalidOrder() throws {
+        let folder = try TemporaryDirectory("cli")
+        let environment = try developmentKeys(folder)
+        var order = SampleOrder.json().objectValue!
+        order["status"] = .string("lost")
+        order["orderManagementURL"] = .string("ftp://example.com")
+        try folder.write("order.json", JSONValue.object(order).serialized())
+        let packaged = try Command.run(binary, [
+            "package", folder.path("order.json"), "--template", SampleOrder.templateFolder.path,
+            "--out", folder.path("a.order"),
+        ], environment: environment)
+        #expect(packaged.status != 0)
+        #expect(packaged.error.contains("status: \"lost\" is not one of open, completed, cancelled"))
+        #expect(packaged.error.contains("orderManagementURL: must be an https URL"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("a.order")))
+    }
+
+    @Test func anEncryptedKeyNeedsThePasswordFromTheEnvironment() throws {
+        let folder = try TemporaryDirectory("cli")
+        var environment = try developmentKeys(folder)
+        let encrypted = folder.path("keys/encrypted.key")
+        _ = try Command.run("openssl", [
+            "pkey", "-in", folder.path("keys/order-type.key"), "-aes256", "-passout", "env:PW", "-out", encrypted,
+        ], environment: ["PW": "let me in"])
+        environment["WALLET_ORDERS_SIGNING_KEY"] = encrypted
+        try folder.write("order.json", SampleOrder.json().serialized())
+        let arguments = ["package", folder.path("order.json"), "--template", SampleOrder.templateFolder.path,
+                         "--out", folder.path("a.order")]
+        let refused = try Command.run(binary, arguments, environment: environment)
+        #expect(refused.status != 0)
+        #expect(refused.error.contains("\(encrypted): reading the private key: it is encrypted and no password was given"))
+        environment["WALLET_ORDERS_SIGNING_KEY_PASSWORD"] = "let me in"
+        let accepted = try Command.run(binary, arguments, environment: environment)
+        #expect(accepted.status == 0, "\(accepted.error)")
+        #expect(!accepted.output.contains("let me in") && !accepted.error.contains("let me in"))
+    }
+
+    @Test func keysDevDoesNotOverwriteWithoutForce() throws {
+        let folder = try TemporaryDirectory("cli")
+        _ = try developmentKeys(folder)
+        let again = try Command.run(binary, ["keys", "dev", "--out", folder.path("keys")])
+        #expect(again.status != 0)
+        #expect(again.error.contains("pass --force"))
+        let forced = try Command.run(binary, ["keys", "dev", "--out", folder.path("keys"), "--force"])
+        #expect(forced.status == 0)
+    }
+}

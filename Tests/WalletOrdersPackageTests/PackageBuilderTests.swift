@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+import WalletOrdersCrypto
+import WalletOrdersModel
+import WalletOrdersPackage
+import WalletOrdersTesting
+
+@Suite struct PackageBuilderTests {
+    let keys = DevelopmentKeys.shared
+    let signingTime = Date(timeIntervalSince1970: 1_795_342_530)
+
+    private func template() throws -> OrderTemplate {
+        try OrderTemplate(directory: SampleOrder.templateFolder)
+    }
+
+    private func build(
+        _ order: OrderDocument = SampleOrder.document(),
+        digest: DigestAlgorithm = .sha256,
+        assets: [String: Data] = [:]
+    ) throws -> Data {
+        try PackageBuilder(identity: keys.identity, digest: digest)
+            .build(order: order, template: template(), assets: assets, signingTime: signingTime)
+    }
+
+    /// Unzips with the `unzip` command, not our own reader.
+    private func unzip(_ package: Data) throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory("unzipped")
+        let path = try folder.write("package.order", package)
+        let result = try Command.run("unzip", ["-q", path, "-d", folder.path("files")])
+        #expect(result.status == 0, "\(result.error)")
+        return folder
+    }
+
+    @Test func sampleTemplatePackageVerifiesWithOpenSSLAndItsDigests() throws {
+        let folder = try unzip(try build())
+        let files = folder.path("files")
+        let listed = try Command.run("unzip", ["-Z1", folder.path("package.order")]).output
+            .split(separator: "\n").map(String.init)
+        #expect(listed == [
+            "order.json", "en.lproj/order.strings", "fr.lproj/order.strings", "logo.png", "logo@2x.png", "mug.png",
+            "manifest.json", "signature",
+        ])
+
+        let verified = try Command.run("openssl", [
+            "cms", "-verify", "-binary", "-inform", "DER", "-in", "\(files)/signature", "-content",
+            "\(files)/manifest.json", "-CAfile", keys.rootPath, "-purpose", "any", "-out", "/dev/null",
+        ])
+        #expect(verified.status == 0, "\(verified.error)")
+
+        let manifest = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: "\(files)/manifest.json"))).objectValue!
+        #expect(Set(manifest.keys) == Set(listed).subtracting(["manifest.json", "signature"]))
+        for (path, digest) in manifest {
+            let sum = try Command.run("sha256sum", ["\(files)/\(path)"]).output.prefix(64)
+            #expect(digest.stringValue == String(sum), "\(path)")
+        }
+    }
+
+    @Test func orderJSONCarriesTemplateDefaultsAndOrderFields() throws {
+        let folder = try unzip(try build())
+        let order = try OrderDocument(data: Data(contentsOf: URL(fileURLWithPath: folder.path("files/order.json"))))
+        #expect(order["merchant"]?["merchantIdentifier"] == .string("merchant.com.example.shop"))
+        #expect(order["orderIdentifier"] == .string("A-1001"))
+        #expect(order.problems(files: ["logo.png", "mug.png"]) == [])
+    }
+
+    @Test func sha1ManifestsCanBeChosen() throws {
+        let package = try build(digest: .sha1)
+        let report = PackageVerifier.verify(package, trustedRoots: [keys.chain.root])
+        #expect(report.problems == [])
+        #expect(report.digest == .sha1)
+        let folder = try unzip(package)
+        let manifest = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: folder.path("files/manifest.json"))))
+        let sum = try Command.run("sha1sum", [folder.path("files/logo.png")]).output.prefix(40)
+        #expect(manifest["logo.png"] == .string(String(sum)))
+    }
+
+    @Test func sameOrderAndTimeGiveTheSameBytes() throws {
+        #expect(try build() == build())
+        let later = try PackageBuilder(identity: keys.identity).build(
+            order: SampleOrder.document(), template: template(), signingTime: signingTime.addingTimeInterval(2))
+        #expect(try build() != later)
+    }
+
+    @Test func verifierAcceptsWhatTheBuilderMakes() throws {
+        let report = PackageVerifier.verify(try build(), trustedRoots: [keys.chain.root])
+        #expect(report.problems == [])
+        #expect(report.chainChecked)
+        #expect(report.signingTime == signingTime)
+        #expect(report.orderIdentifier == "A-1001")
+        #expect(report.signer?.contains("UID=\(DevelopmentKeys.orderType)") == true)
+    }
+
+    @Test func invalidOrdersAreRefusedWithEveryProblem() throws {
+        var order = SampleOrder.document()
+        order["status"] = .string("lost")
+        order["lineItems"] = .array([.object(["title": .string("Mug"), "quantity": .int(1), "image": .string("cup.png")])])
+        order.fields.keys.contains("createdAt") ? order["createdAt"] = nil : ()
+        let error = #expect(throws: PackageError.self) { try build(order) }
+        guard case .invalidOrder(let problems) = error else {
+            Issue.record("expected invalidOrder, got \(String(describing: error))")
+            return
+        }
+        #expect(Set(problems.map(\.path)) == ["status", "lineItems[0].image", "createdAt"])
+        #expect(problems.contains(OrderProblem(path: "lineItems[0].image", message: "names cup.png, which is not in the package")))
+    }
+
+    @Test func anOrderOfAnotherTypeThanTheCertificateIsRefused() throws {
+        let error = #expect(throws: PackageError.self) {
+            try build(SampleOrder.document(orderTypeIdentifier: "order.com.example.other"))
+        }
+        #expect(error == .invalidOrder([OrderProblem(
+            path: "orderTypeIdentifier",
+            message: "\"order.com.example.other\" does not match the signing certificate, which is for order.com.example.dev")]))
+    }
+
+    @Test func perOrderAssetsAreAddedAndOverrideTheTemplate() throws {
+        let png = try Data(contentsOf: SampleOrder.templateFolder.appendingPathComponent("mug.png"))
+        var order = SampleOrder.document()
+        order["lineItems"] = .array([.object(["title": .string("Mug"), "quantity": .int(1), "image": .string("custom.png")])])
+        let package = try build(order, assets: ["custom.png": png, "logo.png": png])
+        let report = PackageVerifier.verify(package, trustedRoots: [keys.chain.root])
+        #expect(report.problems == [])
+        #expect(report.files.contains("custom.png"))
+        let logo = try ZipArchive.read(package).first { $0.path == "logo.png" }
+        #expect(logo?.data == png)
+    }
+
+    @Test func assetPathsAndTypesAreChecked() throws {
+        let png = Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0])
+        for path in ["../escape.png", "/etc/passwd.png", "en.lproj/../../x.png", ".DS_Store", "run.sh", "order.json"] {
+            let error = #expect(throws: PackageError.self, "\(path)") { try build(assets: [path: png]) }
+            guard case .invalidAsset(let named, _) = error else {
+                Issue.record("expected invalidAsset for \(path), got \(String(describing: error))")
+                continue
+            }
+            #expect(named == path)
+        }
+        let notPNG = #expect(throws: PackageError.self) { try build(assets: ["fake.png": Data("GIF89a".utf8)]) }
+        #expect(notPNG == .invalidAsset(path: "fake.png", problem: "is not a PNG image"))
+    }
+
+    @Test func packagesOfFiveMegabytesOrMoreAreRefused() throws {
+        // Random bytes do not compress, so the package grows with the asset.
+        var big = Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+        var generator = SystemRandomNumberGenerator()
+        big.append(contentsOf: (0..<5_100_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let error = #expect(throws: PackageError.self) { try build(assets: ["huge.png": big]) }
+        guard case .tooLarge(let bytes, let limit)? = error else {
+            Issue.record("expected tooLarge, got \(String(describing: error))")
+            return
+        }
+        #expect(bytes > limit)
+        #expect(limit == 5_000_000)
+    }
+
+    @Test func strayFilesInTheTemplateFolderAreRefused() throws {
+        let folder = try TemporaryDirectory("template")
+        try folder.write("logo.png", Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+        try folder.write(".DS_Store", Data("junk".utf8))
+        let template = try OrderTemplate(directory: folder.url)
+        #expect(Array(template.files.keys) == ["logo.png"])
+        try folder.write("notes.txt", Data("hello".utf8))
+        let error = #expect(throws: PackageError.self) { try OrderTemplate(directory: folder.url) }
+        #expect("\(error!)".contains("notes.txt"))
+    }
+}

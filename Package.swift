@@ -1,5 +1,11 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+// Every SQL file in Migrations/ ships inside the binary's resources, so an installed binary finds them anywhere.
+let migrationFiles = ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/Migrations")) ?? [])
+    .filter { $0.hasSuffix(".sql") }
+    .sorted()
 
 let package = Package(
     name: "wallet-orders",
@@ -12,6 +18,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // System libraries, each wrapped once by a Swift module that owns its pointers.
@@ -40,6 +50,35 @@ let package = Package(
             name: "WalletOrdersPackage",
             dependencies: ["WalletOrdersModel", "WalletOrdersCrypto", "CZip"]
         ),
+        // The SQL migrations, as resources of their own module.
+        .target(
+            name: "WalletOrdersMigrations",
+            path: "Migrations",
+            exclude: ["README.md"],
+            resources: migrationFiles.map { .copy($0) }
+        ),
+        // Orders, registrations, device logs and the push outbox in SQLite; knows nothing of HTTP or APNs.
+        .target(
+            name: "WalletOrdersStore",
+            dependencies: [
+                "WalletOrdersModel",
+                "WalletOrdersMigrations",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The HTTP layer: the device API, the merchant API, configuration; translates requests into calls.
+        .target(
+            name: "WalletOrdersServer",
+            dependencies: [
+                "WalletOrdersModel",
+                "WalletOrdersCrypto",
+                "WalletOrdersPackage",
+                "WalletOrdersStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The `wallet-orders` command.
         .executableTarget(
             name: "WalletOrdersCommand",
@@ -47,6 +86,8 @@ let package = Package(
                 "WalletOrdersModel",
                 "WalletOrdersCrypto",
                 "WalletOrdersPackage",
+                "WalletOrdersServer",
+                "WalletOrdersStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,6 +110,18 @@ let package = Package(
         .testTarget(
             name: "WalletOrdersPackageTests",
             dependencies: ["WalletOrdersPackage", "WalletOrdersCrypto", "WalletOrdersModel", "WalletOrdersTesting"]
+        ),
+        .testTarget(
+            name: "WalletOrdersStoreTests",
+            dependencies: ["WalletOrdersStore", "WalletOrdersModel", "WalletOrdersTesting"]
+        ),
+        .testTarget(
+            name: "WalletOrdersServerTests",
+            dependencies: [
+                "WalletOrdersServer", "WalletOrdersStore", "WalletOrdersModel", "WalletOrdersPackage",
+                "WalletOrdersCrypto", "WalletOrdersTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(
             name: "WalletOrdersCommandTests",

@@ -17,6 +17,9 @@ struct Verify: ParsableCommand {
     @Option(help: "A trusted root certificate (PEM); with it, the signer's chain is checked up to this root.")
     var ca: String?
 
+    @Flag(help: "Accept a plain-http webServiceURL, as a development server without TLS writes one.")
+    var allowHTTPWebService = false
+
     func run() throws {
         guard let data = FileManager.default.contents(atPath: package) else {
             throw CommandFailure("\(package): cannot read the file")
@@ -30,7 +33,7 @@ struct Verify: ParsableCommand {
             guard !certificates.isEmpty else { throw CommandFailure("\(ca): holds no PEM certificate") }
             roots = certificates
         }
-        let report = PackageVerifier.verify(data, trustedRoots: roots)
+        let report = PackageVerifier.verify(data, trustedRoots: roots, allowHTTPWebService: allowHTTPWebService)
         print("\(package): \(report.files.count) files, \(data.count) bytes")
         if let type = report.orderTypeIdentifier, let id = report.orderIdentifier { print("  order: \(type) / \(id)") }
         if let digest = report.digest { print("  manifest: \(digest.rawValue)") }

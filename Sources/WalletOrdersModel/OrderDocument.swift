@@ -45,9 +45,9 @@ public struct OrderDocument: Sendable, Hashable {
     public var createdAt: Date? { fields["createdAt"]?.stringValue.flatMap(RFC3339.parse) }
     public var updatedAt: Date? { fields["updatedAt"]?.stringValue.flatMap(RFC3339.parse) }
 
-    /// Every problem with this order; see `OrderValidator.problems(in:files:)`.
-    public func problems(files: Set<String>? = nil) -> [OrderProblem] {
-        OrderValidator.problems(in: json, files: files)
+    /// Every problem with this order; see `OrderValidator.problems(in:files:allowHTTPWebService:)`.
+    public func problems(files: Set<String>? = nil, allowHTTPWebService: Bool = false) -> [OrderProblem] {
+        OrderValidator.problems(in: json, files: files, allowHTTPWebService: allowHTTPWebService)
     }
 
     /// This order laid over `defaults`: objects merge key by key, and the order's own values win.

@@ -27,13 +27,18 @@ public enum OrderValidator {
     ///
     /// With `files` (the paths a package will hold), every file the order names must be among them, at the top
     /// level or in a `.lproj` folder; with nil, file references are not checked.
-    public static func problems(in order: JSONValue, files: Set<String>? = nil) -> [OrderProblem] {
+    ///
+    /// `allowHTTPWebService` lets `webServiceURL` be plain http, for local development only: Wallet itself
+    /// talks to https web services alone.
+    public static func problems(
+        in order: JSONValue, files: Set<String>? = nil, allowHTTPWebService: Bool = false
+    ) -> [OrderProblem] {
         var checker = OrderChecker()
         guard let members = order.objectValue else {
             return [OrderProblem(path: "", message: "order.json must be a JSON object, not \(order.typeName)")]
         }
         let root = OrderChecker.Object(members: members, path: "")
-        checkTopLevel(root, &checker)
+        checkTopLevel(root, allowHTTPWebService: allowHTTPWebService, &checker)
         if let files {
             for (path, file) in checker.fileReferences where !PackagePath.contains(file: file, in: files) {
                 checker.report(path, "names \(file), which is not in the package")
@@ -42,7 +47,7 @@ public enum OrderValidator {
         return checker.problems
     }
 
-    private static func checkTopLevel(_ root: OrderChecker.Object, _ c: inout OrderChecker) {
+    private static func checkTopLevel(_ root: OrderChecker.Object, allowHTTPWebService: Bool, _ c: inout OrderChecker) {
         let version = c.integer(root, "schemaVersion", required: true, minimum: 1)
         if let version, !schemaVersions.contains(version) {
             c.report("schemaVersion", "\(version) is not a schema version Wallet reads (1 or 2)")
@@ -64,7 +69,7 @@ public enum OrderValidator {
         c.string(root, "statusDescription")
         c.oneOf(root, "changeNotifications", changeNotifications)
 
-        let serviceURL = c.url(root, "webServiceURL")
+        let serviceURL = c.url(root, "webServiceURL", httpsOnly: !allowHTTPWebService)
         let token = c.string(root, "authenticationToken", maxLength: 256)
         if let token, token.count < minimumTokenLength {
             c.report("authenticationToken", "must be at least \(minimumTokenLength) characters long")

@@ -13,10 +13,13 @@ public struct PackageBuilder: Sendable {
     public let identity: SigningIdentity
     /// The digest `manifest.json` uses.
     public let digest: DigestAlgorithm
+    /// Whether `webServiceURL` may be plain http: for a development server only, as Wallet requires https.
+    public let allowsHTTPWebService: Bool
 
-    public init(identity: SigningIdentity, digest: DigestAlgorithm = .sha256) {
+    public init(identity: SigningIdentity, digest: DigestAlgorithm = .sha256, allowsHTTPWebService: Bool = false) {
         self.identity = identity
         self.digest = digest
+        self.allowsHTTPWebService = allowsHTTPWebService
     }
 
     /// The package for `order`: the template's files, then per-order `assets` over them, `order.json`,
@@ -38,7 +41,7 @@ public struct PackageBuilder: Sendable {
             files[path] = data
         }
         let order = template.defaults.map(order.withDefaults) ?? order
-        var problems = order.problems(files: Set(files.keys))
+        var problems = order.problems(files: Set(files.keys), allowHTTPWebService: allowsHTTPWebService)
         if let type = order.orderTypeIdentifier, let signer = identity.orderTypeIdentifier, type != signer {
             problems.append(OrderProblem(
                 path: "orderTypeIdentifier",

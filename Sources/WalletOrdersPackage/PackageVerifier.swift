@@ -31,7 +31,11 @@ public enum PackageVerifier {
     ///
     /// With `trustedRoots`, the signer must chain to one of them through the certificates in the signature;
     /// without, the signature is checked against the signer's own certificate only.
-    public static func verify(_ package: Data, trustedRoots: [Certificate]? = nil) -> PackageReport {
+    ///
+    /// `allowHTTPWebService` accepts a plain-http `webServiceURL`, which only a development server writes.
+    public static func verify(
+        _ package: Data, trustedRoots: [Certificate]? = nil, allowHTTPWebService: Bool = false
+    ) -> PackageReport {
         var report = PackageReport()
         if package.count >= PackageBuilder.maxPackageBytes {
             report.problems.append("the package is \(package.count) bytes; Wallet accepts packages below "
@@ -59,7 +63,7 @@ public enum PackageVerifier {
             report.problems.append("order.json is missing")
             return report
         }
-        checkOrder(orderData, files: Set(files.keys), into: &report)
+        checkOrder(orderData, files: Set(files.keys), allowHTTPWebService: allowHTTPWebService, into: &report)
         guard let manifestData = files["manifest.json"] else {
             report.problems.append("manifest.json is missing")
             return report
@@ -73,14 +77,16 @@ public enum PackageVerifier {
         return report
     }
 
-    private static func checkOrder(_ data: Data, files: Set<String>, into report: inout PackageReport) {
+    private static func checkOrder(
+        _ data: Data, files: Set<String>, allowHTTPWebService: Bool, into report: inout PackageReport
+    ) {
         guard let order = try? OrderDocument(data: data) else {
             report.problems.append("order.json is not a JSON object")
             return
         }
         report.orderTypeIdentifier = order.orderTypeIdentifier
         report.orderIdentifier = order.orderIdentifier
-        for problem in order.problems(files: files) {
+        for problem in order.problems(files: files, allowHTTPWebService: allowHTTPWebService) {
             report.problems.append("order.json \(problem)")
         }
     }

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import Logging
+import WalletOrdersServer
+import WalletOrdersStore
+
+/// Options every command that reads the service's configuration shares.
+struct ConfigurationOptions: ParsableArguments {
+    @Option(help: "A JSON configuration file; WALLET_ORDERS_* environment variables override it.")
+    var config: String?
+
+    @Option(help: "The SQLite database file (default data/wallet-orders.sqlite).")
+    var database: String?
+
+    func load(host: String? = nil, port: Int? = nil) async throws -> ServiceConfiguration {
+        do {
+            var configuration = try await ServiceConfiguration.load(
+                file: config, environment: ProcessInfo.processInfo.environment)
+            if let database { configuration.databasePath = database }
+            if let host { configuration.host = host }
+            if let port { configuration.port = port }
+            return configuration
+        } catch let error as ConfigurationError {
+            throw CommandFailure(error.description)
+        }
+    }
+}
+
+/// `wallet-orders serve`: run the service.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the Wallet Orders device API and the merchant API.",
+        discussion: "With no configuration at all, it makes development keys and a merchant key under the database's folder."
+    )
+
+    @OptionGroup var options: ConfigurationOptions
+
+    @Option(help: "The address to listen on (default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "The port to listen on (default 8080; 0 picks a free one).")
+    var port: Int?
+
+    func run() async throws {
+        var logger = Logger(label: "wallet-orders")
+        logger.logLevel = .info
+        let configuration = try await options.load(host: host, port: port)
+        let bootstrap: ServiceBootstrap
+        do {
+            bootstrap = try ServiceBootstrap(configuration: configuration, logger: logger)
+        } catch let error as ConfigurationError {
+            throw CommandFailure("cannot start: \(error.description)")
+        }
+        let service = bootstrap.service
+        let notes = bootstrap.notes
+        let publicURL = bootstrap.configuration.webServiceURL
+        let app = ServiceApplication.make(service: service, configuration: bootstrap.configuration, logger: logger) { port in
+            var lines = ["wallet-orders is serving on http://\(configuration.host):\(port) (webServiceURL \(publicURL))",
+                         "  order types: \(service.orderTypes.keys.sorted().joined(separator: ", "))",
+                         "  database: \(service.store.path)"]
+            lines += notes.map { "  " + $0 }
+            if !notes.isEmpty {
+                lines.append("  Create a first order (with the key above as KEY):")
+                lines.append("    curl -s -X POST http://\(configuration.host):\(port)/api/v1/orders -H \"Authorization: Bearer $KEY\" "
+                    + "-H 'Content-Type: application/json' -d @Examples/order.json")
+            }
+            // Written straight to the file descriptor: print() would sit in a buffer when stdout is not a terminal.
+            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        }
+        try await app.runService()
+    }
+}
+
+/// `wallet-orders migrate`: apply pending migrations and exit.
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Apply the pending SQL migrations and exit.")
+
+    @OptionGroup var options: ConfigurationOptions
+
+    func run() async throws {
+        let configuration = try await options.load()
+        do {
+            let store = try SQLiteStore(path: configuration.databasePath)
+            let applied = try store.migrate()
+            print(applied.isEmpty ? "\(configuration.databasePath): up to date"
+                : "\(configuration.databasePath): applied \(applied.joined(separator: ", "))")
+        } catch {
+            throw CommandFailure("cannot migrate \(configuration.databasePath): \(error)")
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import WalletOrdersModel
+
+/// A refusal with its HTTP status and a JSON body that names the problem:
+/// `{"error": "…", "problems": [{"path": "…", "message": "…"}]}`.
+public struct APIError: Error, HTTPResponseError, Sendable {
+    public let status: HTTPResponse.Status
+    public let message: String
+    public let problems: [OrderProblem]
+
+    public init(_ status: HTTPResponse.Status, _ message: String, problems: [OrderProblem] = []) {
+        self.status = status
+        self.message = message
+        self.problems = problems
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var body: [String: JSONValue] = ["error": .string(message)]
+        if !problems.isEmpty {
+            body["problems"] = .array(problems.map { .object(["path": .string($0.path), "message": .string($0.message)]) })
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        return Response(status: status, headers: headers,
+                        body: ResponseBody(byteBuffer: ByteBuffer(data: JSONValue.object(body).serialized())))
+    }
+
+    static let unauthorized = APIError(.unauthorized, "missing or wrong credentials")
+    static let orderNotFound = APIError(.notFound, "no such order")
+}
+
+/// Turns every error a handler throws into a JSON answer: a request never gets a bare 500 or an empty body.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            throw error
+        } catch is NIOTooManyBytesError {
+            throw APIError(.contentTooLarge, "the request body is too large")
+        } catch let error as HTTPError {
+            let message = switch error.status {
+            case .notFound: "no such endpoint: \(request.method) \(request.uri.path)"
+            case .contentTooLarge: "the request body is too large"
+            case .methodNotAllowed: "\(request.method) is not allowed here"
+            default: error.body ?? error.status.reasonPhrase
+            }
+            throw APIError(error.status, message)
+        } catch {
+            context.logger.error("request failed", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+            throw APIError(.internalServerError, "the server could not complete the request")
+        }
+    }
+}
+
+extension ByteBuffer {
+    init(data: Data) {
+        self.init(bytes: data)
+    }
+}

@@ -1,0 +1,20 @@
+/// Comparisons whose time does not depend on where two secrets differ.
+enum ConstantTime {
+    /// Whether `a` and `b` are equal, looking at every byte of the longer one whatever they hold.
+    static func equals(_ a: String, _ b: String) -> Bool {
+        let left = Array(a.utf8)
+        let right = Array(b.utf8)
+        var difference = UInt8(truncatingIfNeeded: left.count ^ right.count)
+        for index in 0..<max(left.count, right.count) {
+            let x = index < left.count ? left[index] : 0
+            let y = index < right.count ? right[index] : 0
+            difference |= x ^ y
+        }
+        return difference == 0
+    }
+
+    /// Whether `candidate` equals any of `secrets`; every secret is compared, so timing tells nothing of which.
+    static func matchesAny(_ candidate: String, _ secrets: [String]) -> Bool {
+        secrets.reduce(false) { found, secret in equals(candidate, secret) || found }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Hummingbird
+import Logging
+import WalletOrdersModel
+import WalletOrdersStore
+
+/// The HTTP application: the device API, the merchant API and a health check over one `OrderService`.
+public enum ServiceApplication {
+    /// The router with every endpoint.
+    public static func router(service: OrderService, merchantKeys: [String]) -> Router<ServiceRequestContext> {
+        let router = Router(context: ServiceRequestContext.self)
+        router.add(middleware: ErrorMiddleware())
+        DeviceAPI(service: service).add(to: router)
+        MerchantAPI(service: service, merchantKeys: merchantKeys).add(to: router)
+        router.get("healthz") { _, _ -> Response in
+            let reachable = await service.store.isReachable()
+            return JSONResponse.make(reachable ? .ok : .serviceUnavailable,
+                                     .object(["database": .string(reachable ? "ok" : "unreachable")]))
+        }
+        return router
+    }
+
+    /// The application listening where `configuration` says; `onServerRunning` receives the bound port.
+    public static func make(
+        service: OrderService,
+        configuration: ServiceConfiguration,
+        logger: Logger,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> Application<RouterResponder<ServiceRequestContext>> {
+        Application(
+            router: router(service: service, merchantKeys: configuration.merchantKeys),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port),
+                                 serverName: "wallet-orders"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+    }
+}
+
+/// Turns a configuration into a ready service: database migrated, order types loaded and checked, and, when
+/// nothing is configured, development keys and a merchant key made under the database's folder.
+public struct ServiceBootstrap: Sendable {
+    public let configuration: ServiceConfiguration
+    public let service: OrderService
+    /// Lines for the person starting the service (what was set up for development, and how to use it).
+    public let notes: [String]
+
+    public init(configuration: ServiceConfiguration, logger: Logger, now: @escaping @Sendable () -> Date = Date.init) throws {
+        var configuration = configuration
+        var notes: [String] = []
+        let dataFolder = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
+        if configuration.orderTypes.isEmpty {
+            let folder = dataFolder.appendingPathComponent("dev-keys")
+            let environmentFile = folder.appendingPathComponent("dev.env").path
+            var settings: [String: String]
+            if FileManager.default.fileExists(atPath: environmentFile) {
+                settings = DevelopmentKeyFiles.readEnvironmentFile(environmentFile)
+            } else {
+                settings = try DevelopmentKeyFiles.write(
+                    to: folder, orderType: DevelopmentKeyFiles.defaultOrderType,
+                    team: DevelopmentKeyFiles.defaultTeam, replace: false).environment
+                notes.append("No order type configured: made development keys in \(folder.path) (not trusted by real devices).")
+            }
+            guard let identifier = settings["WALLET_ORDERS_ORDER_TYPE"], let key = settings["WALLET_ORDERS_SIGNING_KEY"],
+                  let wwdr = settings["WALLET_ORDERS_WWDR_CERT"] else {
+                throw ConfigurationError("\(environmentFile) is incomplete: remove \(folder.path) to make new development keys")
+            }
+            var type = OrderTypeConfiguration(identifier: identifier, signingKey: key, wwdrCertificate: wwdr)
+            type.signingCertificate = settings["WALLET_ORDERS_SIGNING_CERT"]
+            type.teamIdentifier = settings["WALLET_ORDERS_TEAM_ID"]
+            let sample = URL(fileURLWithPath: "OrderTemplates/sample")
+            if FileManager.default.fileExists(atPath: sample.path) { type.template = sample.path }
+            configuration.orderTypes = [type]
+        }
+        if configuration.merchantKeys.isEmpty {
+            let file = dataFolder.appendingPathComponent("merchant-key").path
+            if let existing = try? String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
+               existing.count >= 16 {
+                configuration.merchantKeys = [existing]
+                notes.append("Merchant API key: the development key in \(file).")
+            } else {
+                let key = Random.token()
+                try FileManager.default.createDirectory(at: dataFolder, withIntermediateDirectories: true)
+                guard FileManager.default.createFile(atPath: file, contents: Data((key + "\n").utf8),
+                                                     attributes: [.posixPermissions: 0o600]) else {
+                    throw ConfigurationError("cannot write the development merchant key to \(file)")
+                }
+                configuration.merchantKeys = [key]
+                notes.append("No merchant key configured: made a development key, stored in \(file):")
+                notes.append("    \(key)")
+            }
+        }
+        let allowsHTTP = configuration.webServiceURL.lowercased().hasPrefix("http://")
+        if allowsHTTP {
+            logger.warning("publicURL is plain http: fine for local development, but Wallet only talks to https web services")
+        }
+        let orderTypes = try configuration.orderTypes.map { try OrderType($0, allowsHTTPWebService: allowsHTTP, now: now()) }
+        let store: SQLiteStore
+        do {
+            store = try SQLiteStore(path: configuration.databasePath)
+            let applied = try store.migrate()
+            if !applied.isEmpty { logger.info("applied migrations", metadata: ["migrations": "\(applied.joined(separator: ", "))"]) }
+        } catch {
+            throw ConfigurationError("the database \(configuration.databasePath) cannot be opened and migrated: \(error)")
+        }
+        self.configuration = configuration
+        self.service = OrderService(store: store, orderTypes: orderTypes, webServiceURL: configuration.webServiceURL, now: now)
+        self.notes = notes
+    }
+}

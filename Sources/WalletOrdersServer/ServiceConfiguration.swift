@@ -1,0 +1,70 @@
+import Foundation
+
+/// Everything the service needs to start: where to listen, where the data lives, who may call, and the order
+/// types it signs for.
+public struct ServiceConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// The SQLite database file.
+    public var databasePath = "data/wallet-orders.sqlite"
+    /// The public base URL devices reach the service at; it becomes each order's `webServiceURL`.
+    /// Without one, the listening address stands in (for development: Wallet needs https).
+    public var publicURL: String?
+
+    /// `publicURL`, or the listening address when none is set; never ends in `/`.
+    public var webServiceURL: String {
+        var url = publicURL ?? "http://\(host):\(port)"
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
+    }
+    /// Bearer keys accepted on the merchant API.
+    public var merchantKeys: [String] = []
+    /// The bearer key for `/admin`, if any.
+    public var adminKey: String?
+    /// The order types this service signs and serves.
+    public var orderTypes: [OrderTypeConfiguration] = []
+
+    public init() {}
+}
+
+/// One order type: its identifier, signing material, template and push credentials.
+public struct OrderTypeConfiguration: Sendable {
+    /// The Order Type ID (`order.com.example.shop`).
+    public var identifier: String
+    public var teamIdentifier: String?
+    /// The Order Type ID certificate (PEM or DER); may be nil when `signingKey` is a `.p12` holding it.
+    public var signingCertificate: String?
+    /// The private key: PEM, or PKCS #12.
+    public var signingKey: String
+    /// The key's password. Never logged.
+    public var signingKeyPassword: String?
+    /// The WWDR intermediate that issued the certificate.
+    public var wwdrCertificate: String
+    /// The template folder.
+    public var template: String?
+    /// `sha256` (default) or `sha1`.
+    public var manifestDigest = "sha256"
+    /// APNs token authentication: the `.p8` key file, its key ID, the team ID.
+    public var apnsKey: String?
+    public var apnsKeyID: String?
+    public var apnsTeamID: String?
+    /// `production`, `sandbox`, or an `https://` base URL.
+    public var apnsEnvironment = "production"
+    /// A CA file to trust for a custom APNs base URL.
+    public var apnsCA: String?
+
+    public init(identifier: String, signingKey: String, wwdrCertificate: String) {
+        self.identifier = identifier
+        self.signingKey = signingKey
+        self.wwdrCertificate = wwdrCertificate
+    }
+}
+
+/// A configuration that cannot be used, with a sentence that says why.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import WalletOrdersModel
+import WalletOrdersPackage
+import WalletOrdersServer
+import WalletOrdersStore
+import WalletOrdersTesting
+
+/// A clock the test moves by hand, to make two updates land in one second or the clock step back.
+final class ManualClock: Sendable {
+    private let lock = NSLock()
+    nonisolated(unsafe) private var current: Date
+
+    init(_ start: Date = Date(timeIntervalSince1970: 1_795_342_530)) { current = start }
+
+    var now: Date { lock.withLock { current } }
+    func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+}
+
+/// The real service on a real port over a temporary SQLite file, with the sample template and development keys.
+struct ServiceHarness {
+    static let merchantKey = "merchant-key-for-tests-0123456789"
+    let folder: TemporaryDirectory
+    let clock = ManualClock()
+
+    init() throws {
+        folder = try TemporaryDirectory("service")
+    }
+
+    var databasePath: String { folder.path("data/orders.sqlite") }
+
+    func makeService() throws -> OrderService {
+        let keys = DevelopmentKeys.shared
+        let type = OrderType(
+            identifier: DevelopmentKeys.orderType,
+            builder: PackageBuilder(identity: keys.identity, allowsHTTPWebService: false),
+            template: try OrderTemplate(directory: SampleOrder.templateFolder))
+        let store = try SQLiteStore(path: databasePath)
+        try store.migrate()
+        let clock = self.clock
+        return OrderService(store: store, orderTypes: [type], webServiceURL: "https://orders.example.com/wallet",
+                            now: { clock.now })
+    }
+
+    /// Runs `body` against the service listening on a free loopback port.
+    func run(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
+        let service = try makeService()
+        var configuration = ServiceConfiguration()
+        configuration.port = 0
+        configuration.merchantKeys = [Self.merchantKey]
+        var logger = Logger(label: "tests")
+        logger.logLevel = .warning
+        let app = ServiceApplication.make(service: service, configuration: configuration, logger: logger)
+        try await app.test(.live) { client in try await body(Client(client: client, service: service)) }
+    }
+
+    /// A thin layer over the test client that speaks JSON.
+    struct Client: Sendable {
+        let client: any TestClientProtocol
+        let service: OrderService
+
+        @discardableResult
+        func request(
+            _ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields = [:], body: Data? = nil
+        ) async throws -> TestResponse {
+            try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(bytes: $0) })
+        }
+
+        func merchant(_ method: HTTPRequest.Method, _ uri: String, json: JSONValue? = nil,
+                      contentType: String = "application/json", key: String = ServiceHarness.merchantKey) async throws -> TestResponse {
+            var headers: HTTPFields = [.authorization: "Bearer \(key)"]
+            if json != nil { headers[.contentType] = contentType }
+            return try await request(method, uri, headers: headers, body: json?.serialized())
+        }
+
+        /// Creates the sample order through the merchant API and returns its details.
+        func createOrder(id: String = "A-1001", change: (inout [String: JSONValue]) -> Void = { _ in }) async throws -> OrderDetails {
+            var fields = SampleOrder.json(orderIdentifier: id).objectValue!
+            for key in ["updatedAt", "createdAt", "merchant"] { fields.removeValue(forKey: key) }
+            change(&fields)
+            let response = try await merchant(.post, "/api/v1/orders", json: .object(fields))
+            guard response.status == .created else {
+                throw HarnessError("creating an order answered \(response.status): \(String(buffer: response.body))")
+            }
+            let details = try JSONValue.parse(Data(buffer: response.body))["orderDetails"]!
+            return OrderDetails(type: details["orderTypeIdentifier"]!.stringValue!, id: details["orderIdentifier"]!.stringValue!,
+                                token: details["authenticationToken"]!.stringValue!)
+        }
+
+        func register(_ order: OrderDetails, device: String, pushToken: String = "aabbccdd", token: String? = nil) async throws -> TestResponse {
+            try await request(.post, "/v1/devices/\(device)/registrations/\(order.type)/\(order.id)",
+                              headers: [.authorization: "AppleOrder \(token ?? order.token)"],
+                              body: JSONValue.object(["pushToken": .string(pushToken)]).serialized())
+        }
+
+        func changed(device: String, since tag: String? = nil) async throws -> TestResponse {
+            let query = tag.map { "?ordersModifiedSince=\($0)" } ?? ""
+            return try await request(.get, "/v1/devices/\(device)/registrations/\(DevelopmentKeys.orderType)\(query)")
+        }
+
+        func fetch(_ order: OrderDetails, headers: HTTPFields = [:]) async throws -> TestResponse {
+            var headers = headers
+            headers[.authorization] = "AppleOrder \(order.token)"
+            return try await request(.get, "/v1/orders/\(order.type)/\(order.id)", headers: headers)
+        }
+
+        func patch(_ order: OrderDetails, _ patch: JSONValue) async throws -> TestResponse {
+            try await merchant(.patch, "/api/v1/orders/\(order.type)/\(order.id)", json: patch,
+                               contentType: "application/merge-patch+json")
+        }
+    }
+
+    struct OrderDetails: Sendable {
+        let type: String
+        let id: String
+        let token: String
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension TestResponse {
+    /// The body as JSON.
+    var json: JSONValue { (try? JSONValue.parse(Data(buffer: body))) ?? .null }
+}

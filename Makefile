@@ -4,7 +4,7 @@ SWIFT ?= swift
 DEBIAN_PACKAGES := pkg-config openssl libssl-dev libcurl4-openssl-dev libzip-dev libsqlite3-dev zip unzip
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test run bench clean
+.PHONY: deps build test run bench bench-http clean
 
 ## Install the Debian packages the build and the tests need, when any is missing.
 deps:
@@ -24,9 +24,19 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+## Build and serve on http://127.0.0.1:8080 with SQLite in ./data/; development keys and a merchant key are
+## made on first start when none are configured.
+run: deps
+	$(SWIFT) build --product wallet-orders
+	.build/debug/wallet-orders serve
+
 ## Print the package-building benchmark (see BENCHMARKS.md).
 bench: deps
 	Benchmarks/package.sh
+
+## Requests per second for the order fetch and registration, beside nginx serving the same bytes (needs wrk, nginx).
+bench-http: deps
+	Benchmarks/http.sh
 
 clean:
 	rm -rf .build

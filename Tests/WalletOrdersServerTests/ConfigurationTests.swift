@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import WalletOrdersServer
+import WalletOrdersTesting
+
+@Suite struct ConfigurationTests {
+    @Test func defaultsNeedNoFile() async throws {
+        let configuration = try await ServiceConfiguration.load(file: nil, environment: [:])
+        #expect(configuration.host == "127.0.0.1")
+        #expect(configuration.port == 8080)
+        #expect(configuration.databasePath == "data/wallet-orders.sqlite")
+        #expect(configuration.webServiceURL == "http://127.0.0.1:8080")
+        #expect(configuration.orderTypes.isEmpty)
+    }
+
+    @Test func theEnvironmentOverridesTheFile() async throws {
+        let folder = try TemporaryDirectory("config")
+        let file = try folder.write("config.json", Data("""
+        {"host": "0.0.0.0", "port": 9000, "publicURL": "https://orders.example.com/", "merchantKeys": ["file-key-0123456789"],
+         "orderType": "order.com.example.shop", "signingKey": "/keys/shop.p12", "wwdrCert": "/keys/wwdr.pem",
+         "manifestDigest": "sha1",
+         "orderTypes": ["returns"],
+         "returns": {"orderType": "order.com.example.returns", "signingKey": "/keys/r.key", "wwdrCert": "/keys/wwdr.pem"}}
+        """.utf8))
+        let configuration = try await ServiceConfiguration.load(file: file, environment: [
+            "WALLET_ORDERS_PORT": "9100",
+            "WALLET_ORDERS_MERCHANT_KEY": "env-key-0123456789",
+            "WALLET_ORDERS_SIGNING_KEY_PASSWORD": "secret",
+            "WALLET_ORDERS_APNS_ENVIRONMENT": "sandbox",
+        ])
+        #expect(configuration.host == "0.0.0.0")
+        #expect(configuration.port == 9100)
+        #expect(configuration.webServiceURL == "https://orders.example.com")
+        #expect(configuration.merchantKeys == ["file-key-0123456789", "env-key-0123456789"])
+        #expect(configuration.orderTypes.map(\.identifier) == ["order.com.example.shop", "order.com.example.returns"])
+        #expect(configuration.orderTypes[0].signingKeyPassword == "secret")
+        #expect(configuration.orderTypes[0].manifestDigest == "sha1")
+        #expect(configuration.orderTypes[0].apnsEnvironment == "sandbox")
+        #expect(configuration.orderTypes[1].signingKey == "/keys/r.key")
+    }
+
+    @Test func unusableSettingsAreRefusedWithASentence() async throws {
+        await #expect(throws: ConfigurationError.self) {
+            try await ServiceConfiguration.load(file: nil, environment: ["WALLET_ORDERS_MERCHANT_KEY": "short"])
+        }
+        await #expect(throws: ConfigurationError.self) {
+            try await ServiceConfiguration.load(file: nil, environment: ["WALLET_ORDERS_ORDER_TYPE": "order.com.example.shop"])
+        }
+        await #expect(throws: ConfigurationError.self) {
+            try await ServiceConfiguration.load(file: "/nonexistent/config.json", environment: [:])
+        }
+        let keys = DevelopmentKeys.shared
+        var type = OrderTypeConfiguration(identifier: "order.com.example.other", signingKey: keys.keyPath, wwdrCertificate: keys.wwdrPath)
+        type.signingCertificate = keys.certificatePath
+        let error = #expect(throws: ConfigurationError.self) { try OrderType(type, allowsHTTPWebService: false) }
+        #expect(error?.description
+            == "order type order.com.example.other: \(keys.certificatePath) is the certificate for order.com.example.dev, not for order.com.example.other")
+    }
+}

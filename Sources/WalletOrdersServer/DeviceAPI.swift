@@ -28,8 +28,12 @@ struct DeviceAPI: Sendable {
     /// Checks the `AppleOrder` token against the order's. Unknown orders and wrong tokens answer alike, so the
     /// API does not tell which orders exist.
     private func authorize(_ request: Request, type: String, id: String) async throws -> OrderHead {
+        try Self.check(request, try await service.store.orderHead(type: type, id: id))
+    }
+
+    private static func check(_ request: Request, _ head: OrderHead?) throws -> OrderHead {
         let token = request.credential(scheme: "AppleOrder")
-        guard let head = try await service.store.orderHead(type: type, id: id) else {
+        guard let head else {
             // Compare anyway, so an unknown order takes as long to refuse as a wrong token.
             _ = ConstantTime.equals(token ?? "", String(repeating: "0", count: 64))
             throw APIError.unauthorized
@@ -82,7 +86,9 @@ struct DeviceAPI: Sendable {
     @Sendable func order(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let type = try context.parameters.identifier("orderTypeIdentifier")
         let id = try context.parameters.identifier("orderIdentifier")
-        let head = try await authorize(request, type: type, id: id)
+        // One read for the token check, the cache headers and the stored package.
+        let found = try await service.store.orderForFetch(type: type, id: id)
+        let head = try Self.check(request, found?.head)
         let etag = "\"\(head.changeTag)\""
         var headers = HTTPFields()
         headers[.lastModified] = HTTPDate.format(head.updatedAt)
@@ -97,7 +103,7 @@ struct DeviceAPI: Sendable {
         } else if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse), head.updatedAt <= since {
             return Response(status: .notModified, headers: headers)
         }
-        let package = try await service.package(type: type, id: id, head: head)
+        let package = if let stored = found?.package { stored } else { try await service.package(type: type, id: id, head: head) }
         headers[.contentType] = PackageBuilder.contentType
         headers[.contentDisposition] = "attachment; filename=\"\(id).order\""
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: package)))

@@ -26,7 +26,7 @@ extension Parameters {
     /// The path parameter `name`, percent-decoded and checked against the identifier rules; 400 when it breaks them.
     func identifier(_ name: String) throws -> String {
         let raw = get(name) ?? ""
-        let value = raw.removingPercentEncoding ?? raw
+        let value = raw.contains("%") ? (raw.removingPercentEncoding ?? raw) : raw
         if let problem = Identifier.problem(with: value) {
             throw APIError(.badRequest, "\(name) \(problem)")
         }

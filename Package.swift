@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // System libraries, each wrapped once by a Swift module that owns its pointers.
@@ -74,9 +75,32 @@ let package = Package(
                 "WalletOrdersCrypto",
                 "WalletOrdersPackage",
                 "WalletOrdersStore",
+                "WalletOrdersPush",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Telling devices that orders changed: ES256 provider tokens, the libcurl HTTP/2 transport, the outbox worker.
+        .target(
+            name: "WalletOrdersPush",
+            dependencies: [
+                "CCurl",
+                "WalletOrdersCrypto",
+                "WalletOrdersModel",
+                "WalletOrdersStore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // A local stand-in for APNs (HTTP/2 over TLS) that checks what it receives, for tests and for users.
+        .target(
+            name: "WalletOrdersAPNSServer",
+            dependencies: [
+                "WalletOrdersCrypto",
+                "WalletOrdersModel",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
             ]
         ),
         // The `wallet-orders` command.
@@ -88,6 +112,8 @@ let package = Package(
                 "WalletOrdersPackage",
                 "WalletOrdersServer",
                 "WalletOrdersStore",
+                "WalletOrdersPush",
+                "WalletOrdersAPNSServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -120,6 +146,14 @@ let package = Package(
             dependencies: [
                 "WalletOrdersServer", "WalletOrdersStore", "WalletOrdersModel", "WalletOrdersPackage",
                 "WalletOrdersCrypto", "WalletOrdersTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "WalletOrdersPushTests",
+            dependencies: [
+                "WalletOrdersPush", "WalletOrdersAPNSServer", "WalletOrdersServer", "WalletOrdersStore",
+                "WalletOrdersCrypto", "WalletOrdersTesting", "WalletOrdersModel",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -7,4 +7,8 @@ static inline CURLcode wo_curl_easy_setopt_long(CURL *h, CURLoption o, long v) {
 static inline CURLcode wo_curl_easy_setopt_ptr(CURL *h, CURLoption o, const void *v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode wo_curl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLMcode wo_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+typedef size_t (*wo_curl_write_callback)(char *data, size_t size, size_t count, void *user);
+static inline CURLcode wo_curl_easy_set_write_callback(CURL *h, wo_curl_write_callback f) { return curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, f); }
+// CURLMsg carries its result in a union Swift reads awkwardly.
+static inline CURLcode wo_curl_msg_result(const CURLMsg *m) { return m->data.result; }
 #endif

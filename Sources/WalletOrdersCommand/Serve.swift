@@ -54,7 +54,9 @@ struct Serve: AsyncParsableCommand {
         let service = bootstrap.service
         let notes = bootstrap.notes
         let publicURL = bootstrap.configuration.webServiceURL
-        let app = ServiceApplication.make(service: service, configuration: bootstrap.configuration, logger: logger) { port in
+        let app = ServiceApplication.make(
+            service: service, configuration: bootstrap.configuration, logger: logger, pushWorker: bootstrap.pushWorker
+        ) { port in
             var lines = ["wallet-orders is serving on http://\(configuration.host):\(port) (webServiceURL \(publicURL))",
                          "  order types: \(service.orderTypes.keys.sorted().joined(separator: ", "))",
                          "  database: \(service.store.path)"]

@@ -8,6 +8,8 @@ extension Certificate {
         case authority
         /// An end-entity signing certificate.
         case signer
+        /// A TLS server certificate for these DNS names and IP addresses.
+        case server([String])
     }
 
     /// Issues a certificate for `subjectKey`, signed with SHA-256 by `issuerKey`.
@@ -53,6 +55,16 @@ extension Certificate {
         case .signer: [
             (NID_basic_constraints, "critical,CA:FALSE"),
             (NID_key_usage, "critical,digitalSignature"),
+            (NID_subject_key_identifier, "hash"),
+            (NID_authority_key_identifier, "keyid:always"),
+        ]
+        case .server(let names): [
+            (NID_basic_constraints, "critical,CA:FALSE"),
+            (NID_key_usage, "critical,digitalSignature,keyEncipherment"),
+            (NID_ext_key_usage, "serverAuth"),
+            (NID_subject_alt_name, names.map { name in
+                name.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? "IP:\(name)" : "DNS:\(name)"
+            }.joined(separator: ",")),
             (NID_subject_key_identifier, "hash"),
             (NID_authority_key_identifier, "keyid:always"),
         ]

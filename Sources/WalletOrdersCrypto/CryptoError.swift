@@ -21,6 +21,9 @@ public struct CryptoError: Error, CustomStringConvertible, Sendable {
         self.reasons = reasons
     }
 
+    /// An APNs key that is not an elliptic-curve P-256 key.
+    public static var notP256: CryptoError { CryptoError("the APNs key is not an ES256 (P-256) key") }
+
     public var description: String {
         guard let last = reasons.last else { return operation }
         return "\(operation) (\(last))"

@@ -12,13 +12,17 @@ public struct OrderService: Sendable {
     /// Each order's `webServiceURL`.
     public let webServiceURL: String
     let now: @Sendable () -> Date
+    /// Called after a write queued pushes, so the push worker need not wait for its next look.
+    let pushesQueued: @Sendable () -> Void
 
     /// Fields the service sets; a merchant may send them only unchanged.
     static let managedFields = ["authenticationToken", "webServiceURL", "createdAt", "updatedAt"]
 
     public init(store: SQLiteStore, orderTypes: [OrderType], webServiceURL: String,
-                now: @escaping @Sendable () -> Date = Date.init) {
+                now: @escaping @Sendable () -> Date = Date.init,
+                pushesQueued: @escaping @Sendable () -> Void = {}) {
         self.store = store
+        self.pushesQueued = pushesQueued
         self.orderTypes = Dictionary(uniqueKeysWithValues: orderTypes.map { ($0.identifier, $0) })
         self.webServiceURL = webServiceURL
         self.now = now
@@ -128,6 +132,7 @@ public struct OrderService: Sendable {
                 if let defaults = orderType.template.defaults { document = document.withDefaults(defaults) }
                 return (document, newAssets)
             }, package: { order, assets in try orderType.package(order, assets: assets) })
+            if result.pushesQueued > 0 { pushesQueued() }
             return (result.order, result.pushesQueued)
         } catch StoreError.orderNotFound {
             throw APIError.orderNotFound

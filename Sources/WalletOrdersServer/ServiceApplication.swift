@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import WalletOrdersModel
+import WalletOrdersPush
 import WalletOrdersStore
 
 /// The HTTP application: the device API, the merchant API and a health check over one `OrderService`.
@@ -21,16 +22,19 @@ public enum ServiceApplication {
     }
 
     /// The application listening where `configuration` says; `onServerRunning` receives the bound port.
+    /// With a `pushWorker`, it runs beside the server and stops with it.
     public static func make(
         service: OrderService,
         configuration: ServiceConfiguration,
         logger: Logger,
+        pushWorker: PushWorker? = nil,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<ServiceRequestContext>> {
         Application(
             router: router(service: service, merchantKeys: configuration.merchantKeys),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "wallet-orders"),
+            services: pushWorker.map { [PushWorkerService(worker: $0)] } ?? [],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }
@@ -41,6 +45,8 @@ public enum ServiceApplication {
 public struct ServiceBootstrap: Sendable {
     public let configuration: ServiceConfiguration
     public let service: OrderService
+    /// The push worker, when any order type has APNs credentials.
+    public let pushWorker: PushWorker?
     /// Lines for the person starting the service (what was set up for development, and how to use it).
     public let notes: [String]
 
@@ -102,8 +108,19 @@ public struct ServiceBootstrap: Sendable {
         } catch {
             throw ConfigurationError("the database \(configuration.databasePath) cannot be opened and migrated: \(error)")
         }
+        var routes: [String: PushRoute] = [:]
+        for type in configuration.orderTypes {
+            if let route = try type.pushRoute(now: now) {
+                routes[type.identifier] = route
+            } else {
+                notes.append("Order type \(type.identifier) has no APNs credentials: its pushes wait in the outbox.")
+            }
+        }
+        let worker = routes.isEmpty ? nil : PushWorker(store: store, routes: routes, logger: logger, now: now)
         self.configuration = configuration
-        self.service = OrderService(store: store, orderTypes: orderTypes, webServiceURL: configuration.webServiceURL, now: now)
+        self.service = OrderService(store: store, orderTypes: orderTypes, webServiceURL: configuration.webServiceURL,
+                                    now: now, pushesQueued: { worker?.wake() })
+        self.pushWorker = worker
         self.notes = notes
     }
 }

@@ -7,7 +7,8 @@ extension ServiceConfiguration {
     /// Keys, with their environment names: `host` (`WALLET_ORDERS_HOST`), `port`, `database`, `publicURL`
     /// (`WALLET_ORDERS_PUBLIC_URL`), `merchantKey`, `merchantKeys` (comma-separated in the environment), `adminKey`,
     /// and for the main order type `orderType`, `teamId`, `signingCert`, `signingKey`, `signingKeyPassword`,
-    /// `wwdrCert`, `template`, `manifestDigest`, `apnsKey`, `apnsKeyId`, `apnsTeamId`, `apnsEnvironment`, `apnsCa`.
+    /// `wwdrCert`, `template`, `manifestDigest`, `apnsKey`, `apnsKeyId`, `apnsTeamId` (or `apnsCert` and `apnsCertKey`),
+    /// `apnsEnvironment`, `apnsCa`.
     /// A file can describe more order types: `"orderTypes": ["returns"]` names objects such as
     /// `"returns": {"orderType": "order.com.example.returns", "signingKey": …}` with the same keys.
     public static func load(file: String?, environment: [String: String]) async throws -> ServiceConfiguration {
@@ -83,6 +84,8 @@ extension ServiceConfiguration {
         type.apnsKey = reader.string(forKey: "apnsKey")
         type.apnsKeyID = reader.string(forKey: "apnsKeyId")
         type.apnsTeamID = reader.string(forKey: "apnsTeamId")
+        type.apnsCertificate = reader.string(forKey: "apnsCert")
+        type.apnsCertificateKey = reader.string(forKey: "apnsCertKey")
         type.apnsEnvironment = reader.string(forKey: "apnsEnvironment", default: "production")
         type.apnsCA = reader.string(forKey: "apnsCa")
         return type

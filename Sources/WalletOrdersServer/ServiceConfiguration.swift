@@ -48,6 +48,9 @@ public struct OrderTypeConfiguration: Sendable {
     public var apnsKey: String?
     public var apnsKeyID: String?
     public var apnsTeamID: String?
+    /// APNs certificate authentication instead: a TLS client certificate and its key (PEM).
+    public var apnsCertificate: String?
+    public var apnsCertificateKey: String?
     /// `production`, `sandbox`, or an `https://` base URL.
     public var apnsEnvironment = "production"
     /// A CA file to trust for a custom APNs base URL.

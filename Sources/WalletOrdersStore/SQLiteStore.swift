@@ -112,7 +112,8 @@ public final class SQLiteStore: Sendable {
                 """, arguments: [Self.text(document), Self.status(document), seconds, tag, version, type, id])
             if assets != currentAssets { try Self.replaceAssets(db, type: type, id: id, assets: assets) }
             try Self.savePackage(db, type: type, id: id, version: version, data: packageData)
-            let queued = try Self.queuePushes(db, type: type, id: id, now: seconds)
+            // Due now, by the clock: `seconds` may run ahead of it to keep updatedAt increasing.
+            let queued = try Self.queuePushes(db, type: type, id: id, now: Int64(now.timeIntervalSince1970))
             let order = StoredOrder(
                 orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: current.authenticationToken,
                 document: document, status: Self.status(document), createdAt: current.createdAt,

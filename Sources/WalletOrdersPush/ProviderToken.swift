@@ -1,0 +1,81 @@
+import Foundation
+import WalletOrdersCrypto
+
+/// The APNs provider token: an ES256 JWT made with the `.p8` key, reused for 20 to 60 minutes.
+///
+/// APNs answers 429 `TooManyProviderTokenUpdates` to tokens renewed more often than every 20 minutes and 403
+/// `ExpiredProviderToken` to tokens older than an hour, so a token is renewed at 50 minutes, or on an
+/// `ExpiredProviderToken` once it is at least 20 minutes old.
+public final class ProviderToken: Sendable {
+    /// A token younger than this is never replaced.
+    public static let minimumAge: TimeInterval = 20 * 60
+    /// A token this old is replaced before APNs would call it expired.
+    public static let renewalAge: TimeInterval = 50 * 60
+
+    private let key: PrivateKey
+    private let keyID: String
+    private let teamID: String
+    private let now: @Sendable () -> Date
+    private let lock = NSLock()
+    nonisolated(unsafe) private var cached: (token: String, issuedAt: Date)?
+
+    /// A provider for `key`, whose 10-character ID is `keyID`, in team `teamID`.
+    public init(key: PrivateKey, keyID: String, teamID: String, now: @escaping @Sendable () -> Date = Date.init) throws {
+        guard key.isP256 else { throw CryptoError.notP256 }
+        self.key = key
+        self.keyID = keyID
+        self.teamID = teamID
+        self.now = now
+    }
+
+    /// The token to send now.
+    public func current() throws -> String {
+        try lock.withLock {
+            let time = now()
+            if let cached, time.timeIntervalSince(cached.issuedAt) < Self.renewalAge,
+               time >= cached.issuedAt {
+                return cached.token
+            }
+            return try issue(at: time)
+        }
+    }
+
+    /// Called when APNs rejected `token` as expired: renews it if it is still the current one and old enough,
+    /// and says whether a retry will carry a different token.
+    public func renew(afterRejecting token: String) throws -> Bool {
+        try lock.withLock {
+            let time = now()
+            guard let cached, cached.token == token else { return true }
+            guard time.timeIntervalSince(cached.issuedAt) >= Self.minimumAge else { return false }
+            _ = try issue(at: time)
+            return true
+        }
+    }
+
+    private func issue(at time: Date) throws -> String {
+        let header = JSONEncoding.base64URL(Data(#"{"alg":"ES256","kid":"\#(keyID)"}"#.utf8))
+        let claims = JSONEncoding.base64URL(Data(#"{"iss":"\#(teamID)","iat":\#(Int64(time.timeIntervalSince1970))}"#.utf8))
+        let signingInput = "\(header).\(claims)"
+        let signature = try key.signES256(Data(signingInput.utf8))
+        let token = "\(signingInput).\(JSONEncoding.base64URL(signature))"
+        cached = (token, time)
+        return token
+    }
+}
+
+/// Base64url without padding, as JWTs use it.
+public enum JSONEncoding {
+    public static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Decodes base64url with or without padding.
+    public static func data(base64URL text: Substring) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64.append("=") }
+        return Data(base64Encoded: base64)
+    }
+}

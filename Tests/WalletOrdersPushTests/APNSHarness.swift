@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+import Logging
+import WalletOrdersAPNSServer
+import WalletOrdersCrypto
+import WalletOrdersModel
+import WalletOrdersPackage
+import WalletOrdersPush
+import WalletOrdersServer
+import WalletOrdersStore
+import WalletOrdersTesting
+
+/// The local APNs on a real HTTP/2 TLS port, the real libcurl transport, and the service's store and order logic.
+final class APNSHarness: Sendable {
+    let apns: LocalAPNS
+    let folder: TemporaryDirectory
+    let service: OrderService
+    let route: PushRoute
+    let transport: CurlPushTransport
+    let port: Int
+    private let server: Task<Void, any Error>
+
+    static let teamID = DevelopmentKeys.team
+
+    init(apnsNow: @escaping @Sendable () -> Date = Date.init, connections: Int = 1) async throws {
+        let keys = DevelopmentKeys.shared
+        folder = try TemporaryDirectory("apns")
+        let publicKey = try PublicKey(pem: Data(keys.chain.apnsKey.publicKeyPEM().utf8))
+        apns = LocalAPNS(publicKeys: [keys.chain.apnsKeyID: publicKey], teamID: Self.teamID,
+                         topics: [DevelopmentKeys.orderType], now: apnsNow)
+        let identity = try LocalAPNS.TLSIdentity()
+        let caPath = try folder.write("apns-ca.pem", Data(identity.certificateAuthority.pem.utf8))
+        var logger = Logger(label: "local-apns")
+        logger.logLevel = .error
+        let ports = AsyncStream.makeStream(of: Int.self)
+        let app = try apns.application(tls: identity.serverConfiguration(), logger: logger) { port in
+            ports.continuation.yield(port)
+        }
+        server = Task { try await app.runService() }
+        var iterator = ports.stream.makeAsyncIterator()
+        port = await iterator.next() ?? 0
+
+        transport = CurlPushTransport(
+            endpoint: APNSEndpoint(baseURL: "https://127.0.0.1:\(port)", caFile: caPath), connections: connections)
+        route = PushRoute(
+            transport: transport,
+            providerToken: try ProviderToken(key: keys.chain.apnsKey, keyID: keys.chain.apnsKeyID, teamID: Self.teamID))
+
+        let type = OrderType(
+            identifier: DevelopmentKeys.orderType,
+            builder: PackageBuilder(identity: keys.identity),
+            template: try OrderTemplate(directory: SampleOrder.templateFolder))
+        let store = try SQLiteStore(path: folder.path("orders.sqlite"))
+        try store.migrate()
+        service = OrderService(store: store, orderTypes: [type], webServiceURL: "https://orders.example.com")
+    }
+
+    func worker(firstRetryDelay: TimeInterval = 0) -> PushWorker {
+        var logger = Logger(label: "push")
+        logger.logLevel = .critical
+        return PushWorker(store: service.store, routes: [DevelopmentKeys.orderType: route], logger: logger,
+                          idleWait: .milliseconds(100), firstRetryDelay: firstRetryDelay)
+    }
+
+    /// Creates the sample order and registers `devices` (device identifier → push token).
+    func order(devices: [String: String]) async throws -> StoredOrder {
+        var body = SampleOrder.json().objectValue!
+        for key in ["createdAt", "updatedAt", "merchant", "orderIdentifier"] { body.removeValue(forKey: key) }
+        let order = try await service.create(.object(body))
+        for (device, token) in devices {
+            _ = try await service.store.register(device: device, type: order.orderTypeIdentifier,
+                                                 id: order.orderIdentifier, pushToken: token, now: Date())
+        }
+        return order
+    }
+
+    func update(_ order: StoredOrder, status: String) async throws -> Int {
+        try await service.patch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
+                                patch: .object(["status": .string(status)])).1
+    }
+
+    func stop() {
+        transport.shutdown()
+        server.cancel()
+    }
+}

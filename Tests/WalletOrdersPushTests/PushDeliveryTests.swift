@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+import WalletOrdersAPNSServer
+import WalletOrdersCrypto
+import WalletOrdersModel
+import WalletOrdersPush
+import WalletOrdersStore
+import WalletOrdersTesting
+
+/// Pushes from the outbox through libcurl over HTTP/2 and TLS to the local APNs, end to end.
+@Suite(.serialized) struct PushDeliveryTests {
+    let devices = ["d1": "aa01", "d2": "bb02", "d3": "cc03"]
+
+    @Test func anUpdateSendsExactlyOnePushPerDeviceWithAppleHeadersAndAValidToken() async throws {
+        let harness = try await APNSHarness()
+        defer { harness.stop() }
+        let order = try await harness.order(devices: devices)
+        #expect(try await harness.update(order, status: "completed") == 3)
+        #expect(try await harness.update(order, status: "open") == 3, "a second update before sending collapses")
+
+        #expect(try await harness.worker().sendDue() == 3)
+        let received = harness.apns.received
+        #expect(received.count == 3)
+        #expect(Set(received.map(\.deviceToken)) == ["aa01", "bb02", "cc03"])
+        for push in received {
+            #expect(push.status == 200, "\(push)")
+            #expect(push.topic == DevelopmentKeys.orderType)
+            #expect(push.pushType == "background")
+            #expect(push.priority == "5")
+            #expect(push.body == "{}")
+            #expect(push.keyID == DevelopmentKeys.shared.chain.apnsKeyID)
+            #expect(push.teamID == APNSHarness.teamID)
+        }
+        #expect(Set(received.map(\.clientPort)).count == 1, "one connection carries every stream")
+        let pushes = try await harness.service.store.pushes(limit: 10)
+        #expect(pushes.map(\.status) == ["delivered", "delivered", "delivered"])
+        #expect(try await harness.worker().sendDue() == 0)
+    }
+
+    @Test func unregisteredAndBadTokensLoseTheirRegistrations() async throws {
+        let harness = try await APNSHarness()
+        defer { harness.stop() }
+        let order = try await harness.order(devices: devices)
+        harness.apns.set(.fail(status: 410, reason: "Unregistered", times: 1), for: "aa01")
+        harness.apns.set(.fail(status: 400, reason: "BadDeviceToken", times: 1), for: "bb02")
+        _ = try await harness.update(order, status: "completed")
+        try await harness.worker().sendDue()
+
+        let remaining = try await harness.service.store.registrations(type: order.orderTypeIdentifier, id: order.orderIdentifier)
+        #expect(remaining.map(\.deviceIdentifier) == ["d3"])
+        let pushes = try await harness.service.store.pushes(limit: 10)
+        #expect(Set(pushes.map { "\($0.deviceIdentifier) \($0.status) \($0.lastError ?? "")" })
+            == ["d1 failed Unregistered", "d2 failed BadDeviceToken", "d3 delivered "])
+    }
+
+    @Test func tooManyRequestsThenSuccessEndsDelivered() async throws {
+        let harness = try await APNSHarness()
+        defer { harness.stop() }
+        let order = try await harness.order(devices: ["d1": "aa01"])
+        harness.apns.set(.fail(status: 429, reason: "TooManyRequests", times: 1), for: "aa01")
+        harness.apns.set(nil, for: "zz")
+        _ = try await harness.update(order, status: "completed")
+        let worker = harness.worker(firstRetryDelay: 0)
+        try await worker.sendDue()
+        var push = try #require(try await harness.service.store.pushes(limit: 1).first)
+        #expect(push.status == "pending")
+        #expect(push.lastError == "TooManyRequests")
+        try await worker.sendDue()
+        push = try #require(try await harness.service.store.pushes(limit: 1).first)
+        #expect(push.status == "delivered")
+        #expect(push.attempts == 2)
+        #expect(harness.apns.received.map(\.status) == [429, 200])
+    }
+
+    @Test func serverErrorsBackOffAndGiveUpAfterTheLimit() async throws {
+        let harness = try await APNSHarness()
+        defer { harness.stop() }
+        let order = try await harness.order(devices: ["d1": "aa01"])
+        harness.apns.set(.fail(status: 503, reason: "ServiceUnavailable", times: 100), for: "aa01")
+        _ = try await harness.update(order, status: "completed")
+        let worker = harness.worker(firstRetryDelay: 0)
+        for _ in 0..<PushWorker.maxAttempts { try await worker.sendDue() }
+        let push = try #require(try await harness.service.store.pushes(limit: 1).first)
+        #expect(push.status == "failed")
+        #expect(push.lastError == "gave up after 8 attempts: ServiceUnavailable")
+        #expect(harness.apns.received.count == PushWorker.maxAttempts)
+        // With a real first delay, the next attempt is pushed into the future.
+        let slow = harness.worker(firstRetryDelay: 60)
+        let delay = slow.backoff(attempt: 3)
+        #expect(delay >= 120 && delay <= 240)
+    }
+
+    @Test func pushesLeftPendingOrInFlightAreSentAfterARestart() async throws {
+        let harness = try await APNSHarness()
+        defer { harness.stop() }
+        let order = try await harness.order(devices: ["d1": "aa01", "d2": "bb02"])
+        _ = try await harness.update(order, status: "completed")
+        // A process that claimed pushes and died before sending them.
+        let claimed = try await harness.service.store.claimDuePushes(now: Date(), limit: 1, types: [DevelopmentKeys.orderType])
+        #expect(claimed.count == 1)
+
+        let worker = harness.worker()
+        let running = Task { await worker.run() }
+        for _ in 0..<100 where harness.apns.received.count < 2 { try await Task.sleep(for: .milliseconds(50)) }
+        running.cancel()
+        await running.value
+        #expect(Set(harness.apns.received.map(\.deviceToken)) == ["aa01", "bb02"])
+        #expect(try await harness.service.store.pushes(limit: 10).map(\.status) == ["delivered", "delivered"])
+    }
+
+    @Test func theProviderTokenChecksOutWithOpenSSL() async throws {
+        let keys = DevelopmentKeys.shared
+        let token = try ProviderToken(key: keys.chain.apnsKey, keyID: keys.chain.apnsKeyID, teamID: "TEAM123456").current()
+        let parts = token.split(separator: ".")
+        #expect(parts.count == 3)
+        let header = try JSONValue.parse(try #require(JSONEncoding.data(base64URL: parts[0])))
+        let claims = try JSONValue.parse(try #require(JSONEncoding.data(base64URL: parts[1])))
+        #expect(header == .object(["alg": .string("ES256"), "kid": .string(keys.chain.apnsKeyID)]))
+        #expect(claims["iss"] == .string("TEAM123456"))
+        #expect(abs(Double(try #require(claims["iat"]?.intValue)) - Date().timeIntervalSince1970) < 5)
+
+        // openssl checks the signature over "header.claims", after the raw r‖s is written as DER by hand.
+        let raw = try #require(JSONEncoding.data(base64URL: parts[2]))
+        func integer(_ bytes: Data) -> [UInt8] {
+            var value = Array(bytes.drop { $0 == 0 })
+            if value.first.map({ $0 & 0x80 != 0 }) ?? true { value.insert(0, at: 0) }
+            return [0x02, UInt8(value.count)] + value
+        }
+        let der = integer(raw.prefix(32)) + integer(raw.suffix(32))
+        let folder = try TemporaryDirectory("jwt")
+        try folder.write("signature.der", Data([0x30, UInt8(der.count)] + der))
+        try folder.write("input", Data("\(parts[0]).\(parts[1])".utf8))
+        let verified = try Command.run("openssl", [
+            "dgst", "-sha256", "-verify", keys.folder.path("apns-public.pem"),
+            "-signature", folder.path("signature.der"), folder.path("input"),
+        ])
+        #expect(verified.status == 0, "\(verified.output)\(verified.error)")
+        #expect(verified.output.contains("Verified OK"))
+    }
+
+    @Test func theProviderTokenIsReusedAndRenewedWithinAppleLimits() throws {
+        let clock = TestClock()
+        let provider = try ProviderToken(key: DevelopmentKeys.shared.chain.apnsKey, keyID: "KEY1234567", teamID: "TEAM",
+                                         now: { clock.now })
+        let first = try provider.current()
+        clock.advance(49 * 60)
+        #expect(try provider.current() == first)
+        #expect(try provider.renew(afterRejecting: first) == true)
+        let second = try provider.current()
+        #expect(second != first)
+        clock.advance(10 * 60)
+        #expect(try provider.renew(afterRejecting: second) == false, "never renewed within 20 minutes")
+        #expect(try provider.current() == second)
+        clock.advance(41 * 60)
+        #expect(try provider.current() != second, "renewed at 50 minutes")
+    }
+
+    @Test func anExpiredTokenIsRenewedOnceAndRetried() async throws {
+        // The local APNs runs two hours ahead, so every token it sees is expired: one renewal, then a failure.
+        let harness = try await APNSHarness(apnsNow: { Date().addingTimeInterval(7_200) })
+        defer { harness.stop() }
+        let order = try await harness.order(devices: ["d1": "aa01"])
+        _ = try await harness.update(order, status: "completed")
+        try await harness.worker().sendDue()
+        let push = try #require(try await harness.service.store.pushes(limit: 1).first)
+        #expect(push.lastError == "ExpiredProviderToken")
+        #expect(push.status == "failed", "a token younger than 20 minutes is not renewed, so retrying cannot help")
+        #expect(harness.apns.received.map(\.reason) == ["ExpiredProviderToken"])
+    }
+}
+
+final class TestClock: Sendable {
+    private let lock = NSLock()
+    nonisolated(unsafe) private var current = Date(timeIntervalSince1970: 1_795_342_530)
+    var now: Date { lock.withLock { current } }
+    func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+}

@@ -4,7 +4,7 @@ SWIFT ?= swift
 DEBIAN_PACKAGES := pkg-config openssl libssl-dev libcurl4-openssl-dev libzip-dev libsqlite3-dev zip unzip
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test run bench bench-http clean
+.PHONY: deps build test run bench bench-http bench-push clean
 
 ## Install the Debian packages the build and the tests need, when any is missing.
 deps:
@@ -37,6 +37,10 @@ bench: deps
 ## Requests per second for the order fetch and registration, beside nginx serving the same bytes (needs wrk, nginx).
 bench-http: deps
 	Benchmarks/http.sh
+
+## Pushes per second to the local APNs over one connection, beside h2load (needs nghttp2-client).
+bench-push: deps
+	Benchmarks/push.sh
 
 clean:
 	rm -rf .build

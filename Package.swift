@@ -131,6 +131,13 @@ let package = Package(
             path: "Benchmarks/PackageBenchmark"
         ),
 
+        // `Benchmarks/push.sh`: pushes per second to the local APNs, beside h2load.
+        .executableTarget(
+            name: "push-benchmark",
+            dependencies: ["WalletOrdersPush", "WalletOrdersServer", "WalletOrdersStore", "WalletOrdersCrypto"],
+            path: "Benchmarks/PushBenchmark"
+        ),
+
         .testTarget(name: "WalletOrdersModelTests", dependencies: ["WalletOrdersModel", "WalletOrdersTesting"]),
         .testTarget(name: "WalletOrdersCryptoTests", dependencies: ["WalletOrdersCrypto", "WalletOrdersTesting"]),
         .testTarget(

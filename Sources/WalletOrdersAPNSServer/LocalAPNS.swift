@@ -38,18 +38,21 @@ public final class LocalAPNS: Sendable {
     private let teamID: String?
     private let topics: Set<String>?
     private let now: @Sendable () -> Date
+    private let onPush: @Sendable (ReceivedPush) -> Void
     private let lock = NSLock()
     nonisolated(unsafe) private var pushes: [ReceivedPush] = []
     nonisolated(unsafe) private var behaviors: [String: Behavior] = [:]
 
     /// A stand-in that trusts the APNs keys `publicKeys` (key ID → public key) of `teamID`, and accepts only
-    /// `topics` when given.
+    /// `topics` when given. `onPush` hears of every push as it is answered.
     public init(publicKeys: [String: PublicKey], teamID: String?, topics: Set<String>? = nil,
-                now: @escaping @Sendable () -> Date = Date.init) {
+                now: @escaping @Sendable () -> Date = Date.init,
+                onPush: @escaping @Sendable (ReceivedPush) -> Void = { _ in }) {
         self.publicKeys = publicKeys
         self.teamID = teamID
         self.topics = topics
         self.now = now
+        self.onPush = onPush
     }
 
     /// Every push received so far, in order.
@@ -128,6 +131,7 @@ public final class LocalAPNS: Sendable {
             keyID: claims?.keyID, teamID: claims?.teamID, issuedAt: claims?.issuedAt,
             clientPort: context.remotePort, status: answer.0, reason: answer.1)
         lock.withLock { pushes.append(push) }
+        onPush(push)
 
         var headers = HTTPFields()
         headers[HTTPField.Name("apns-id")!] = UUID().uuidString

@@ -9,11 +9,16 @@ import Foundation
 public final class CurlPushTransport: PushTransport, @unchecked Sendable {
     private let endpoint: APNSEndpoint
     private let timeout: TimeInterval
+    /// How many transfers are handed to libcurl at once: every connection's streams, no more, so libcurl never
+    /// keeps a long pending list of its own.
+    private let capacity: Int
     private let multi: UnsafeMutableRawPointer
     private let lock = NSLock()
     private var queued: [Transfer] = []
     private var stopping = false
     private var thread: Thread?
+    /// Easy handles kept for reuse once their transfer is done; touched only by the transfer thread.
+    private var idle: [UnsafeMutableRawPointer] = []
     private let stopped = DispatchSemaphore(value: 0)
 
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
@@ -24,6 +29,7 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
         Self.globalInit
         self.endpoint = endpoint
         self.timeout = timeout
+        capacity = max(1, connections * streamsPerConnection)
         multi = curl_multi_init()
         _ = wo_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
         _ = wo_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connections)
@@ -47,70 +53,95 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
 
     deinit {
         shutdown()
+        for easy in idle { curl_easy_cleanup(easy) }
         curl_multi_cleanup(multi)
     }
 
     public func send(_ requests: [PushRequest]) async -> [PushResponse] {
-        await withTaskGroup(of: (Int, PushResponse).self) { group in
-            for (index, request) in requests.enumerated() {
-                group.addTask { (index, await self.send(request)) }
-            }
-            var responses = [PushResponse](repeating: PushResponse(status: 0, reason: nil), count: requests.count)
-            for await (index, response) in group { responses[index] = response }
-            return responses
-        }
-    }
-
-    private func send(_ request: PushRequest) async -> PushResponse {
-        await withCheckedContinuation { continuation in
-            let transfer = Transfer(request: request, continuation: continuation)
+        guard !requests.isEmpty else { return [] }
+        return await withCheckedContinuation { continuation in
+            let batch = Batch(count: requests.count, continuation: continuation)
+            let transfers = requests.enumerated().map { Transfer(request: $1, batch: batch, index: $0) }
             let accepted = lock.withLock { () -> Bool in
                 guard !stopping else { return false }
-                queued.append(transfer)
+                queued.append(contentsOf: transfers)
                 return true
             }
             guard accepted else {
-                continuation.resume(returning: PushResponse(status: 0, reason: "the push transport is shut down"))
+                continuation.resume(returning: requests.map { _ in
+                    PushResponse(status: 0, reason: "the push transport is shut down")
+                })
                 return
             }
             curl_multi_wakeup(multi)
         }
     }
 
+    /// The requests of one `send` call: answered together once the last of them is done. Touched only by the
+    /// transfer thread once queued.
+    private final class Batch {
+        var responses: [PushResponse]
+        var remaining: Int
+        let continuation: CheckedContinuation<[PushResponse], Never>
+
+        init(count: Int, continuation: CheckedContinuation<[PushResponse], Never>) {
+            responses = Array(repeating: PushResponse(status: 0, reason: nil), count: count)
+            remaining = count
+            self.continuation = continuation
+        }
+
+        func answer(_ index: Int, _ response: PushResponse) {
+            responses[index] = response
+            remaining -= 1
+            if remaining == 0 { continuation.resume(returning: responses) }
+        }
+    }
+
     /// One request on its way: the easy handle, its header list and what has come back.
     private final class Transfer {
         let request: PushRequest
-        let continuation: CheckedContinuation<PushResponse, Never>
+        let batch: Batch
+        let index: Int
         var easy: UnsafeMutableRawPointer?
         var headers: UnsafeMutablePointer<curl_slist>?
         var body = Data()
 
-        init(request: PushRequest, continuation: CheckedContinuation<PushResponse, Never>) {
+        init(request: PushRequest, batch: Batch, index: Int) {
             self.request = request
-            self.continuation = continuation
+            self.batch = batch
+            self.index = index
         }
     }
 
     private func loop() {
         var active: [UnsafeMutableRawPointer: Transfer] = [:]
+        var backlog: [Transfer] = []
+        var next = 0
         while true {
             let (incoming, stop) = lock.withLock { () -> ([Transfer], Bool) in
                 defer { queued.removeAll() }
                 return (queued, stopping)
             }
             if stop {
-                for transfer in incoming + active.values {
+                for transfer in Array(backlog[next...]) + incoming + Array(active.values) {
                     finish(transfer, PushResponse(status: 0, reason: "the push transport shut down"), active: &active)
                 }
                 stopped.signal()
                 return
             }
-            for transfer in incoming {
+            backlog.append(contentsOf: incoming)
+            while active.count < capacity, next < backlog.count {
+                let transfer = backlog[next]
+                next += 1
                 if let easy = start(transfer) {
                     active[easy] = transfer
                 } else {
-                    transfer.continuation.resume(returning: PushResponse(status: 0, reason: "libcurl could not start the request"))
+                    transfer.batch.answer(transfer.index, PushResponse(status: 0, reason: "libcurl could not start the request"))
                 }
+            }
+            if next == backlog.count {
+                backlog.removeAll(keepingCapacity: true)
+                next = 0
             }
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
@@ -129,12 +160,16 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
                 }
                 finish(transfer, response, active: &active)
             }
+            // Streams came free and more are waiting: start them before waiting on the sockets.
+            if next < backlog.count, active.count < capacity { continue }
             curl_multi_poll(multi, nil, 0, 1_000, nil)
         }
     }
 
     private func start(_ transfer: Transfer) -> UnsafeMutableRawPointer? {
-        guard let easy = curl_easy_init() else { return nil }
+        let reused = idle.popLast()
+        if let reused { curl_easy_reset(reused) }
+        guard let easy = reused ?? curl_easy_init() else { return nil }
         transfer.easy = easy
         let url = "\(endpoint.baseURL)/3/device/\(transfer.request.deviceToken)"
         var lines = [
@@ -181,11 +216,13 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
             active.removeValue(forKey: easy)
         }
         cleanup(transfer)
-        transfer.continuation.resume(returning: response)
+        transfer.batch.answer(transfer.index, response)
     }
 
     private func cleanup(_ transfer: Transfer) {
-        if let easy = transfer.easy { curl_easy_cleanup(easy) }
+        if let easy = transfer.easy {
+            if idle.count < 1_000 { idle.append(easy) } else { curl_easy_cleanup(easy) }
+        }
         if let headers = transfer.headers { curl_slist_free_all(headers) }
         transfer.easy = nil
         transfer.headers = nil

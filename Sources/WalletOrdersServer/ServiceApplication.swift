@@ -75,6 +75,14 @@ public struct ServiceBootstrap: Sendable {
             type.teamIdentifier = settings["WALLET_ORDERS_TEAM_ID"]
             let sample = URL(fileURLWithPath: "OrderTemplates/sample")
             if FileManager.default.fileExists(atPath: sample.path) { type.template = sample.path }
+            if let apns = configuration.developmentAPNS {
+                type.apnsKey = settings["WALLET_ORDERS_APNS_KEY"]
+                type.apnsKeyID = settings["WALLET_ORDERS_APNS_KEY_ID"]
+                type.apnsTeamID = settings["WALLET_ORDERS_APNS_TEAM_ID"]
+                type.apnsEnvironment = apns.url
+                type.apnsCA = apns.caFile
+                notes.append("Pushes go to the local APNs at \(apns.url) with the development APNs key.")
+            }
             configuration.orderTypes = [type]
         }
         if configuration.merchantKeys.isEmpty {

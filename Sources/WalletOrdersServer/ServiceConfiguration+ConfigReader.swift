@@ -8,7 +8,8 @@ extension ServiceConfiguration {
     /// (`WALLET_ORDERS_PUBLIC_URL`), `merchantKey`, `merchantKeys` (comma-separated in the environment), `adminKey`,
     /// and for the main order type `orderType`, `teamId`, `signingCert`, `signingKey`, `signingKeyPassword`,
     /// `wwdrCert`, `template`, `manifestDigest`, `apnsKey`, `apnsKeyId`, `apnsTeamId` (or `apnsCert` and `apnsCertKey`),
-    /// `apnsEnvironment`, `apnsCa`.
+    /// `apnsEnvironment`, `apnsCa`. With no order type, an https `apnsEnvironment` (and `apnsCa`) sends the
+    /// development order type's pushes to a local APNs.
     /// A file can describe more order types: `"orderTypes": ["returns"]` names objects such as
     /// `"returns": {"orderType": "order.com.example.returns", "signingKey": …}` with the same keys.
     public static func load(file: String?, environment: [String: String]) async throws -> ServiceConfiguration {
@@ -54,7 +55,11 @@ extension ServiceConfiguration {
             throw ConfigurationError("a merchant key must be at least 16 characters long")
         }
         adminKey = reader.string(forKey: "adminKey", isSecret: true)
-        if let main = try Self.orderType(reader) { orderTypes.append(main) }
+        if let main = try Self.orderType(reader) {
+            orderTypes.append(main)
+        } else if let url = reader.string(forKey: "apnsEnvironment"), url.lowercased().hasPrefix("https://") {
+            developmentAPNS = (url, reader.string(forKey: "apnsCa"))
+        }
         for name in reader.stringArray(forKey: "orderTypes", default: []) {
             guard let extra = try Self.orderType(reader.scoped(to: ConfigKey([name]))) else {
                 throw ConfigurationError("orderTypes names \(name), but \(name).orderType is missing")

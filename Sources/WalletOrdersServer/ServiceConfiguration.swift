@@ -23,6 +23,9 @@ public struct ServiceConfiguration: Sendable {
     public var adminKey: String?
     /// The order types this service signs and serves.
     public var orderTypes: [OrderTypeConfiguration] = []
+    /// With no order type configured, where the development order type's pushes go: a local APNs
+    /// (`wallet-orders apns-sandbox`) and its CA file. Without it they wait in the outbox.
+    public var developmentAPNS: (url: String, caFile: String?)?
 
     public init() {}
 }

@@ -3,31 +3,15 @@ import Testing
 import WalletOrdersModel
 import WalletOrdersTesting
 
-/// Starts `wallet-orders serve` as `make run` does, with no configuration, and uses it with curl.
+/// Starts `wallet-orders serve` (and `apns-sandbox`) as a user would, and uses them with curl.
 @Suite struct ServeCommandTests {
+    let repository = SampleOrder.templateFolder.deletingLastPathComponent().deletingLastPathComponent()
+
     @Test func serveWithNoConfigurationMakesKeysAndAcceptsTheREADMECurl() async throws {
         let folder = try TemporaryDirectory("serve")
-        let repository = SampleOrder.templateFolder.deletingLastPathComponent().deletingLastPathComponent()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Command.walletOrdersBinary)
-        process.arguments = ["serve", "--port", "0", "--database", folder.path("data/orders.sqlite")]
-        process.currentDirectoryURL = repository
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WALLET_ORDERS_") }
-        try folder.write("out", Data())
-        let output = try FileHandle(forWritingTo: folder.url.appendingPathComponent("out"))
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        defer {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
-
-        var banner = ""
-        for _ in 0..<100 where !banner.contains("Create a first order") {
-            try await Task.sleep(for: .milliseconds(100))
-            banner = (try? String(contentsOfFile: folder.path("out"), encoding: .utf8)) ?? ""
-        }
+        let serve = try BackgroundCommand(["serve", "--port", "0", "--database", folder.path("data/orders.sqlite")],
+                                          in: folder, name: "serve", directory: repository)
+        let banner = try await serve.waitFor("Create a first order")
         let port = try #require(banner.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)/)?.1)
         let key = try String(contentsOfFile: folder.path("data/merchant-key"), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -46,9 +30,60 @@ import WalletOrdersTesting
         #expect(details?["authenticationToken"]?.stringValue?.count == 64)
         let health = try Command.run("curl", ["-s", "http://127.0.0.1:\(port)/healthz"])
         #expect(health.output == #"{"database":"ok"}"#)
+        #expect(serve.stop())
+    }
 
-        process.terminate()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0 || process.terminationReason == .uncaughtSignal)
+    /// The README's push tour: `apns-sandbox` on the development keys, `serve` pointed at it with two variables;
+    /// an update reaches every registered device.
+    @Test func anUpdateReachesTheAPNSSandboxThroughServe() async throws {
+        let folder = try TemporaryDirectory("sandbox")
+        let keys = folder.path("data/dev-keys")
+        _ = try Command.run(Command.walletOrdersBinary, ["keys", "dev", "--out", keys])
+        let sandbox = try BackgroundCommand(["apns-sandbox", "--port", "0", "--keys", keys], in: folder, name: "apns")
+        let sandboxBanner = try await sandbox.waitFor("WALLET_ORDERS_APNS_CA")
+        let apnsURL = try #require(sandboxBanner.firstMatch(of: /WALLET_ORDERS_APNS_ENVIRONMENT=(\S+)/)?.1)
+
+        let serve = try BackgroundCommand(
+            ["serve", "--port", "0", "--database", folder.path("data/orders.sqlite")], in: folder, name: "serve",
+            directory: repository,
+            environment: ["WALLET_ORDERS_APNS_ENVIRONMENT": String(apnsURL),
+                          "WALLET_ORDERS_APNS_CA": "\(keys)/local-apns-ca.pem"])
+        let banner = try await serve.waitFor("Create a first order")
+        #expect(banner.contains("Pushes go to the local APNs at \(apnsURL)"), "\(banner)")
+        let base = "http://127.0.0.1:\(try #require(banner.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)/)?.1))"
+        let key = try String(contentsOfFile: folder.path("data/merchant-key"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+
+        func curl(_ arguments: [String]) throws -> String {
+            try Command.run("curl", ["-s", "-w", "%{http_code}"] + arguments, directory: repository.path).output
+        }
+        let merchant = ["-H", "Authorization: Bearer \(key)", "-H", "Content-Type: application/json"]
+        let created = try curl(["-X", "POST", "\(base)/api/v1/orders"] + merchant + ["-d", "@Examples/order.json"])
+        #expect(created.hasSuffix("201"), "\(created)")
+        let order = try JSONValue.parse(Data(created.dropLast(3).utf8))["orderDetails"]
+        let type = try #require(order?["orderTypeIdentifier"]?.stringValue)
+        let id = try #require(order?["orderIdentifier"]?.stringValue)
+        let token = try #require(order?["authenticationToken"]?.stringValue)
+        for (device, pushToken) in [("device-1", "a1b2c3"), ("device-2", "d4e5f6")] {
+            let registered = try curl([
+                "-X", "POST", "\(base)/v1/devices/\(device)/registrations/\(type)/\(id)",
+                "-H", "Authorization: AppleOrder \(token)", "-H", "Content-Type: application/json",
+                "-d", #"{"pushToken":"\#(pushToken)"}"#,
+            ])
+            #expect(registered.hasSuffix("201"), "\(registered)")
+        }
+        let patched = try curl(["-X", "PATCH", "\(base)/api/v1/orders/\(type)/\(id)"] + merchant
+            + ["-d", #"{"status":"completed"}"#])
+        #expect(patched.hasSuffix("200"), "\(patched)")
+
+        let output = try await sandbox.waitFor("token=d4e5f6")
+        let pushes = output.split(separator: "\n").filter { $0.hasPrefix("push ") }
+        #expect(pushes.count == 2, "\(output)")
+        for push in pushes {
+            #expect(push.hasPrefix("push 200 topic=\(type) "), "\(push)")
+            #expect(push.contains("type=background priority=5 body={}"), "\(push)")
+        }
+        #expect(serve.stop())
+        #expect(sandbox.stop())
     }
 }

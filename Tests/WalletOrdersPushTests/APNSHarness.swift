@@ -22,7 +22,7 @@ final class APNSHarness: Sendable {
 
     static let teamID = DevelopmentKeys.team
 
-    init(apnsNow: @escaping @Sendable () -> Date = Date.init, connections: Int = 1) async throws {
+    init(apnsNow: @escaping @Sendable () -> Date = Date.init, connections: Int = 1, streams: Int = 100) async throws {
         let keys = DevelopmentKeys.shared
         folder = try TemporaryDirectory("apns")
         let publicKey = try PublicKey(pem: Data(keys.chain.apnsKey.publicKeyPEM().utf8))
@@ -41,7 +41,8 @@ final class APNSHarness: Sendable {
         port = await iterator.next() ?? 0
 
         transport = CurlPushTransport(
-            endpoint: APNSEndpoint(baseURL: "https://127.0.0.1:\(port)", caFile: caPath), connections: connections)
+            endpoint: APNSEndpoint(baseURL: "https://127.0.0.1:\(port)", caFile: caPath), connections: connections,
+            streamsPerConnection: streams)
         route = PushRoute(
             transport: transport,
             providerToken: try ProviderToken(key: keys.chain.apnsKey, keyID: keys.chain.apnsKeyID, teamID: Self.teamID))

@@ -37,6 +37,22 @@ import WalletOrdersTesting
         #expect(try await harness.worker().sendDue() == 0)
     }
 
+    @Test func aBatchLargerThanTheStreamLimitIsAnsweredInOrderOverOneConnection() async throws {
+        let harness = try await APNSHarness(streams: 4)
+        defer { harness.stop() }
+        let tokens = (0..<50).map { String(format: "%04x", $0) }
+        harness.apns.set(.fail(status: 410, reason: "Unregistered", times: 1), for: tokens[37])
+        let token = try harness.route.providerToken!.current()
+        let responses = await harness.transport.send(tokens.map {
+            PushRequest(topic: DevelopmentKeys.orderType, deviceToken: $0, providerToken: token)
+        })
+        #expect(responses.count == 50)
+        #expect(responses[37] == PushResponse(status: 410, reason: "Unregistered"))
+        #expect(responses.enumerated().filter { $0.offset != 37 }.allSatisfy { $0.element.status == 200 })
+        #expect(Set(harness.apns.received.map(\.deviceToken)) == Set(tokens))
+        #expect(Set(harness.apns.received.map(\.clientPort)).count == 1)
+    }
+
     @Test func unregisteredAndBadTokensLoseTheirRegistrations() async throws {
         let harness = try await APNSHarness()
         defer { harness.stop() }

@@ -40,6 +40,34 @@ public struct SigningIdentity: Sendable {
         orderTypeIdentifier: String? = nil,
         now: Date = Date()
     ) throws -> SigningIdentity {
+        let checked = check(certificateFile: certificateFile, keyFile: keyFile, password: password, wwdrFile: wwdrFile,
+                            orderTypeIdentifier: orderTypeIdentifier, now: now)
+        if let problem = checked.problems.first { throw PackageError.signingIdentity(problem) }
+        return checked.identity!
+    }
+
+    /// Loads an identity from files and lists every problem with it, one sentence each, naming the file. The
+    /// identity is nil when a file cannot be read at all; with problems it is there but must not sign.
+    public static func check(
+        certificateFile: String?,
+        keyFile: String,
+        password: String?,
+        wwdrFile: String,
+        orderTypeIdentifier: String? = nil,
+        now: Date = Date()
+    ) -> (identity: SigningIdentity?, problems: [String]) {
+        do {
+            let identity = try loadUnchecked(certificateFile: certificateFile, keyFile: keyFile, password: password,
+                                             wwdrFile: wwdrFile)
+            let names = Names(certificate: certificateFile ?? keyFile, key: keyFile, wwdr: wwdrFile)
+            return (identity, identity.problems(expecting: orderTypeIdentifier, now: now, names: names))
+        } catch {
+            return (nil, ["\(error)"])
+        }
+    }
+
+    private static func loadUnchecked(certificateFile: String?, keyFile: String, password: String?,
+                                      wwdrFile: String) throws -> SigningIdentity {
         let keyData = try read(keyFile, what: "signing key")
         var certificate: Certificate?
         let key: PrivateKey
@@ -71,12 +99,7 @@ public struct SigningIdentity: Sendable {
         guard let wwdr = try? Certificate(wwdrData) else {
             throw PackageError.signingIdentity("\(wwdrFile): not a PEM or DER certificate")
         }
-        let identity = SigningIdentity(unchecked: certificate, key: key, wwdr: wwdr)
-        let names = Names(certificate: certificateFile ?? keyFile, key: keyFile, wwdr: wwdrFile)
-        if let problem = identity.problems(expecting: orderTypeIdentifier, now: now, names: names).first {
-            throw PackageError.signingIdentity(problem)
-        }
-        return identity
+        return SigningIdentity(unchecked: certificate, key: key, wwdr: wwdr)
     }
 
     private init(unchecked certificate: Certificate, key: PrivateKey, wwdr: Certificate) {

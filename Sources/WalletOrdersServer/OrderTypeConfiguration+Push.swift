@@ -1,6 +1,15 @@
 import Foundation
 import WalletOrdersCrypto
+import WalletOrdersModel
 import WalletOrdersPush
+
+/// How an order type authenticates to APNs, once its files have been read and checked.
+enum APNSCredentials {
+    /// Token authentication: the provider token made from the `.p8` key.
+    case token(ProviderToken)
+    /// Certificate authentication: the TLS client certificate.
+    case certificate(Certificate)
+}
 
 extension OrderTypeConfiguration {
     /// The APNs endpoint this order type pushes to.
@@ -13,12 +22,15 @@ extension OrderTypeConfiguration {
         return APNSEndpoint(baseURL: base, caFile: apnsCA, clientCertificate: apnsCertificate, clientKey: apnsCertificateKey)
     }
 
-    /// How this order type's pushes travel, or nil when no APNs credentials are configured (pushes then wait in
-    /// the outbox). Refuses with one sentence when the credentials cannot be used.
-    func pushRoute(now: @escaping @Sendable () -> Date = Date.init) throws -> PushRoute? {
+    /// This order type's APNs credentials, or nil when none are configured (pushes then wait in the outbox).
+    /// Refuses with one sentence when they cannot be used.
+    func apnsCredentials(now: @escaping @Sendable () -> Date = Date.init) throws -> APNSCredentials? {
         let environment = apnsEnvironment
         guard ["production", "sandbox"].contains(environment) || environment.lowercased().hasPrefix("https://") else {
             throw ConfigurationError("order type \(identifier): apnsEnvironment must be production, sandbox or an https:// URL, not \(environment)")
+        }
+        if let caFile = apnsCA, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw ConfigurationError("order type \(identifier): cannot read the APNs CA file \(caFile)")
         }
         if let keyFile = apnsKey {
             guard let data = FileManager.default.contents(atPath: keyFile) else {
@@ -39,15 +51,37 @@ extension OrderTypeConfiguration {
             guard let team = apnsTeamID ?? teamIdentifier, !team.isEmpty else {
                 throw ConfigurationError("order type \(identifier): apnsTeamId (WALLET_ORDERS_APNS_TEAM_ID) is required with apnsKey")
             }
-            let token = try ProviderToken(key: key, keyID: keyID, teamID: team, now: now)
-            return PushRoute(transport: CurlPushTransport(endpoint: apnsEndpoint), providerToken: token)
+            return .token(try ProviderToken(key: key, keyID: keyID, teamID: team, now: now))
         }
-        if let certificate = apnsCertificate {
-            guard FileManager.default.isReadableFile(atPath: certificate) else {
-                throw ConfigurationError("order type \(identifier): cannot read the APNs certificate \(certificate)")
+        if let certificateFile = apnsCertificate {
+            guard let data = FileManager.default.contents(atPath: certificateFile) else {
+                throw ConfigurationError("order type \(identifier): cannot read the APNs certificate \(certificateFile)")
             }
-            return PushRoute(transport: CurlPushTransport(endpoint: apnsEndpoint), providerToken: nil)
+            guard let certificate = try? Certificate(data) else {
+                throw ConfigurationError("order type \(identifier): \(certificateFile) is not a PEM or DER certificate")
+            }
+            if certificate.notAfter < now() {
+                throw ConfigurationError("order type \(identifier): the APNs certificate \(certificateFile) expired on "
+                    + RFC3339.format(certificate.notAfter))
+            }
+            let keyFile = apnsCertificateKey ?? certificateFile
+            guard let keyData = FileManager.default.contents(atPath: keyFile), let key = try? PrivateKey(pem: keyData) else {
+                throw ConfigurationError("order type \(identifier): cannot read a PEM private key for the APNs certificate from \(keyFile)")
+            }
+            guard key.matches(certificate) else {
+                throw ConfigurationError("order type \(identifier): \(keyFile) is not the private key of the APNs certificate \(certificateFile)")
+            }
+            return .certificate(certificate)
         }
         return nil
+    }
+
+    /// How this order type's pushes travel, or nil when no APNs credentials are configured.
+    func pushRoute(now: @escaping @Sendable () -> Date = Date.init) throws -> PushRoute? {
+        switch try apnsCredentials(now: now) {
+        case .token(let token): PushRoute(transport: CurlPushTransport(endpoint: apnsEndpoint), providerToken: token)
+        case .certificate: PushRoute(transport: CurlPushTransport(endpoint: apnsEndpoint), providerToken: nil)
+        case nil: nil
+        }
     }
 }

@@ -54,36 +54,9 @@ public struct ServiceBootstrap: Sendable {
         var configuration = configuration
         var notes: [String] = []
         let dataFolder = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
-        if configuration.orderTypes.isEmpty {
-            let folder = dataFolder.appendingPathComponent("dev-keys")
-            let environmentFile = folder.appendingPathComponent("dev.env").path
-            var settings: [String: String]
-            if FileManager.default.fileExists(atPath: environmentFile) {
-                settings = DevelopmentKeyFiles.readEnvironmentFile(environmentFile)
-            } else {
-                settings = try DevelopmentKeyFiles.write(
-                    to: folder, orderType: DevelopmentKeyFiles.defaultOrderType,
-                    team: DevelopmentKeyFiles.defaultTeam, replace: false).environment
-                notes.append("No order type configured: made development keys in \(folder.path) (not trusted by real devices).")
-            }
-            guard let identifier = settings["WALLET_ORDERS_ORDER_TYPE"], let key = settings["WALLET_ORDERS_SIGNING_KEY"],
-                  let wwdr = settings["WALLET_ORDERS_WWDR_CERT"] else {
-                throw ConfigurationError("\(environmentFile) is incomplete: remove \(folder.path) to make new development keys")
-            }
-            var type = OrderTypeConfiguration(identifier: identifier, signingKey: key, wwdrCertificate: wwdr)
-            type.signingCertificate = settings["WALLET_ORDERS_SIGNING_CERT"]
-            type.teamIdentifier = settings["WALLET_ORDERS_TEAM_ID"]
-            let sample = URL(fileURLWithPath: "OrderTemplates/sample")
-            if FileManager.default.fileExists(atPath: sample.path) { type.template = sample.path }
-            if let apns = configuration.developmentAPNS {
-                type.apnsKey = settings["WALLET_ORDERS_APNS_KEY"]
-                type.apnsKeyID = settings["WALLET_ORDERS_APNS_KEY_ID"]
-                type.apnsTeamID = settings["WALLET_ORDERS_APNS_TEAM_ID"]
-                type.apnsEnvironment = apns.url
-                type.apnsCA = apns.caFile
-                notes.append("Pushes go to the local APNs at \(apns.url) with the development APNs key.")
-            }
-            configuration.orderTypes = [type]
+        if configuration.orderTypes.isEmpty, let development = try Self.developmentOrderType(configuration, create: true) {
+            configuration.orderTypes = [development.type]
+            notes += development.notes
         }
         if configuration.merchantKeys.isEmpty {
             let file = dataFolder.appendingPathComponent("merchant-key").path
@@ -103,10 +76,13 @@ public struct ServiceBootstrap: Sendable {
                 notes.append("    \(key)")
             }
         }
-        let allowsHTTP = configuration.webServiceURL.lowercased().hasPrefix("http://")
-        if allowsHTTP {
-            logger.warning("publicURL is plain http: fine for local development, but Wallet only talks to https web services")
+        let findings = ServiceChecks.run(configuration, now: now())
+        let problems = findings.filter { $0.level == .problem }.map(\.message)
+        guard problems.isEmpty else {
+            throw ConfigurationError(problems.count == 1 ? problems[0] : "\n  " + problems.joined(separator: "\n  "))
         }
+        for finding in findings where finding.level == .warning { logger.warning("\(finding.message)") }
+        let allowsHTTP = configuration.webServiceURL.lowercased().hasPrefix("http://")
         let orderTypes = try configuration.orderTypes.map { try OrderType($0, allowsHTTPWebService: allowsHTTP, now: now()) }
         let store: SQLiteStore
         do {
@@ -118,11 +94,7 @@ public struct ServiceBootstrap: Sendable {
         }
         var routes: [String: PushRoute] = [:]
         for type in configuration.orderTypes {
-            if let route = try type.pushRoute(now: now) {
-                routes[type.identifier] = route
-            } else {
-                notes.append("Order type \(type.identifier) has no APNs credentials: its pushes wait in the outbox.")
-            }
+            if let route = try type.pushRoute(now: now) { routes[type.identifier] = route }
         }
         let worker = routes.isEmpty ? nil : PushWorker(store: store, routes: routes, logger: logger, now: now)
         self.configuration = configuration
@@ -130,5 +102,44 @@ public struct ServiceBootstrap: Sendable {
                                     now: now, pushesQueued: { worker?.wake() })
         self.pushWorker = worker
         self.notes = notes
+    }
+
+    /// With no order type configured: the development order type from `dev-keys/` beside the database, made
+    /// there first when `create` is set (nil when it is not and there are none), and what to tell the user.
+    public static func developmentOrderType(_ configuration: ServiceConfiguration, create: Bool) throws
+        -> (type: OrderTypeConfiguration, notes: [String])? {
+        var notes: [String] = []
+        let folder = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
+            .appendingPathComponent("dev-keys")
+        let environmentFile = folder.appendingPathComponent("dev.env").path
+        var settings: [String: String]
+        if FileManager.default.fileExists(atPath: environmentFile) {
+            settings = DevelopmentKeyFiles.readEnvironmentFile(environmentFile)
+        } else if create {
+            settings = try DevelopmentKeyFiles.write(
+                to: folder, orderType: DevelopmentKeyFiles.defaultOrderType,
+                team: DevelopmentKeyFiles.defaultTeam, replace: false).environment
+            notes.append("No order type configured: made development keys in \(folder.path) (not trusted by real devices).")
+        } else {
+            return nil
+        }
+        guard let identifier = settings["WALLET_ORDERS_ORDER_TYPE"], let key = settings["WALLET_ORDERS_SIGNING_KEY"],
+              let wwdr = settings["WALLET_ORDERS_WWDR_CERT"] else {
+            throw ConfigurationError("\(environmentFile) is incomplete: remove \(folder.path) to make new development keys")
+        }
+        var type = OrderTypeConfiguration(identifier: identifier, signingKey: key, wwdrCertificate: wwdr)
+        type.signingCertificate = settings["WALLET_ORDERS_SIGNING_CERT"]
+        type.teamIdentifier = settings["WALLET_ORDERS_TEAM_ID"]
+        let sample = URL(fileURLWithPath: "OrderTemplates/sample")
+        if FileManager.default.fileExists(atPath: sample.path) { type.template = sample.path }
+        if let apns = configuration.developmentAPNS {
+            type.apnsKey = settings["WALLET_ORDERS_APNS_KEY"]
+            type.apnsKeyID = settings["WALLET_ORDERS_APNS_KEY_ID"]
+            type.apnsTeamID = settings["WALLET_ORDERS_APNS_TEAM_ID"]
+            type.apnsEnvironment = apns.url
+            type.apnsCA = apns.caFile
+            notes.append("Pushes go to the local APNs at \(apns.url) with the development APNs key.")
+        }
+        return (type, notes)
     }
 }

@@ -27,13 +27,36 @@ public final class SQLiteStore: Sendable {
     /// Applies the migrations not yet applied, in order, and returns their names.
     @discardableResult
     public func migrate() throws -> [String] {
+        let migrator = try Self.migrator()
+        let pending = try pendingMigrations(migrator)
+        try migrator.migrate(pool)
+        return pending
+    }
+
+    /// The migrations not yet applied, in order.
+    public func pendingMigrations() throws -> [String] {
+        try pendingMigrations(Self.migrator())
+    }
+
+    private func pendingMigrations(_ migrator: DatabaseMigrator) throws -> [String] {
+        let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
+        return migrator.migrations.filter { !applied.contains($0) }
+    }
+
+    private static func migrator() throws -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         for migration in try Migrations.all() {
             migrator.registerMigration(migration.name) { db in try db.execute(sql: migration.sql) }
         }
-        let pending = try pool.read { db in try migrator.appliedIdentifiers(db) }
-        try migrator.migrate(pool)
-        return migrator.migrations.filter { !pending.contains($0) }
+        return migrator
+    }
+
+    /// Checks that the file can be written: rewrites the schema's user version, unchanged, in a transaction.
+    public func checkWritable() throws {
+        try pool.write { db in
+            let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            try db.execute(sql: "PRAGMA user_version = \(version)")
+        }
     }
 
     /// Whether the database answers a query.

@@ -1,5 +1,19 @@
 import Foundation
+import Testing
 import WalletOrdersTesting
+
+/// Runs `wallet-orders keys dev --out <folder>/keys` and answers the settings its dev.env holds.
+func makeDevelopmentKeys(in folder: TemporaryDirectory) throws -> [String: String] {
+    let made = try Command.run(Command.walletOrdersBinary, ["keys", "dev", "--out", folder.path("keys")])
+    #expect(made.status == 0, "\(made.error)")
+    var environment: [String: String] = [:]
+    for line in try String(contentsOfFile: folder.path("keys/dev.env"), encoding: .utf8).split(separator: "\n")
+    where !line.hasPrefix("#") {
+        let parts = line.split(separator: "=", maxSplits: 1)
+        if parts.count == 2 { environment[String(parts[0])] = String(parts[1]) }
+    }
+    return environment
+}
 
 /// `wallet-orders` running in the background for a test, its output collected in a file of `folder`.
 final class BackgroundCommand {

@@ -8,15 +8,7 @@ import WalletOrdersTesting
     let binary = Command.walletOrdersBinary
 
     private func developmentKeys(_ folder: TemporaryDirectory) throws -> [String: String] {
-        let made = try Command.run(binary, ["keys", "dev", "--out", folder.path("keys")])
-        #expect(made.status == 0, "\(made.error)")
-        let lines = try String(contentsOfFile: folder.path("keys/dev.env"), encoding: .utf8).split(separator: "\n")
-        var environment: [String: String] = [:]
-        for line in lines where !line.hasPrefix("#") {
-            let parts = line.split(separator: "=", maxSplits: 1)
-            if parts.count == 2 { environment[String(parts[0])] = String(parts[1]) }
-        }
-        return environment
+        try makeDevelopmentKeys(in: folder)
     }
 
     @Test func keysPackageAndVerifyWorkTogether() throws {

@@ -86,4 +86,35 @@ import WalletOrdersTesting
         #expect(serve.stop())
         #expect(sandbox.stop())
     }
+
+    /// `doctor` prints serve's start-up checks; `serve` refuses to start on the same problems, one line each.
+    @Test func doctorAndServeReportEveryProblemWithTheConfiguration() throws {
+        let folder = try TemporaryDirectory("doctor")
+        let keys = folder.path("keys")
+        var environment = try makeDevelopmentKeys(in: folder)
+        environment["WALLET_ORDERS_MERCHANT_KEY"] = "merchant-key-0123456789"
+        environment["WALLET_ORDERS_PUBLIC_URL"] = "https://orders.example.com"
+        let database = ["--database", folder.path("data/orders.sqlite")]
+
+        let healthy = try Command.run(Command.walletOrdersBinary, ["doctor"] + database, environment: environment)
+        #expect(healthy.status == 0, "\(healthy.output)\(healthy.error)")
+        #expect(healthy.output.contains("ok       order type order.com.example.dev: the signing certificate, its key and the WWDR certificate match"))
+
+        environment["WALLET_ORDERS_WWDR_CERT"] = "\(keys)/root-ca.pem"
+        environment["WALLET_ORDERS_APNS_KEY"] = "\(keys)/order-type.key"
+        let broken = try Command.run(Command.walletOrdersBinary, ["doctor"] + database, environment: environment)
+        #expect(broken.status == 1)
+        let problems = broken.output.split(separator: "\n").filter { $0.hasPrefix("problem") }
+        #expect(problems.count == 2, "\(broken.output)")
+        #expect(problems.contains { $0.contains("was not issued by the WWDR certificate in \(keys)/root-ca.pem") })
+        #expect(problems.contains { $0.contains("\(keys)/order-type.key is not a P-256 key") })
+
+        let serve = try Command.run(Command.walletOrdersBinary, ["serve", "--port", "0"] + database, environment: environment)
+        #expect(serve.status != 0)
+        #expect(serve.error.contains("cannot start:"), "\(serve.error)")
+        for problem in problems {
+            #expect(serve.error.contains(problem.dropFirst("problem  ".count)), "\(serve.error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("data/orders.sqlite")))
+    }
 }

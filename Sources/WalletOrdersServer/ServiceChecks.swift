@@ -1,0 +1,143 @@
+import Foundation
+import WalletOrdersCrypto
+import WalletOrdersModel
+import WalletOrdersPackage
+import WalletOrdersStore
+
+/// One result of the start-up checks: a sentence about one thing, and how bad it is.
+public struct CheckFinding: Sendable, Equatable, CustomStringConvertible {
+    public enum Level: String, Sendable {
+        case ok, warning, problem
+    }
+
+    public let level: Level
+    public let message: String
+
+    public init(level: Level, message: String) {
+        self.level = level
+        self.message = message
+    }
+
+    public var description: String {
+        switch level {
+        case .ok: "ok       \(message)"
+        case .warning: "warning  \(message)"
+        case .problem: "problem  \(message)"
+        }
+    }
+}
+
+/// What `serve` checks before it starts and `doctor` prints: every order type's certificates, keys and
+/// template, its APNs credentials, and the database. A problem stops `serve`; a warning does not.
+public enum ServiceChecks {
+    /// Certificates expiring within this many days are warned about.
+    public static let expiryWarningDays = 30
+
+    public static func run(_ configuration: ServiceConfiguration, now: Date) -> [CheckFinding] {
+        var findings: [CheckFinding] = []
+        let allowsHTTP = configuration.webServiceURL.lowercased().hasPrefix("http://")
+        for type in configuration.orderTypes {
+            findings += check(type, allowsHTTP: allowsHTTP, now: now)
+        }
+        if allowsHTTP {
+            findings.append(CheckFinding(level: .warning, message: "the webServiceURL \(configuration.webServiceURL) is "
+                + "plain http: fine for development, but Wallet only talks to https web services (set publicURL)"))
+        }
+        findings.append(checkDatabase(configuration.databasePath))
+        return findings
+    }
+
+    static func check(_ type: OrderTypeConfiguration, allowsHTTP: Bool, now: Date) -> [CheckFinding] {
+        let name = "order type \(type.identifier)"
+        var findings: [CheckFinding] = []
+        func problem(_ message: String) { findings.append(CheckFinding(level: .problem, message: message)) }
+
+        if let issue = Identifier.problem(with: type.identifier) { problem("\(name) \(issue)") }
+        if DigestAlgorithm(rawValue: type.manifestDigest) == nil {
+            problem("\(name): manifestDigest must be sha256 or sha1, not \(type.manifestDigest)")
+        }
+        let (identity, problems) = SigningIdentity.check(
+            certificateFile: type.signingCertificate, keyFile: type.signingKey, password: type.signingKeyPassword,
+            wwdrFile: type.wwdrCertificate, orderTypeIdentifier: type.identifier, now: now)
+        problems.forEach { problem("\(name): \($0)") }
+        if let identity, problems.isEmpty {
+            let files = [(type.signingCertificate ?? type.signingKey, identity.certificate.notAfter),
+                         (type.wwdrCertificate, identity.wwdr.notAfter)]
+            var expiring = false
+            for (file, notAfter) in files {
+                if let warning = expiryWarning(file, notAfter: notAfter, now: now) {
+                    findings.append(CheckFinding(level: .warning, message: "\(name): \(warning)"))
+                    expiring = true
+                }
+            }
+            if !expiring {
+                findings.append(CheckFinding(level: .ok, message: "\(name): the signing certificate, its key and the "
+                    + "WWDR certificate match, until \(RFC3339.format(min(files[0].1, files[1].1)))"))
+            }
+        }
+        if let template = type.template {
+            do {
+                _ = try OrderTemplate(directory: URL(fileURLWithPath: template))
+                findings.append(CheckFinding(level: .ok, message: "\(name): template \(template)"))
+            } catch {
+                problem("\(name): \(error)")
+            }
+        }
+        do {
+            switch try type.apnsCredentials(now: { now }) {
+            case .token:
+                findings.append(CheckFinding(level: .ok, message: "\(name): APNs token key \(type.apnsKey ?? ""), "
+                    + "pushes to \(type.apnsEndpoint.baseURL)"))
+            case .certificate(let certificate):
+                let file = type.apnsCertificate ?? ""
+                if let warning = expiryWarning(file, notAfter: certificate.notAfter, now: now) {
+                    findings.append(CheckFinding(level: .warning, message: "\(name): APNs certificate \(warning)"))
+                } else {
+                    findings.append(CheckFinding(level: .ok, message: "\(name): APNs certificate \(file), "
+                        + "pushes to \(type.apnsEndpoint.baseURL)"))
+                }
+            case nil:
+                findings.append(CheckFinding(level: .warning, message: "\(name) has no APNs credentials "
+                    + "(apnsKey or apnsCert): its pushes wait in the outbox"))
+            }
+        } catch {
+            problem("\(error)")
+        }
+        return findings
+    }
+
+    private static func expiryWarning(_ file: String, notAfter: Date, now: Date) -> String? {
+        let days = Int(notAfter.timeIntervalSince(now) / 86_400)
+        guard days < expiryWarningDays else { return nil }
+        return "\(file) expires on \(RFC3339.format(notAfter)), in \(days) day\(days == 1 ? "" : "s"): renew it"
+    }
+
+    /// Whether the database can be opened and written; does not apply migrations.
+    static func checkDatabase(_ path: String) -> CheckFinding {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue {
+                return CheckFinding(level: .problem, message: "the database \(path) is a folder, not an SQLite file")
+            }
+            do {
+                let store = try SQLiteStore(path: path)
+                try store.checkWritable()
+                let pending = try store.pendingMigrations()
+                return CheckFinding(level: .ok, message: "the database \(path) is writable"
+                    + (pending.isEmpty ? "" : "; migrations to apply: \(pending.joined(separator: ", "))"))
+            } catch {
+                return CheckFinding(level: .problem, message: "the database \(path) cannot be written: \(error)")
+            }
+        }
+        // Not there yet: the nearest existing folder above it must let us create it.
+        var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
+            folder = folder.deletingLastPathComponent()
+        }
+        guard isDirectory.boolValue, FileManager.default.isWritableFile(atPath: folder.path) else {
+            return CheckFinding(level: .problem, message: "the database \(path) cannot be created: "
+                + "\(folder.path) is \(isDirectory.boolValue ? "not writable" : "a file, not a folder")")
+        }
+        return CheckFinding(level: .ok, message: "the database \(path) does not exist yet and will be created")
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Logging
+import Testing
+import WalletOrdersCrypto
+import WalletOrdersServer
+import WalletOrdersTesting
+
+/// The checks `serve` makes before starting (and `doctor` prints), against real certificates and keys.
+@Suite struct StartupCheckTests {
+    let keys = DevelopmentKeys.shared
+    let folder: TemporaryDirectory
+
+    init() throws { folder = try TemporaryDirectory("checks") }
+
+    /// The development order type, correct in every respect, with token-based APNs.
+    func configuration() -> ServiceConfiguration {
+        var type = OrderTypeConfiguration(identifier: DevelopmentKeys.orderType, signingKey: keys.keyPath,
+                                          wwdrCertificate: keys.wwdrPath)
+        type.signingCertificate = keys.certificatePath
+        type.apnsKey = keys.folder.path("apns.p8")
+        type.apnsKeyID = keys.chain.apnsKeyID
+        type.apnsTeamID = DevelopmentKeys.team
+        var configuration = ServiceConfiguration()
+        configuration.publicURL = "https://orders.example.com"
+        configuration.databasePath = folder.path("data/orders.sqlite")
+        configuration.orderTypes = [type]
+        configuration.merchantKeys = ["merchant-key-0123456789"]
+        return configuration
+    }
+
+    func problems(_ configuration: ServiceConfiguration, now: Date = Date()) -> [String] {
+        ServiceChecks.run(configuration, now: now).filter { $0.level == .problem }.map(\.message)
+    }
+
+    @Test func aSoundConfigurationPassesWithoutWarnings() {
+        let findings = ServiceChecks.run(configuration(), now: Date())
+        #expect(findings.allSatisfy { $0.level == .ok }, "\(findings)")
+        #expect(findings.count == 3)
+    }
+
+    @Test func certificatesExpiringSoonAreWarnedAboutAndExpiredOnesRefused() {
+        // The development WWDR certificate outlives the Order Type ID certificate by an hour.
+        let expiry = keys.chain.orderTypeCertificate.notAfter
+        let wwdrExpiry = keys.chain.wwdr.notAfter
+        #expect(wwdrExpiry == expiry.addingTimeInterval(3_600))
+        let type = "order type \(DevelopmentKeys.orderType)"
+        let soon = ServiceChecks.run(configuration(), now: expiry.addingTimeInterval(-10 * 86_400 - 60))
+        #expect(soon.filter { $0.level == .warning }.map(\.message) == [
+            "\(type): \(keys.certificatePath) expires on \(RFC3339Text(expiry)), in 10 days: renew it",
+            "\(type): \(keys.wwdrPath) expires on \(RFC3339Text(wwdrExpiry)), in 10 days: renew it",
+        ], "\(soon)")
+        #expect(!soon.contains { $0.level == .problem })
+
+        #expect(problems(configuration(), now: expiry.addingTimeInterval(60)) == [
+            "\(type): \(keys.certificatePath) expired on \(RFC3339Text(expiry))",
+        ])
+    }
+
+    @Test func aKeyThatIsNotTheCertificatesIsRefused() throws {
+        let other = try folder.write("other.key", Data(PrivateKey.generateRSA().pkcs8PEM().utf8))
+        var configuration = configuration()
+        configuration.orderTypes[0].signingKey = other
+        #expect(problems(configuration) == [
+            "order type \(DevelopmentKeys.orderType): \(other) is not the private key of the certificate in \(keys.certificatePath)",
+        ])
+    }
+
+    @Test func everyProblemIsListedOnce() throws {
+        let rsa = try folder.write("rsa.p8", Data(PrivateKey.generateRSA().pkcs8PEM().utf8))
+        var configuration = configuration()
+        configuration.orderTypes[0].identifier = "order.com.example.other"
+        configuration.orderTypes[0].wwdrCertificate = keys.rootPath
+        configuration.orderTypes[0].apnsKey = rsa
+        let found = problems(configuration)
+        #expect(found.count == 3, "\(found)")
+        #expect(found[0].hasPrefix("order type order.com.example.other: \(keys.certificatePath) (") && found[0].contains("was not issued by the WWDR certificate in \(keys.rootPath)"))
+        #expect(found[1] == "order type order.com.example.other: \(keys.certificatePath) is the certificate for \(DevelopmentKeys.orderType), not for order.com.example.other")
+        #expect(found[2] == "order type order.com.example.other: \(rsa) is not a P-256 key, so it cannot sign APNs tokens (ES256)")
+
+        // serve refuses with the same sentences, one per line, and writes nothing.
+        let error = #expect(throws: ConfigurationError.self) {
+            try ServiceBootstrap(configuration: configuration, logger: Logger(label: "test"))
+        }
+        #expect(error?.description == "\n  " + found.joined(separator: "\n  "))
+        #expect(!FileManager.default.fileExists(atPath: configuration.databasePath))
+    }
+
+    @Test func anUnreadableAPNsKeyIsRefused() {
+        var configuration = configuration()
+        configuration.orderTypes[0].apnsKey = folder.path("missing.p8")
+        #expect(problems(configuration) == [
+            "order type \(DevelopmentKeys.orderType): cannot read the APNs key \(folder.path("missing.p8"))",
+        ])
+    }
+
+    @Test func aDatabaseThatCannotBeWrittenIsRefused() throws {
+        var configuration = configuration()
+        let file = try folder.write("not-a-folder", Data("x".utf8))
+        configuration.databasePath = "\(file)/orders.sqlite"
+        #expect(problems(configuration) == [
+            "the database \(file)/orders.sqlite cannot be created: \(file) is a file, not a folder",
+        ])
+        configuration.databasePath = folder.path("a-folder")
+        try FileManager.default.createDirectory(atPath: configuration.databasePath, withIntermediateDirectories: true)
+        #expect(problems(configuration) == ["the database \(configuration.databasePath) is a folder, not an SQLite file"])
+
+        // A file SQLite cannot write: not a database at all.
+        configuration.databasePath = try folder.write("garbage.sqlite", Data(repeating: 0x41, count: 4_096))
+        let found = problems(configuration)
+        #expect(found.count == 1 && found[0].hasPrefix("the database \(configuration.databasePath) cannot be written: "), "\(found)")
+    }
+
+    private func RFC3339Text(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}

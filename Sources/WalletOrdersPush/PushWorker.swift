@@ -27,18 +27,21 @@ public final class PushWorker: Sendable {
     private let now: @Sendable () -> Date
     private let idleWait: Duration
     private let firstRetryDelay: TimeInterval
+    private let onOutcomes: @Sendable ([PushOutcome]) -> Void
     private let lock = NSLock()
     nonisolated(unsafe) private var woken = false
 
     /// A worker for the order types in `routes` (order type identifier → route). `firstRetryDelay` doubles with
-    /// each attempt, with jitter, up to ten minutes.
+    /// each attempt, with jitter, up to ten minutes. `onOutcomes` hears what became of each round's pushes once
+    /// they are recorded (for metrics).
     public init(
         store: SQLiteStore,
         routes: [String: PushRoute],
         logger: Logger,
         idleWait: Duration = .seconds(1),
         firstRetryDelay: TimeInterval = 2,
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init,
+        onOutcomes: @escaping @Sendable ([PushOutcome]) -> Void = { _ in }
     ) {
         self.store = store
         self.routes = routes
@@ -46,6 +49,7 @@ public final class PushWorker: Sendable {
         self.idleWait = idleWait
         self.firstRetryDelay = firstRetryDelay
         self.now = now
+        self.onOutcomes = onOutcomes
     }
 
     /// Tells the worker that new pushes may be waiting, so it need not wait for its next look.
@@ -107,6 +111,7 @@ public final class PushWorker: Sendable {
             }
         }
         try await store.finishPushes(outcomes, now: now())
+        onOutcomes(outcomes.map(\.1))
         for (job, outcome) in outcomes {
             if case .delivered = outcome { continue }
             logger.notice("push not delivered", metadata: [

@@ -103,7 +103,13 @@ struct DeviceAPI: Sendable {
         } else if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse), head.updatedAt <= since {
             return Response(status: .notModified, headers: headers)
         }
-        let package = if let stored = found?.package { stored } else { try await service.package(type: type, id: id, head: head) }
+        let package: Data
+        if let stored = found?.package {
+            service.metrics.packageCacheHit()
+            package = stored
+        } else {
+            package = try await service.package(type: type, id: id, head: head)
+        }
         headers[.contentType] = PackageBuilder.contentType
         headers[.contentDisposition] = "attachment; filename=\"\(id).order\""
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: package)))

@@ -14,14 +14,17 @@ public struct OrderService: Sendable {
     let now: @Sendable () -> Date
     /// Called after a write queued pushes, so the push worker need not wait for its next look.
     let pushesQueued: @Sendable () -> Void
+    /// Counts package builds and cache hits, among the rest.
+    public let metrics: ServiceMetrics
 
     /// Fields the service sets; a merchant may send them only unchanged.
     static let managedFields = ["authenticationToken", "webServiceURL", "createdAt", "updatedAt"]
 
     public init(store: SQLiteStore, orderTypes: [OrderType], webServiceURL: String,
                 now: @escaping @Sendable () -> Date = Date.init,
-                pushesQueued: @escaping @Sendable () -> Void = {}) {
+                pushesQueued: @escaping @Sendable () -> Void = {}, metrics: ServiceMetrics = ServiceMetrics()) {
         self.store = store
+        self.metrics = metrics
         self.pushesQueued = pushesQueued
         self.orderTypes = Dictionary(uniqueKeysWithValues: orderTypes.map { ($0.identifier, $0) })
         self.webServiceURL = webServiceURL
@@ -72,7 +75,7 @@ public struct OrderService: Sendable {
         }
         do {
             return try await store.createOrder(document, authenticationToken: token, assets: assets, now: now()) {
-                order, assets in try type.package(order, assets: assets)
+                order, assets in try build(type, order, assets)
             }
         } catch StoreError.orderExists {
             throw APIError(.conflict, "an order \(document.orderIdentifier ?? "") of type \(type.identifier) already exists")
@@ -131,7 +134,7 @@ public struct OrderService: Sendable {
                 guard problems.isEmpty else { throw APIError(.badRequest, "the order is not valid", problems: problems) }
                 if let defaults = orderType.template.defaults { document = document.withDefaults(defaults) }
                 return (document, newAssets)
-            }, package: { order, assets in try orderType.package(order, assets: assets) })
+            }, package: { order, assets in try build(orderType, order, assets) })
             if result.pushesQueued > 0 { pushesQueued() }
             return (result.order, result.pushesQueued)
         } catch StoreError.orderNotFound {
@@ -143,13 +146,22 @@ public struct OrderService: Sendable {
 
     /// The signed package of the order's current version, built and stored if the stored one is missing.
     public func package(type: String, id: String, head: OrderHead) async throws -> Data {
-        if let data = try await store.package(type: type, id: id, version: head.version) { return data }
+        if let data = try await store.package(type: type, id: id, version: head.version) {
+            metrics.packageCacheHit()
+            return data
+        }
         guard let orderType = orderTypes[type], let order = try await store.order(type: type, id: id) else {
             throw APIError.orderNotFound
         }
-        let data = try orderType.package(order.document, assets: try await store.assets(type: type, id: id))
+        let data = try build(orderType, order.document, try await store.assets(type: type, id: id))
         try await store.savePackage(type: type, id: id, version: order.version, data: data)
         return data
+    }
+
+    /// Builds and signs a package, counting it.
+    func build(_ type: OrderType, _ order: OrderDocument, _ assets: [String: Data]) throws -> Data {
+        metrics.packageBuilt()
+        return try type.package(order, assets: assets)
     }
 
     static func decodeAssets(_ value: JSONValue?) throws -> [String: Data] {

@@ -8,8 +8,10 @@ import WalletOrdersStore
 /// The HTTP application: the device API, the merchant API and a health check over one `OrderService`.
 public enum ServiceApplication {
     /// The router with every endpoint.
-    public static func router(service: OrderService, merchantKeys: [String]) -> Router<ServiceRequestContext> {
+    public static func router(service: OrderService, merchantKeys: [String], adminKey: String? = nil)
+        -> Router<ServiceRequestContext> {
         let router = Router(context: ServiceRequestContext.self)
+        router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
         router.add(middleware: ErrorMiddleware())
         DeviceAPI(service: service).add(to: router)
         MerchantAPI(service: service, merchantKeys: merchantKeys).add(to: router)
@@ -17,6 +19,15 @@ public enum ServiceApplication {
             let reachable = await service.store.isReachable()
             return JSONResponse.make(reachable ? .ok : .serviceUnavailable,
                                      .object(["database": .string(reachable ? "ok" : "unreachable")]))
+        }
+        // Prometheus text format; behind the admin key when one is configured.
+        let metrics = router.group("metrics")
+        if let adminKey { metrics.add(middleware: BearerKeyMiddleware(keys: [adminKey])) }
+        metrics.get { _, _ -> Response in
+            let text = try await service.metrics.exposition(store: service.store)
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         }
         return router
     }
@@ -31,7 +42,7 @@ public enum ServiceApplication {
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<ServiceRequestContext>> {
         Application(
-            router: router(service: service, merchantKeys: configuration.merchantKeys),
+            router: router(service: service, merchantKeys: configuration.merchantKeys, adminKey: configuration.adminKey),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "wallet-orders"),
             services: pushWorker.map { [PushWorkerService(worker: $0)] } ?? [],
@@ -96,10 +107,12 @@ public struct ServiceBootstrap: Sendable {
         for type in configuration.orderTypes {
             if let route = try type.pushRoute(now: now) { routes[type.identifier] = route }
         }
-        let worker = routes.isEmpty ? nil : PushWorker(store: store, routes: routes, logger: logger, now: now)
+        let metrics = ServiceMetrics()
+        let worker = routes.isEmpty ? nil : PushWorker(store: store, routes: routes, logger: logger, now: now,
+                                                       onOutcomes: metrics.pushesFinished)
         self.configuration = configuration
         self.service = OrderService(store: store, orderTypes: orderTypes, webServiceURL: configuration.webServiceURL,
-                                    now: now, pushesQueued: { worker?.wake() })
+                                    now: now, pushesQueued: { worker?.wake() }, metrics: metrics)
         self.pushWorker = worker
         self.notes = notes
     }

@@ -102,3 +102,16 @@ extension SQLiteStore {
         }
     }
 }
+
+extension SQLiteStore {
+    /// How many pushes the outbox holds in each status (`pending`, `sending`, `delivered`, `failed`).
+    public func pushCounts() async throws -> [String: Int] {
+        try await pool.read { db in
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT status, COUNT(*) AS count FROM push_outbox GROUP BY status") {
+                counts[row["status"]] = row["count"]
+            }
+            return counts
+        }
+    }
+}

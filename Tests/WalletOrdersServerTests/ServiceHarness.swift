@@ -47,11 +47,12 @@ struct ServiceHarness {
     }
 
     /// Runs `body` against the service listening on a free loopback port.
-    func run(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
+    func run(adminKey: String? = nil, _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
         let service = try makeService()
         var configuration = ServiceConfiguration()
         configuration.port = 0
         configuration.merchantKeys = [Self.merchantKey]
+        configuration.adminKey = adminKey
         var logger = Logger(label: "tests")
         logger.logLevel = .warning
         let app = ServiceApplication.make(service: service, configuration: configuration, logger: logger)

@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import Prometheus
+import WalletOrdersStore
+
+/// The service's Prometheus metrics: requests by route and status, push outcomes, package builds and cache hits,
+/// and at each scrape the outbox read from the database. One registry per service, no global state.
+public final class ServiceMetrics: Sendable {
+    private let registry = PrometheusCollectorRegistry()
+    private let packageBuilds: Counter
+    private let packageCacheHits: Counter
+
+    public init() {
+        packageBuilds = registry.makeCounter(
+            name: "wallet_orders_package_builds_total", help: "Signed .order packages built")
+        packageCacheHits = registry.makeCounter(
+            name: "wallet_orders_package_cache_hits_total", help: "Package requests answered with a stored package")
+    }
+
+    func requestServed(route: String, method: String, status: Int) {
+        registry.makeCounter(name: "wallet_orders_http_requests_total",
+                             labels: [("route", route), ("method", method), ("status", String(status))],
+                             help: "HTTP requests by route pattern, method and status").increment()
+    }
+
+    func packageBuilt() { packageBuilds.increment() }
+
+    func packageCacheHit() { packageCacheHits.increment() }
+
+    /// Counts what became of a round of pushes.
+    public func pushesFinished(_ outcomes: [PushOutcome]) {
+        for outcome in outcomes {
+            let name = switch outcome {
+            case .delivered: "delivered"
+            case .retry: "retry"
+            case .failed: "failed"
+            case .tokenRejected: "token_rejected"
+            }
+            registry.makeCounter(name: "wallet_orders_push_attempts_total", labels: [("outcome", name)],
+                                 help: "Push attempts by outcome").increment()
+        }
+    }
+
+    /// The text exposition, with the outbox counted from `store` now.
+    func exposition(store: SQLiteStore) async throws -> String {
+        let counts = try await store.pushCounts()
+        for status in ["pending", "sending", "delivered", "failed"] {
+            registry.makeGauge(name: "wallet_orders_pushes", labels: [("status", status)],
+                               help: "Pushes in the outbox by status").set(Double(counts[status] ?? 0))
+        }
+        registry.makeGauge(name: "wallet_orders_outbox_depth", help: "Pushes waiting to be sent (pending or sending)")
+            .set(Double((counts["pending"] ?? 0) + (counts["sending"] ?? 0)))
+        return registry.emitToString()
+    }
+}
+
+/// Counts every request by its route pattern and final status, gives it an `x-request-id` header with the id
+/// Hummingbird put in the request's log metadata, and logs it at debug level. Outermost: it sees the JSON
+/// answers `ErrorMiddleware` makes of errors.
+struct RequestMetricsMiddleware: RouterMiddleware {
+    typealias Context = ServiceRequestContext
+    let metrics: ServiceMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let method = request.method.rawValue
+        do {
+            var response: Response
+            do {
+                response = try await next(request, context)
+            } catch let error as any HTTPResponseError {
+                // Errors become their JSON answer here, so that they too carry the request id.
+                response = try error.response(from: request, context: context)
+            }
+            response.headers[.init("x-request-id")!] = context.id
+            finish(context, method: method, status: response.status.code, since: start)
+            return response
+        } catch {
+            finish(context, method: method, status: 500, since: start)
+            throw error
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+
+    private func finish(_ context: Context, method: String, status: Int, since start: ContinuousClock.Instant) {
+        let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
+        metrics.requestServed(route: route, method: method, status: status)
+        context.logger.debug("request", metadata: [
+            "method": "\(method)", "route": "\(route)", "status": "\(status)",
+            "ms": "\(Self.milliseconds(ContinuousClock.now - start))",
+        ])
+    }
+}

@@ -87,6 +87,9 @@ public final class PushWorker: Sendable {
                 waited += .milliseconds(20)
             }
         }
+        // Stopping: a round in progress has finished and recorded its outcomes; anything still marked as being
+        // sent (a round whose outcomes could not be recorded) goes back to the outbox now rather than at the next start.
+        _ = try? await store.requeueInterruptedPushes()
     }
 
     /// Sends one round of due pushes and records the outcomes; returns how many were sent.

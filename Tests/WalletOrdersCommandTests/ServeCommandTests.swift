@@ -117,4 +117,72 @@ import WalletOrdersTesting
         }
         #expect(!FileManager.default.fileExists(atPath: folder.path("data/orders.sqlite")))
     }
+
+    /// SIGTERM while merchants are updating: every update that was answered 200 is stored, none that was not,
+    /// and the server exits cleanly; after a restart the pushes for those updates are waiting in the outbox.
+    @Test func sigtermDuringTrafficLosesNothing() async throws {
+        let folder = try TemporaryDirectory("sigterm")
+        let database = ["--database", folder.path("data/orders.sqlite")]
+        let serve = try BackgroundCommand(["serve", "--port", "0"] + database, in: folder, name: "serve", directory: repository)
+        let banner = try await serve.waitFor("Create a first order")
+        let base = "http://127.0.0.1:\(try #require(banner.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)/)?.1))"
+        let key = try String(contentsOfFile: folder.path("data/merchant-key"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let created = try Command.run("curl", ["-s", "-X", "POST", "\(base)/api/v1/orders", "-H", "Authorization: Bearer \(key)",
+                                               "-H", "Content-Type: application/json", "-d", "@Examples/order.json"],
+                                      directory: repository.path)
+        let order = try #require(try JSONValue.parse(Data(created.output.utf8))["orderDetails"])
+        let type = try #require(order["orderTypeIdentifier"]?.stringValue)
+        let id = try #require(order["orderIdentifier"]?.stringValue)
+        let token = try #require(order["authenticationToken"]?.stringValue)
+        for (device, pushToken) in [("device-1", "abcdef01"), ("device-2", "abcdef02")] {
+            _ = try Command.run("curl", ["-s", "-X", "POST", "\(base)/v1/devices/\(device)/registrations/\(type)/\(id)",
+                                         "-H", "Authorization: AppleOrder \(token)", "-d", #"{"pushToken":"\#(pushToken)"}"#])
+        }
+
+        // Four merchants updating as fast as they can; each writes one status code per request.
+        let traffic = Process()
+        traffic.executableURL = URL(fileURLWithPath: "/bin/bash")
+        traffic.arguments = ["-c", """
+            for w in 1 2 3 4; do
+              (for i in $(seq 400); do
+                 curl -s -o /dev/null -w '%{http_code}\\n' --max-time 10 -X PATCH "\(base)/api/v1/orders/\(type)/\(id)" \\
+                   -H "Authorization: Bearer \(key)" -H 'Content-Type: application/merge-patch+json' \\
+                   -d "{\\"orderNumber\\": \\"w$w-$i\\"}"
+               done > "\(folder.path("statuses"))-$w") &
+            done
+            wait
+            """]
+        try traffic.run()
+        // Let the updates flow, then stop the server in their midst.
+        var answered = 0
+        for _ in 0..<100 where answered < 40 {
+            try await Task.sleep(for: .milliseconds(50))
+            answered = (1...4).map { (try? String(contentsOfFile: folder.path("statuses-\($0)"), encoding: .utf8)) ?? "" }
+                .joined().split(separator: "\n").count
+        }
+        #expect(answered >= 40, "traffic was flowing before the signal")
+        serve.process.terminate()
+        serve.process.waitUntilExit()
+        traffic.waitUntilExit()
+        #expect(serve.process.terminationReason == .exit && serve.process.terminationStatus == 0, "\(serve.output)")
+
+        let statuses = (1...4).flatMap { index in
+            ((try? String(contentsOfFile: folder.path("statuses-\(index)"), encoding: .utf8)) ?? "").split(separator: "\n")
+        }
+        let succeeded = statuses.filter { $0 == "200" }.count
+        #expect(succeeded >= 40)
+        #expect(statuses.allSatisfy { $0 == "200" || $0 == "000" }, "after the signal, requests are refused, never failed: \(Set(statuses))")
+        #expect(statuses.contains("000"), "the signal came while updates were still being sent")
+
+        // Restarted, the service holds exactly the answered updates and a push per device for them.
+        let again = try BackgroundCommand(["serve", "--port", "0"] + database, in: folder, name: "serve-again", directory: repository)
+        let againBanner = try await again.waitFor("Create a first order")
+        let againBase = "http://127.0.0.1:\(try #require(againBanner.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)/)?.1))"
+        let stored = try Command.run("curl", ["-s", "\(againBase)/api/v1/orders/\(type)/\(id)", "-H", "Authorization: Bearer \(key)"])
+        #expect(try JSONValue.parse(Data(stored.output.utf8))["version"]?.intValue == 1 + succeeded, "\(stored.output)")
+        let pushes = try Command.run("curl", ["-s", "\(againBase)/api/v1/pushes?status=pending", "-H", "Authorization: Bearer \(key)"])
+        #expect(try JSONValue.parse(Data(pushes.output.utf8))["pushes"]?.arrayValue?.count == 2, "\(pushes.output)")
+        #expect(again.stop())
+    }
 }

@@ -1,12 +1,7 @@
 // swift-tools-version: 6.1
-import Foundation
 import PackageDescription
 
-// Every SQL file in Migrations/ ships inside the binary's resources, so an installed binary finds them anywhere.
-let migrationFiles = ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/Migrations")) ?? [])
-    .filter { $0.hasSuffix(".sql") }
-    .sorted()
-
+// Every SQL file in Migrations/sql/ ships inside the binary's resources, so an installed binary finds them anywhere.
 let package = Package(
     name: "wallet-orders",
     platforms: [.macOS(.v14)],
@@ -57,7 +52,8 @@ let package = Package(
             name: "WalletOrdersMigrations",
             path: "Migrations",
             exclude: ["README.md"],
-            resources: migrationFiles.map { .copy($0) }
+            // The whole folder, so a new migration needs no change here.
+            resources: [.copy("sql")]
         ),
         // Orders, registrations, device logs and the push outbox in SQLite; knows nothing of HTTP or APNs.
         .target(

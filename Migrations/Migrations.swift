@@ -1,6 +1,6 @@
 import Foundation
 
-/// The SQL migrations in this folder, in the order they apply.
+/// The SQL migrations in `sql/`, in the order they apply.
 public enum Migrations {
     /// One migration: its name (the file name without `.sql`) and its SQL.
     public struct Migration: Sendable {
@@ -10,7 +10,7 @@ public enum Migrations {
 
     /// Every migration, sorted by name.
     public static func all() throws -> [Migration] {
-        guard let folder = Bundle.module.resourceURL else { return [] }
+        guard let folder = Bundle.module.resourceURL?.appendingPathComponent("sql") else { return [] }
         return try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix(".sql") }
             .sorted()

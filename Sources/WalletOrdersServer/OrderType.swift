@@ -44,7 +44,7 @@ public struct OrderType: Sendable {
     }
 
     /// The signed package of `order` with the template and `assets`, stamped with the order's `updatedAt`.
-    func package(_ order: OrderDocument, assets: [String: Data]) throws -> Data {
+    public func package(_ order: OrderDocument, assets: [String: Data]) throws -> Data {
         try builder.build(order: order, template: template, assets: assets, signingTime: order.updatedAt ?? Date())
     }
 }

@@ -210,9 +210,11 @@ public final class SQLiteStore: Sendable {
         }
     }
 
-    /// Orders newest first, optionally of one type, starting after `cursor`.
-    public func orders(type: String? = nil, before cursor: Int64? = nil, limit: Int) async throws -> [OrderSummary] {
-        try await pool.read { db in
+    /// Orders newest first, optionally of one type, in one status, or updated since a time, starting after `cursor`.
+    public func orders(type: String? = nil, status: String? = nil, updatedSince: Date? = nil,
+                       before cursor: Int64? = nil, limit: Int) async throws -> [OrderSummary] {
+        let since = updatedSince.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+        return try await pool.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT o.rowid, o.order_type_identifier, o.order_identifier, o.status, o.created_at, o.updated_at,
                        o.version,
@@ -221,8 +223,9 @@ public final class SQLiteStore: Sendable {
                           AND r.order_identifier = o.order_identifier)
                 FROM orders o
                 WHERE (?1 IS NULL OR o.order_type_identifier = ?1) AND (?2 IS NULL OR o.rowid < ?2)
+                  AND (?4 IS NULL OR o.status = ?4) AND (?5 IS NULL OR o.updated_at >= ?5)
                 ORDER BY o.rowid DESC LIMIT ?3
-                """, arguments: [type, cursor, limit]).map { row in
+                """, arguments: [type, cursor, limit, status, since]).map { row in
                 OrderSummary(
                     orderTypeIdentifier: row[1], orderIdentifier: row[2], status: row[3],
                     createdAt: Date(timeIntervalSince1970: Double(row[4] as Int64)),
@@ -317,13 +320,18 @@ public final class SQLiteStore: Sendable {
         }
     }
 
-    /// Device log entries, newest first, before the entry `cursor`.
-    public func logs(before cursor: Int64? = nil, limit: Int) async throws -> [DeviceLogEntry] {
-        try await pool.read { db in
+    /// Device log entries, newest first, before the entry `cursor`, optionally received since a time and
+    /// containing a text (case-insensitive for ASCII).
+    public func logs(since: Date? = nil, containing text: String? = nil, before cursor: Int64? = nil,
+                     limit: Int) async throws -> [DeviceLogEntry] {
+        let since = since.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+        return try await pool.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT id, received_at, remote_address, message FROM device_logs
-                WHERE (?1 IS NULL OR id < ?1) ORDER BY id DESC LIMIT ?2
-                """, arguments: [cursor, limit]).map { row in
+                WHERE (?1 IS NULL OR id < ?1) AND (?3 IS NULL OR received_at >= ?3)
+                  AND (?4 IS NULL OR instr(lower(message), lower(?4)) > 0)
+                ORDER BY id DESC LIMIT ?2
+                """, arguments: [cursor, limit, since, text]).map { row in
                 DeviceLogEntry(id: row[0], receivedAt: Date(timeIntervalSince1970: Double(row[1] as Int64)),
                                remoteAddress: row[2], message: row[3])
             }
@@ -353,7 +361,7 @@ public final class SQLiteStore: Sendable {
         return try Int64.fetchOne(db, sql: "SELECT value FROM counters WHERE name = 'order_change'")!
     }
 
-    private static func queuePushes(_ db: Database, type: String, id: String, now: Int64) throws -> Int {
+    static func queuePushes(_ db: Database, type: String, id: String, now: Int64) throws -> Int {
         // A pending push for the same order and token already covers this change: Wallet fetches the newest version.
         try db.execute(sql: """
             INSERT INTO push_outbox (order_type_identifier, order_identifier, device_identifier, push_token, status,
@@ -367,7 +375,7 @@ public final class SQLiteStore: Sendable {
             """, arguments: [type, id]) ?? 0
     }
 
-    private static func fetchOrder(_ db: Database, type: String, id: String) throws -> StoredOrder? {
+    static func fetchOrder(_ db: Database, type: String, id: String) throws -> StoredOrder? {
         guard let row = try Row.fetchOne(db, sql: """
             SELECT authentication_token, document, status, created_at, updated_at, change_tag, version FROM orders
             WHERE order_type_identifier = ? AND order_identifier = ?
@@ -379,7 +387,7 @@ public final class SQLiteStore: Sendable {
             updatedAt: Date(timeIntervalSince1970: Double(row[4] as Int64)), changeTag: row[5], version: row[6])
     }
 
-    private static func fetchAssets(_ db: Database, type: String, id: String) throws -> [String: Data] {
+    static func fetchAssets(_ db: Database, type: String, id: String) throws -> [String: Data] {
         var assets: [String: Data] = [:]
         for row in try Row.fetchAll(db, sql: """
             SELECT path, data FROM order_assets WHERE order_type_identifier = ? AND order_identifier = ?
@@ -399,7 +407,7 @@ public final class SQLiteStore: Sendable {
         }
     }
 
-    private static func savePackage(_ db: Database, type: String, id: String, version: Int, data: Data) throws {
+    static func savePackage(_ db: Database, type: String, id: String, version: Int, data: Data) throws {
         try db.execute(sql: """
             INSERT INTO order_packages (order_type_identifier, order_identifier, version, data) VALUES (?, ?, ?, ?)
             ON CONFLICT (order_type_identifier, order_identifier) DO UPDATE SET version = excluded.version,
@@ -415,7 +423,7 @@ public final class SQLiteStore: Sendable {
         document["status"]?.stringValue ?? "open"
     }
 
-    private static func registration(_ row: Row) -> Registration {
+    static func registration(_ row: Row) -> Registration {
         Registration(
             deviceIdentifier: row[0], orderTypeIdentifier: row[1], orderIdentifier: row[2], pushToken: row[3],
             createdAt: Date(timeIntervalSince1970: Double(row[4] as Int64)),

@@ -19,7 +19,7 @@ import WalletOrdersTesting
     @Test func migrationsApplyOnceAndAreRecorded() throws {
         let folder = try TemporaryDirectory("store")
         let path = folder.path("orders.sqlite")
-        #expect(try SQLiteStore(path: path).migrate() == ["0001_initial"])
+        #expect(try SQLiteStore(path: path).migrate() == ["0001_initial", "0002_order_versions"])
         #expect(try SQLiteStore(path: path).migrate() == [])
         let tables = try Command.run("python3", ["-c", """
             import sqlite3, sys
@@ -30,7 +30,7 @@ import WalletOrdersTesting
             """, path])
         let lines = tables.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "wal")
-        #expect(lines.dropFirst().first == "0001_initial")
+        #expect(lines.dropFirst().first == "0001_initial,0002_order_versions")
         #expect(lines.last?.contains("orders,push_outbox,registrations") == true)
     }
 

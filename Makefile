@@ -1,7 +1,7 @@
 # The two commands: `make run` serves, `make test` runs every test. Both install what is missing first.
 
 SWIFT ?= swift
-DEBIAN_PACKAGES := pkg-config openssl libssl-dev libcurl4-openssl-dev libzip-dev libsqlite3-dev zip unzip
+DEBIAN_PACKAGES := pkg-config openssl libssl-dev libcurl4-openssl-dev libzip-dev libsqlite3-dev zip unzip curl chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build test run bench bench-http bench-push clean

@@ -20,6 +20,7 @@ public enum ServiceApplication {
             return JSONResponse.make(reachable ? .ok : .serviceUnavailable,
                                      .object(["database": .string(reachable ? "ok" : "unreachable")]))
         }
+        AdminPage(store: service.store, adminKey: adminKey).add(to: router)
         // Prometheus text format; behind the admin key when one is configured.
         let metrics = router.group("metrics")
         if let adminKey { metrics.add(middleware: BearerKeyMiddleware(keys: [adminKey])) }

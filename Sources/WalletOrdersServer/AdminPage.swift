@@ -1,0 +1,126 @@
+import Foundation
+import Hummingbird
+import Mustache
+import WalletOrdersModel
+import WalletOrdersStore
+
+/// `GET /admin`: a read-only page for people, rendered on the server: counts, recent orders with their status,
+/// registrations, pushes with their outcomes, and device logs. Behind the admin key, sent as a Bearer token or
+/// as the password of HTTP Basic authentication (so a browser asks for it); off when no admin key is set.
+struct AdminPage: Sendable {
+    let store: SQLiteStore
+    let adminKey: String?
+    private let template: MustacheTemplate
+
+    static let rows = 50
+
+    init(store: SQLiteStore, adminKey: String?) {
+        self.store = store
+        self.adminKey = adminKey
+        // The template is a constant of this file: it parses, or every test of the page fails.
+        template = try! MustacheTemplate(string: Self.html)
+    }
+
+    func add(to router: Router<ServiceRequestContext>) {
+        router.get("admin") { request, _ in try await render(request) }
+    }
+
+    func render(_ request: Request) async throws -> Response {
+        guard let adminKey else { throw APIError(.notFound, "the admin page is off: set adminKey (WALLET_ORDERS_ADMIN_KEY)") }
+        let basicPassword = request.credential(scheme: "Basic")
+            .flatMap { Data(base64Encoded: $0) }
+            .flatMap { String(data: $0, encoding: .utf8) }
+            .flatMap { $0.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).last.map(String.init) }
+        guard let key = request.credential(scheme: "Bearer") ?? basicPassword, ConstantTime.equals(key, adminKey) else {
+            var headers = HTTPFields()
+            headers[.wwwAuthenticate] = #"Basic realm="wallet-orders admin", charset="UTF-8""#
+            headers[.contentType] = "application/json"
+            return Response(status: .unauthorized, headers: headers,
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONValue.object(
+                                ["error": .string("missing or wrong credentials")]).serialized())))
+        }
+        let now = Date()
+        let stats = try await store.stats(now: now)
+        let orders = try await store.orders(limit: Self.rows)
+        let registrations = try await store.registrations(limit: Self.rows)
+        let pushes = try await store.pushes(limit: Self.rows)
+        let logs = try await store.logs(limit: Self.rows)
+        func counts(_ values: [String: Int]) -> String {
+            values.isEmpty ? "none" : values.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " · ")
+        }
+        let context: [String: Any] = [
+            "generatedAt": RFC3339.format(now),
+            "stats": [
+                ["name": "Orders", "value": "\(stats.orders) (\(counts(stats.ordersByStatus)))"],
+                ["name": "Registrations", "value": "\(stats.registrations) on \(stats.devices) devices"],
+                ["name": "Outbox depth", "value": "\(stats.outboxDepth)"],
+                ["name": "Pushes, last hour", "value": counts(stats.pushesLastHour)],
+                ["name": "Pushes, last day", "value": counts(stats.pushesLastDay)],
+                ["name": "Device log entries", "value": "\(stats.deviceLogs)"],
+            ],
+            "orders": orders.map { [
+                "type": $0.orderTypeIdentifier, "id": $0.orderIdentifier, "status": $0.status,
+                "version": "\($0.version)", "devices": "\($0.registrations)", "updated": RFC3339.format($0.updatedAt),
+            ] },
+            "registrations": registrations.map { [
+                "device": $0.deviceIdentifier, "order": "\($0.orderTypeIdentifier)/\($0.orderIdentifier)",
+                "token": String($0.pushToken.prefix(12)) + ($0.pushToken.count > 12 ? "…" : ""),
+                "updated": RFC3339.format($0.updatedAt),
+            ] },
+            "pushes": pushes.map { [
+                "id": "\($0.id)", "order": "\($0.orderTypeIdentifier)/\($0.orderIdentifier)", "device": $0.deviceIdentifier,
+                "status": $0.status, "attempts": "\($0.attempts)", "updated": RFC3339.format($0.updatedAt),
+                "error": $0.lastError ?? "",
+            ] },
+            "logs": logs.map { ["received": RFC3339.format($0.receivedAt), "from": $0.remoteAddress ?? "", "message": $0.message] },
+        ]
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+        headers[.init("x-content-type-options")!] = "nosniff"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: template.render(context))))
+    }
+
+    /// Mustache escapes every `{{value}}` for HTML: device log messages and identifiers come from outside.
+    static let html = """
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>wallet-orders admin</title>
+    <style>
+    body { font: 14px/1.4 system-ui, sans-serif; margin: 2rem; color: #1d1d1f; }
+    h1 { font-size: 1.4rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
+    table { border-collapse: collapse; width: 100%; }
+    th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
+    th { background: #f5f5f7; } td.message { font-family: ui-monospace, monospace; white-space: pre-wrap; }
+    .delivered, .completed { color: #1a7f37; } .failed, .cancelled { color: #cf222e; } .pending, .sending { color: #9a6700; }
+    </style>
+    </head>
+    <body>
+    <h1>wallet-orders admin</h1>
+    <p>Read-only, as of {{generatedAt}}; the newest \(rows) rows of each table.</p>
+    <table id="stats">{{#stats}}<tr><th>{{name}}</th><td>{{value}}</td></tr>{{/stats}}</table>
+    <h2>Orders</h2>
+    <table id="orders"><tr><th>Type</th><th>Order</th><th>Status</th><th>Version</th><th>Devices</th><th>Updated</th></tr>
+    {{#orders}}<tr><td>{{type}}</td><td>{{id}}</td><td class="{{status}}">{{status}}</td><td>{{version}}</td><td>{{devices}}</td><td>{{updated}}</td></tr>
+    {{/orders}}</table>
+    <h2>Registrations</h2>
+    <table id="registrations"><tr><th>Device</th><th>Order</th><th>Push token</th><th>Updated</th></tr>
+    {{#registrations}}<tr><td>{{device}}</td><td>{{order}}</td><td>{{token}}</td><td>{{updated}}</td></tr>
+    {{/registrations}}</table>
+    <h2>Pushes</h2>
+    <table id="pushes"><tr><th>#</th><th>Order</th><th>Device</th><th>Status</th><th>Attempts</th><th>Updated</th><th>Last error</th></tr>
+    {{#pushes}}<tr><td>{{id}}</td><td>{{order}}</td><td>{{device}}</td><td class="{{status}}">{{status}}</td><td>{{attempts}}</td><td>{{updated}}</td><td>{{error}}</td></tr>
+    {{/pushes}}</table>
+    <h2>Device logs</h2>
+    <table id="logs"><tr><th>Received</th><th>From</th><th>Message</th></tr>
+    {{#logs}}<tr><td>{{received}}</td><td>{{from}}</td><td class="message">{{message}}</td></tr>
+    {{/logs}}</table>
+    </body>
+    </html>
+
+    """
+}

@@ -5,33 +5,18 @@ import WalletOrdersTesting
 
 /// `wallet-orders admin` against the database a running `serve` writes.
 @Suite struct AdminCommandTests {
-    let repository = SampleOrder.templateFolder.deletingLastPathComponent().deletingLastPathComponent()
-
     @Test func adminReadsAndFixesWhatTheRunningServerWrote() async throws {
         let folder = try TemporaryDirectory("admin")
         let database = ["--database", folder.path("data/orders.sqlite")]
-        let serve = try BackgroundCommand(["serve", "--port", "0"] + database, in: folder, name: "serve", directory: repository)
-        let banner = try await serve.waitFor("Create a first order")
-        let base = "http://127.0.0.1:\(try #require(banner.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)/)?.1))"
-        let key = try String(contentsOfFile: folder.path("data/merchant-key"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        func curl(_ arguments: [String]) throws -> String {
-            try Command.run("curl", ["-s"] + arguments, directory: repository.path).output
-        }
-        let created = try JSONValue.parse(Data(try curl([
-            "-X", "POST", "\(base)/api/v1/orders", "-H", "Authorization: Bearer \(key)",
-            "-H", "Content-Type: application/json", "-d", "@Examples/order.json",
-        ]).utf8))["orderDetails"]
-        let type = try #require(created?["orderTypeIdentifier"]?.stringValue)
-        let id = try #require(created?["orderIdentifier"]?.stringValue)
-        let token = try #require(created?["authenticationToken"]?.stringValue)
-        for (device, pushToken) in [("device-1", "aa01"), ("device-2", "bb02")] {
-            _ = try curl(["-X", "POST", "\(base)/v1/devices/\(device)/registrations/\(type)/\(id)",
-                          "-H", "Authorization: AppleOrder \(token)", "-d", #"{"pushToken":"\#(pushToken)"}"#])
-        }
-        _ = try curl(["-X", "PATCH", "\(base)/api/v1/orders/\(type)/\(id)", "-H", "Authorization: Bearer \(key)",
-                      "-H", "Content-Type: application/merge-patch+json", "-d", #"{"status":"completed"}"#])
-        _ = try curl(["-X", "POST", "\(base)/v1/log", "-d", #"{"logs":["Wallet could not reach the service","all fine"]}"#])
+        let server = try await DevelopmentServer.start(in: folder)
+        let base = server.base
+        let created = try server.createOrder()
+        let (type, id, token) = created
+        try server.register(created, device: "device-1", pushToken: "aa01")
+        try server.register(created, device: "device-2", pushToken: "bb02")
+        _ = try server.patch(created, #"{"status":"completed"}"#)
+        _ = try server.curl(["-X", "POST", "\(base)/v1/log", "-d", #"{"logs":["Wallet could not reach the service","all fine"]}"#])
+        let curl = server.curl
 
         func admin(_ arguments: [String]) throws -> (status: Int32, output: String, json: JSONValue?) {
             let result = try Command.run(Command.walletOrdersBinary, ["admin"] + arguments + database)
@@ -71,13 +56,13 @@ import WalletOrdersTesting
                                "-H", "Authorization: AppleOrder \(token)"])
         #expect(before.contains("200"))
         let rebuild = try Command.run(Command.walletOrdersBinary, ["admin", "rebuild-packages"] + database,
-                                      directory: repository.path)
+                                      directory: DevelopmentServer.repository.path)
         #expect(rebuild.output == "rebuilt 1 package (orders of unconfigured types are left as they are)\n", "\(rebuild.error)")
         _ = try curl(["-o", folder.path("after.order"), "\(base)/v1/orders/\(type)/\(id)", "-H", "Authorization: AppleOrder \(token)"])
         let verified = try Command.run(Command.walletOrdersBinary, [
             "verify", folder.path("after.order"), "--ca", folder.path("data/dev-keys/root-ca.pem"), "--allow-http-web-service",
         ])
         #expect(verified.status == 0, "\(verified.output)\(verified.error)")
-        #expect(serve.stop())
+        #expect(server.command.stop())
     }
 }

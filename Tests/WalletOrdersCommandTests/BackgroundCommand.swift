@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WalletOrdersModel
 import WalletOrdersTesting
 
 /// Runs `wallet-orders keys dev --out <folder>/keys` and answers the settings its dev.env holds.
@@ -55,4 +56,54 @@ final class BackgroundCommand {
     }
 
     deinit { stop() }
+}
+
+/// `wallet-orders serve` on a free port with no configuration but `environment`, as `make run` starts it: it
+/// makes development keys and a merchant key in `<folder>/data/`.
+struct DevelopmentServer {
+    static let repository = SampleOrder.templateFolder.deletingLastPathComponent().deletingLastPathComponent()
+
+    let command: BackgroundCommand
+    let banner: String
+    let base: String
+    let merchantKey: String
+
+    static func start(in folder: TemporaryDirectory, name: String = "serve",
+                      environment: [String: String] = [:]) async throws -> DevelopmentServer {
+        let command = try BackgroundCommand(
+            ["serve", "--port", "0", "--database", folder.path("data/orders.sqlite")], in: folder, name: name,
+            directory: repository, environment: environment)
+        let banner = try await command.waitFor("Create a first order")
+        let port = try #require(banner.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)/)?.1, "\(banner)")
+        let key = try String(contentsOfFile: folder.path("data/merchant-key"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return DevelopmentServer(command: command, banner: banner, base: "http://127.0.0.1:\(port)", merchantKey: key)
+    }
+
+    /// curl from the repository folder, with `-s`; answers what it printed.
+    func curl(_ arguments: [String]) throws -> String {
+        try Command.run("curl", ["-s"] + arguments, directory: Self.repository.path).output
+    }
+
+    /// Creates Examples/order.json through the merchant API; answers its type, identifier and token.
+    func createOrder() throws -> (type: String, id: String, token: String) {
+        let output = try curl(["-X", "POST", "\(base)/api/v1/orders", "-H", "Authorization: Bearer \(merchantKey)",
+                               "-H", "Content-Type: application/json", "-d", "@Examples/order.json"])
+        let details = try JSONValue.parse(Data(output.utf8))["orderDetails"]
+        return (try #require(details?["orderTypeIdentifier"]?.stringValue, "\(output)"),
+                try #require(details?["orderIdentifier"]?.stringValue),
+                try #require(details?["authenticationToken"]?.stringValue))
+    }
+
+    /// Registers `device` for the order with `pushToken`.
+    func register(_ order: (type: String, id: String, token: String), device: String, pushToken: String) throws {
+        _ = try curl(["-X", "POST", "\(base)/v1/devices/\(device)/registrations/\(order.type)/\(order.id)",
+                      "-H", "Authorization: AppleOrder \(order.token)", "-d", #"{"pushToken":"\#(pushToken)"}"#])
+    }
+
+    /// PATCHes the order through the merchant API; answers the body and the status code on the last line.
+    func patch(_ order: (type: String, id: String, token: String), _ json: String) throws -> String {
+        try curl(["-w", "\n%{http_code}", "-X", "PATCH", "\(base)/api/v1/orders/\(order.type)/\(order.id)",
+                  "-H", "Authorization: Bearer \(merchantKey)", "-H", "Content-Type: application/merge-patch+json", "-d", json])
+    }
 }

@@ -5,32 +5,24 @@ import WalletOrdersTesting
 
 /// Starts `wallet-orders serve` (and `apns-sandbox`) as a user would, and uses them with curl.
 @Suite struct ServeCommandTests {
-    let repository = SampleOrder.templateFolder.deletingLastPathComponent().deletingLastPathComponent()
-
     @Test func serveWithNoConfigurationMakesKeysAndAcceptsTheREADMECurl() async throws {
         let folder = try TemporaryDirectory("serve")
-        let serve = try BackgroundCommand(["serve", "--port", "0", "--database", folder.path("data/orders.sqlite")],
-                                          in: folder, name: "serve", directory: repository)
-        let banner = try await serve.waitFor("Create a first order")
-        let port = try #require(banner.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)/)?.1)
-        let key = try String(contentsOfFile: folder.path("data/merchant-key"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(banner.contains(key), "the new development key is printed once")
+        let server = try await DevelopmentServer.start(in: folder)
+        #expect(server.banner.contains(server.merchantKey), "the new development key is printed once")
         #expect(FileManager.default.fileExists(atPath: folder.path("data/dev-keys/root-ca.pem")))
 
-        let created = try Command.run("curl", [
-            "-s", "-w", "\n%{http_code}", "-X", "POST", "http://127.0.0.1:\(port)/api/v1/orders",
-            "-H", "Authorization: Bearer \(key)", "-H", "Content-Type: application/json", "-d", "@Examples/order.json",
-        ], directory: repository.path)
-        let lines = created.output.split(separator: "\n")
-        #expect(lines.last == "201", "\(created.output)")
+        let created = try server.curl([
+            "-w", "\n%{http_code}", "-X", "POST", "\(server.base)/api/v1/orders", "-H", "Authorization: Bearer \(server.merchantKey)",
+            "-H", "Content-Type: application/json", "-d", "@Examples/order.json",
+        ])
+        let lines = created.split(separator: "\n")
+        #expect(lines.last == "201", "\(created)")
         let details = try JSONValue.parse(Data(lines.first!.utf8))["orderDetails"]
         // With --port 0 and no publicURL, the URL orders carry names the configured address, not the bound port.
         #expect(details?["webServiceURL"]?.stringValue?.hasPrefix("http://127.0.0.1:") == true)
         #expect(details?["authenticationToken"]?.stringValue?.count == 64)
-        let health = try Command.run("curl", ["-s", "http://127.0.0.1:\(port)/healthz"])
-        #expect(health.output == #"{"database":"ok"}"#)
-        #expect(serve.stop())
+        #expect(try server.curl(["\(server.base)/healthz"]) == #"{"database":"ok"}"#)
+        #expect(server.command.stop())
     }
 
     /// The README's push tour: `apns-sandbox` on the development keys, `serve` pointed at it with two variables;
@@ -43,47 +35,23 @@ import WalletOrdersTesting
         let sandboxBanner = try await sandbox.waitFor("WALLET_ORDERS_APNS_CA")
         let apnsURL = try #require(sandboxBanner.firstMatch(of: /WALLET_ORDERS_APNS_ENVIRONMENT=(\S+)/)?.1)
 
-        let serve = try BackgroundCommand(
-            ["serve", "--port", "0", "--database", folder.path("data/orders.sqlite")], in: folder, name: "serve",
-            directory: repository,
-            environment: ["WALLET_ORDERS_APNS_ENVIRONMENT": String(apnsURL),
-                          "WALLET_ORDERS_APNS_CA": "\(keys)/local-apns-ca.pem"])
-        let banner = try await serve.waitFor("Create a first order")
-        #expect(banner.contains("Pushes go to the local APNs at \(apnsURL)"), "\(banner)")
-        let base = "http://127.0.0.1:\(try #require(banner.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)/)?.1))"
-        let key = try String(contentsOfFile: folder.path("data/merchant-key"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-
-        func curl(_ arguments: [String]) throws -> String {
-            try Command.run("curl", ["-s", "-w", "%{http_code}"] + arguments, directory: repository.path).output
-        }
-        let merchant = ["-H", "Authorization: Bearer \(key)", "-H", "Content-Type: application/json"]
-        let created = try curl(["-X", "POST", "\(base)/api/v1/orders"] + merchant + ["-d", "@Examples/order.json"])
-        #expect(created.hasSuffix("201"), "\(created)")
-        let order = try JSONValue.parse(Data(created.dropLast(3).utf8))["orderDetails"]
-        let type = try #require(order?["orderTypeIdentifier"]?.stringValue)
-        let id = try #require(order?["orderIdentifier"]?.stringValue)
-        let token = try #require(order?["authenticationToken"]?.stringValue)
-        for (device, pushToken) in [("device-1", "a1b2c3"), ("device-2", "d4e5f6")] {
-            let registered = try curl([
-                "-X", "POST", "\(base)/v1/devices/\(device)/registrations/\(type)/\(id)",
-                "-H", "Authorization: AppleOrder \(token)", "-H", "Content-Type: application/json",
-                "-d", #"{"pushToken":"\#(pushToken)"}"#,
-            ])
-            #expect(registered.hasSuffix("201"), "\(registered)")
-        }
-        let patched = try curl(["-X", "PATCH", "\(base)/api/v1/orders/\(type)/\(id)"] + merchant
-            + ["-d", #"{"status":"completed"}"#])
-        #expect(patched.hasSuffix("200"), "\(patched)")
+        let server = try await DevelopmentServer.start(in: folder, environment: [
+            "WALLET_ORDERS_APNS_ENVIRONMENT": String(apnsURL), "WALLET_ORDERS_APNS_CA": "\(keys)/local-apns-ca.pem",
+        ])
+        #expect(server.banner.contains("Pushes go to the local APNs at \(apnsURL)"), "\(server.banner)")
+        let order = try server.createOrder()
+        try server.register(order, device: "device-1", pushToken: "a1b2c3")
+        try server.register(order, device: "device-2", pushToken: "d4e5f6")
+        #expect(try server.patch(order, #"{"status":"completed"}"#).hasSuffix("200"))
 
         let output = try await sandbox.waitFor("token=d4e5f6")
         let pushes = output.split(separator: "\n").filter { $0.hasPrefix("push ") }
         #expect(pushes.count == 2, "\(output)")
         for push in pushes {
-            #expect(push.hasPrefix("push 200 topic=\(type) "), "\(push)")
+            #expect(push.hasPrefix("push 200 topic=\(order.type) "), "\(push)")
             #expect(push.contains("type=background priority=5 body={}"), "\(push)")
         }
-        #expect(serve.stop())
+        #expect(server.command.stop())
         #expect(sandbox.stop())
     }
 
@@ -122,23 +90,13 @@ import WalletOrdersTesting
     /// and the server exits cleanly; after a restart the pushes for those updates are waiting in the outbox.
     @Test func sigtermDuringTrafficLosesNothing() async throws {
         let folder = try TemporaryDirectory("sigterm")
-        let database = ["--database", folder.path("data/orders.sqlite")]
-        let serve = try BackgroundCommand(["serve", "--port", "0"] + database, in: folder, name: "serve", directory: repository)
-        let banner = try await serve.waitFor("Create a first order")
-        let base = "http://127.0.0.1:\(try #require(banner.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)/)?.1))"
-        let key = try String(contentsOfFile: folder.path("data/merchant-key"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let created = try Command.run("curl", ["-s", "-X", "POST", "\(base)/api/v1/orders", "-H", "Authorization: Bearer \(key)",
-                                               "-H", "Content-Type: application/json", "-d", "@Examples/order.json"],
-                                      directory: repository.path)
-        let order = try #require(try JSONValue.parse(Data(created.output.utf8))["orderDetails"])
-        let type = try #require(order["orderTypeIdentifier"]?.stringValue)
-        let id = try #require(order["orderIdentifier"]?.stringValue)
-        let token = try #require(order["authenticationToken"]?.stringValue)
-        for (device, pushToken) in [("device-1", "abcdef01"), ("device-2", "abcdef02")] {
-            _ = try Command.run("curl", ["-s", "-X", "POST", "\(base)/v1/devices/\(device)/registrations/\(type)/\(id)",
-                                         "-H", "Authorization: AppleOrder \(token)", "-d", #"{"pushToken":"\#(pushToken)"}"#])
-        }
+        let server = try await DevelopmentServer.start(in: folder)
+        let serve = server.command
+        let (base, key) = (server.base, server.merchantKey)
+        let order = try server.createOrder()
+        let (type, id) = (order.type, order.id)
+        try server.register(order, device: "device-1", pushToken: "abcdef01")
+        try server.register(order, device: "device-2", pushToken: "abcdef02")
 
         // Four merchants updating as fast as they can; each writes one status code per request.
         let traffic = Process()
@@ -176,13 +134,11 @@ import WalletOrdersTesting
         #expect(statuses.contains("000"), "the signal came while updates were still being sent")
 
         // Restarted, the service holds exactly the answered updates and a push per device for them.
-        let again = try BackgroundCommand(["serve", "--port", "0"] + database, in: folder, name: "serve-again", directory: repository)
-        let againBanner = try await again.waitFor("Create a first order")
-        let againBase = "http://127.0.0.1:\(try #require(againBanner.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)/)?.1))"
-        let stored = try Command.run("curl", ["-s", "\(againBase)/api/v1/orders/\(type)/\(id)", "-H", "Authorization: Bearer \(key)"])
+        let again = try await DevelopmentServer.start(in: folder, name: "serve-again")
+        let stored = try Command.run("curl", ["-s", "\(again.base)/api/v1/orders/\(type)/\(id)", "-H", "Authorization: Bearer \(key)"])
         #expect(try JSONValue.parse(Data(stored.output.utf8))["version"]?.intValue == 1 + succeeded, "\(stored.output)")
-        let pushes = try Command.run("curl", ["-s", "\(againBase)/api/v1/pushes?status=pending", "-H", "Authorization: Bearer \(key)"])
+        let pushes = try Command.run("curl", ["-s", "\(again.base)/api/v1/pushes?status=pending", "-H", "Authorization: Bearer \(key)"])
         #expect(try JSONValue.parse(Data(pushes.output.utf8))["pushes"]?.arrayValue?.count == 2, "\(pushes.output)")
-        #expect(again.stop())
+        #expect(again.command.stop())
     }
 }

@@ -52,7 +52,9 @@ public struct OrderDocument: Sendable, Hashable {
 
     /// This order laid over `defaults`: objects merge key by key, and the order's own values win.
     public func withDefaults(_ defaults: JSONValue) -> OrderDocument {
-        OrderDocument(fields: defaults.merging(patch: json).objectValue ?? fields)
+        // A field sent as null counts as left out: it takes the default, rather than deleting it as a merge
+        // patch would (which left a stored order without the merchant its signed package has).
+        OrderDocument(fields: defaults.merging(patch: .object(fields.filter { $0.value != .null })).objectValue ?? fields)
     }
 
     /// The typed view of the order. Throws when the order does not fit Apple's schema; validate first for a

@@ -24,7 +24,10 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
-        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        if status == .unauthorized {
+            // Devices authenticate with their order's token, merchants with a bearer key.
+            headers[.wwwAuthenticate] = request.uri.path.hasPrefix("/v1/") ? "AppleOrder" : "Bearer"
+        }
         return Response(status: status, headers: headers,
                         body: ResponseBody(byteBuffer: ByteBuffer(data: JSONValue.object(body).serialized())))
     }

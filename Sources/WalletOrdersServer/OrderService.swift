@@ -58,6 +58,9 @@ public struct OrderService: Sendable {
             throw APIError(.badRequest, "the order is not valid", problems: problems + [OrderProblem(
                 path: "orderTypeIdentifier", message: "must be a string, not \(other.typeName)")])
         }
+        if let id = fields["orderIdentifier"], id.stringValue == nil {
+            problems.append(OrderProblem(path: "orderIdentifier", message: "must be a string, not \(id.typeName)"))
+        }
         guard problems.isEmpty else { throw APIError(.badRequest, "the order is not valid", problems: problems) }
 
         var document = OrderDocument(fields: fields)

@@ -78,7 +78,7 @@ public final class SQLiteStore: Sendable {
         package: @escaping @Sendable (OrderDocument, [String: Data]) throws -> Data
     ) async throws -> StoredOrder {
         guard let type = document.orderTypeIdentifier, let id = document.orderIdentifier else {
-            preconditionFailure("an order is stored only with its identifiers")
+            throw StoreError.missingIdentifiers
         }
         return try await pool.write { db in
             let exists = try Bool.fetchOne(db, sql: """

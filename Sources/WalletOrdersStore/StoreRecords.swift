@@ -93,4 +93,6 @@ public enum StoreError: Error, Equatable, Sendable {
     case orderExists
     /// No order has this type and identifier.
     case orderNotFound
+    /// The order has no string `orderTypeIdentifier` and `orderIdentifier` to be stored under.
+    case missingIdentifiers
 }

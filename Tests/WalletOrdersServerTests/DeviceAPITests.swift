@@ -36,6 +36,7 @@ import WalletOrdersTesting
             for response in [wrong, unknown, missing, otherScheme] {
                 #expect(response.status == .unauthorized)
                 #expect(response.json == .object(["error": .string("missing or wrong credentials")]))
+                #expect(response.headers[.wwwAuthenticate] == "AppleOrder")
             }
             #expect(try await client.service.store.registrations(type: order.type, id: order.id).isEmpty)
             let fetch = try await client.fetch(ServiceHarness.OrderDetails(type: order.type, id: order.id, token: "x"))

@@ -94,6 +94,31 @@ import WalletOrdersTesting
         }
     }
 
+    /// Found by schemathesis: a non-string orderIdentifier crashed the server, and a null merchant was stored
+    /// missing while the signed package had the template's.
+    @Test func aNonStringIdentifierAnswers400AndNullFieldsTakeTheTemplateDefault() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            for identifier in [JSONValue.int(5), .null, .object([:])] {
+                let response = try await client.merchant(.post, "/api/v1/orders", json: orderBody { $0["orderIdentifier"] = identifier })
+                #expect(response.status == .badRequest, "\(identifier)")
+                #expect(response.json["problems"]?.arrayValue?.first
+                    == .object(["path": .string("orderIdentifier"), "message": .string("must be a string, not \(identifier.typeName)")]))
+            }
+            let created = try await client.merchant(.post, "/api/v1/orders", json: orderBody {
+                $0["orderIdentifier"] = .string("null-merchant")
+                $0["merchant"] = .null
+            })
+            #expect(created.status == .created, "\(String(buffer: created.body))")
+            let stored = try await client.merchant(.get, "/api/v1/orders/\(DevelopmentKeys.orderType)/null-merchant")
+            let merchant = try #require(stored.json["order"]?["merchant"])
+            #expect(merchant["displayName"] != nil, "the template's merchant is stored")
+            let package = try await client.merchant(.get, "/api/v1/orders/\(DevelopmentKeys.orderType)/null-merchant/package")
+            let orderJSON = try #require(try ZipArchive.read(Data(buffer: package.body)).first { $0.path == "order.json" })
+            #expect(try JSONValue.parse(orderJSON.data)["merchant"] == merchant, "the stored order is the signed one")
+        }
+    }
+
     @Test func aTakenIdentifierAnswers409() async throws {
         let harness = try ServiceHarness()
         try await harness.run { client in
@@ -113,6 +138,7 @@ import WalletOrdersTesting
             let none = try await client.request(.get, "/api/v1/orders")
             #expect(none.status == .unauthorized)
             #expect(none.json["error"] == .string("missing or wrong credentials"))
+            #expect(none.headers[.wwwAuthenticate] == "Bearer")
             #expect(try await client.merchant(.get, "/api/v1/orders").status == .ok)
         }
     }

@@ -1,10 +1,11 @@
 # The two commands: `make run` serves, `make test` runs every test. Both install what is missing first.
 
 SWIFT ?= swift
-DEBIAN_PACKAGES := pkg-config openssl libssl-dev libcurl4-openssl-dev libzip-dev libsqlite3-dev zip unzip curl chromium
+DEBIAN_PACKAGES := pkg-config openssl libssl-dev libcurl4-openssl-dev libzip-dev libsqlite3-dev zip unzip curl chromium \
+                   python3 python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test run bench bench-http bench-push clean
+.PHONY: deps build test contract run bench bench-http bench-push clean
 
 ## Install the Debian packages the build and the tests need, when any is missing.
 deps:
@@ -19,10 +20,15 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## Build and run the whole test suite.
+## Build and run the whole test suite, then the API contract check (schemathesis against the running server).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	Tests/contract/schemathesis.sh
+
+## Only the API contract check: openapi.json against the running server, with schemathesis (from PyPI).
+contract: deps
+	Tests/contract/schemathesis.sh
 
 ## Build and serve on http://127.0.0.1:8080 with SQLite in ./data/; development keys and a merchant key are
 ## made on first start when none are configured.

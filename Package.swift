@@ -80,7 +80,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Mustache", package: "swift-mustache"),
-            ]
+            ],
+            // The OpenAPI document of the HTTP API, served at /openapi.json.
+            resources: [.copy("openapi.json")]
         ),
         // Telling devices that orders changed: ES256 provider tokens, the libcurl HTTP/2 transport, the outbox worker.
         .target(

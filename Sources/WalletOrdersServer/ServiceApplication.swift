@@ -21,6 +21,15 @@ public enum ServiceApplication {
                                      .object(["database": .string(reachable ? "ok" : "unreachable")]))
         }
         AdminPage(store: service.store, adminKey: adminKey).add(to: router)
+        router.get("openapi.json") { _, _ -> Response in
+            guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"),
+                  let document = try? Data(contentsOf: url) else {
+                throw APIError(.notFound, "the OpenAPI document is not installed beside the binary")
+            }
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: document)))
+        }
         // Prometheus text format; behind the admin key when one is configured.
         let metrics = router.group("metrics")
         if let adminKey { metrics.add(middleware: BearerKeyMiddleware(keys: [adminKey])) }

@@ -39,6 +39,8 @@ import WalletOrdersModel
             #expect(value(#"wallet_orders_pushes{status="pending"}"#, in: text) == 1)
             #expect(value("wallet_orders_outbox_depth", in: text) == 1)
             #expect(text.contains("# TYPE wallet_orders_http_requests_total counter"))
+            let openAPI = try await client.request(.get, "/openapi.json")
+            #expect(openAPI.status == .ok && openAPI.json["openapi"] == .string("3.1.0"))
             // Without an admin key, metrics are open and the admin page is off.
             #expect(try await client.request(.get, "/admin").status == .notFound)
         }

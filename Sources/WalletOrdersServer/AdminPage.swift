@@ -10,16 +10,8 @@ import WalletOrdersStore
 struct AdminPage: Sendable {
     let store: SQLiteStore
     let adminKey: String?
-    private let template: MustacheTemplate
 
     static let rows = 50
-
-    init(store: SQLiteStore, adminKey: String?) {
-        self.store = store
-        self.adminKey = adminKey
-        // The template is a constant of this file: it parses, or every test of the page fails.
-        template = try! MustacheTemplate(string: Self.html)
-    }
 
     func add(to router: Router<ServiceRequestContext>) {
         router.get("admin") { request, _ in try await render(request) }
@@ -79,7 +71,10 @@ struct AdminPage: Sendable {
         headers[.cacheControl] = "no-store"
         headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
         headers[.init("x-content-type-options")!] = "nosniff"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: template.render(context))))
+        // Parsed per request: the page is for a few people, and a template error then answers 500 rather than
+        // stopping the server.
+        let page = try MustacheTemplate(string: Self.html).render(context)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
     }
 
     /// Mustache escapes every `{{value}}` for HTML: device log messages and identifiers come from outside.

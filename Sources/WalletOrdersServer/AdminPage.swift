@@ -18,7 +18,9 @@ struct AdminPage: Sendable {
     }
 
     func render(_ request: Request) async throws -> Response {
-        guard let adminKey else { throw APIError(.notFound, "the admin page is off: set adminKey (WALLET_ORDERS_ADMIN_KEY)") }
+        guard let adminKey, !adminKey.isEmpty else {
+            throw APIError(.notFound, "the admin page is off: set adminKey (WALLET_ORDERS_ADMIN_KEY)")
+        }
         let basicPassword = request.credential(scheme: "Basic")
             .flatMap { Data(base64Encoded: $0) }
             .flatMap { String(data: $0, encoding: .utf8) }

@@ -54,7 +54,11 @@ extension ServiceConfiguration {
         if merchantKeys.contains(where: { $0.count < 16 }) {
             throw ConfigurationError("a merchant key must be at least 16 characters long")
         }
-        adminKey = reader.string(forKey: "adminKey", isSecret: true)
+        // An empty value (docker-compose's `${WALLET_ORDERS_ADMIN_KEY:-}`) means no admin key, never an empty one.
+        adminKey = reader.string(forKey: "adminKey", isSecret: true).flatMap { $0.isEmpty ? nil : $0 }
+        if let adminKey, adminKey.count < 16 {
+            throw ConfigurationError("the admin key must be at least 16 characters long")
+        }
         if let main = try Self.orderType(reader) {
             orderTypes.append(main)
         } else if let url = reader.string(forKey: "apnsEnvironment"), url.lowercased().hasPrefix("https://") {

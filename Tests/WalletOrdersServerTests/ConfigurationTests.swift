@@ -47,6 +47,11 @@ import WalletOrdersTesting
             try await ServiceConfiguration.load(file: nil, environment: ["WALLET_ORDERS_ORDER_TYPE": "order.com.example.shop"])
         }
         await #expect(throws: ConfigurationError.self) {
+            try await ServiceConfiguration.load(file: nil, environment: ["WALLET_ORDERS_ADMIN_KEY": "short"])
+        }
+        let emptyAdminKey = try await ServiceConfiguration.load(file: nil, environment: ["WALLET_ORDERS_ADMIN_KEY": ""])
+        #expect(emptyAdminKey.adminKey == nil, "an empty admin key is no admin key, so /admin stays off")
+        await #expect(throws: ConfigurationError.self) {
             try await ServiceConfiguration.load(file: "/nonexistent/config.json", environment: [:])
         }
         let keys = DevelopmentKeys.shared

@@ -77,26 +77,28 @@ extension ServiceConfiguration {
     }
 
     private static func orderType(_ reader: ConfigReader) throws -> OrderTypeConfiguration? {
-        guard let identifier = reader.string(forKey: "orderType") else { return nil }
-        let signingKey = reader.string(forKey: "signingKey")
-        let wwdr = reader.string(forKey: "wwdrCert")
-        guard let signingKey, let wwdr else {
+        // An empty value counts as unset: compose files and shells pass empty variables for settings left out.
+        func value(_ key: String, secret: Bool = false) -> String? {
+            reader.string(forKey: ConfigKey(key), isSecret: secret).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        guard let identifier = value("orderType") else { return nil }
+        guard let signingKey = value("signingKey"), let wwdr = value("wwdrCert") else {
             throw ConfigurationError("order type \(identifier) needs signingKey and wwdrCert "
                 + "(WALLET_ORDERS_SIGNING_KEY and WALLET_ORDERS_WWDR_CERT)")
         }
         var type = OrderTypeConfiguration(identifier: identifier, signingKey: signingKey, wwdrCertificate: wwdr)
-        type.teamIdentifier = reader.string(forKey: "teamId")
-        type.signingCertificate = reader.string(forKey: "signingCert")
-        type.signingKeyPassword = reader.string(forKey: "signingKeyPassword", isSecret: true)
-        type.template = reader.string(forKey: "template")
-        type.manifestDigest = reader.string(forKey: "manifestDigest", default: "sha256")
-        type.apnsKey = reader.string(forKey: "apnsKey")
-        type.apnsKeyID = reader.string(forKey: "apnsKeyId")
-        type.apnsTeamID = reader.string(forKey: "apnsTeamId")
-        type.apnsCertificate = reader.string(forKey: "apnsCert")
-        type.apnsCertificateKey = reader.string(forKey: "apnsCertKey")
-        type.apnsEnvironment = reader.string(forKey: "apnsEnvironment", default: "production")
-        type.apnsCA = reader.string(forKey: "apnsCa")
+        type.teamIdentifier = value("teamId")
+        type.signingCertificate = value("signingCert")
+        type.signingKeyPassword = value("signingKeyPassword", secret: true)
+        type.template = value("template")
+        type.manifestDigest = value("manifestDigest") ?? "sha256"
+        type.apnsKey = value("apnsKey")
+        type.apnsKeyID = value("apnsKeyId")
+        type.apnsTeamID = value("apnsTeamId")
+        type.apnsCertificate = value("apnsCert")
+        type.apnsCertificateKey = value("apnsCertKey")
+        type.apnsEnvironment = value("apnsEnvironment") ?? "production"
+        type.apnsCA = value("apnsCa")
         return type
     }
 }

@@ -39,6 +39,24 @@ import WalletOrdersTesting
         #expect(configuration.orderTypes[1].signingKey == "/keys/r.key")
     }
 
+    /// docker-compose passes `${VAR:-}` as an empty variable: that is "not set", never an empty setting.
+    @Test func emptyVariablesCountAsUnset() async throws {
+        let configuration = try await ServiceConfiguration.load(file: nil, environment: [
+            "WALLET_ORDERS_ORDER_TYPE": "order.com.example.shop", "WALLET_ORDERS_SIGNING_KEY": "/keys/k.pem",
+            "WALLET_ORDERS_WWDR_CERT": "/keys/wwdr.pem", "WALLET_ORDERS_TEAM_ID": "", "WALLET_ORDERS_SIGNING_KEY_PASSWORD": "",
+            "WALLET_ORDERS_APNS_ENVIRONMENT": "", "WALLET_ORDERS_APNS_KEY_ID": "ABC123DEFG",
+        ])
+        let type = try #require(configuration.orderTypes.first)
+        #expect(type.teamIdentifier == nil && type.signingKeyPassword == nil)
+        #expect(type.apnsEnvironment == "production")
+        #expect(type.apnsKeyID == "ABC123DEFG")
+        await #expect(throws: ConfigurationError.self) {
+            try await ServiceConfiguration.load(file: nil, environment: [
+                "WALLET_ORDERS_ORDER_TYPE": "order.com.example.shop", "WALLET_ORDERS_SIGNING_KEY": "", "WALLET_ORDERS_WWDR_CERT": "/w.pem",
+            ])
+        }
+    }
+
     @Test func unusableSettingsAreRefusedWithASentence() async throws {
         await #expect(throws: ConfigurationError.self) {
             try await ServiceConfiguration.load(file: nil, environment: ["WALLET_ORDERS_MERCHANT_KEY": "short"])

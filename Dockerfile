@@ -18,7 +18,7 @@ RUN swift build -c release --product wallet-orders --static-swift-stdlib \
 FROM debian:bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      ca-certificates curl libssl3 libcurl4 libzip4 libsqlite3-0 \
+      ca-certificates curl libssl3 libcurl4 libzip4 libsqlite3-0 libstdc++6 zlib1g \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin wallet-orders \
  && mkdir -p /data /keys \

@@ -39,7 +39,7 @@ let token = try provider.current()
 let tokens = (0..<count).map { String(format: "%064x", $0) }
 _ = await transport.send([PushRequest(topic: topic, deviceToken: tokens[0], providerToken: token)])
 var failures = 0
-let transportTime = try await seconds {
+let transportTime = await seconds {
     for start in stride(from: 0, to: count, by: 1_000) {
         let batch = tokens[start..<min(start + 1_000, count)].map { PushRequest(topic: topic, deviceToken: $0, providerToken: token) }
         let responses = await transport.send(batch)

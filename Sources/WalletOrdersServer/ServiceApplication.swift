@@ -10,7 +10,7 @@ public enum ServiceApplication {
     /// The router with every endpoint.
     public static func router(service: OrderService, merchantKeys: [String], adminKey: String? = nil)
         -> Router<ServiceRequestContext> {
-        let router = Router(context: ServiceRequestContext.self)
+        let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
         router.add(middleware: ErrorMiddleware())
         DeviceAPI(service: service).add(to: router)

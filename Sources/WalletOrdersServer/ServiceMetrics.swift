@@ -11,16 +11,19 @@ public final class ServiceMetrics: Sendable {
     private let packageCacheHits: Counter
 
     public init() {
-        packageBuilds = registry.makeCounter(
-            name: "wallet_orders_package_builds_total", help: "Signed .order packages built")
+        packageBuilds = registry.makeCounter(descriptor: Self.name("package_builds", "total", "Signed .order packages built"))
         packageCacheHits = registry.makeCounter(
-            name: "wallet_orders_package_cache_hits_total", help: "Package requests answered with a stored package")
+            descriptor: Self.name("package_cache_hits", "total", "Package requests answered with a stored package"))
+    }
+
+    /// `wallet_orders_<metric>[_<unit>]`, with its help text.
+    private static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "wallet_orders", metricName: metric, unitName: unit, helpText: help)
     }
 
     func requestServed(route: String, method: String, status: Int) {
-        registry.makeCounter(name: "wallet_orders_http_requests_total",
-                             labels: [("route", route), ("method", method), ("status", String(status))],
-                             help: "HTTP requests by route pattern, method and status").increment()
+        registry.makeCounter(descriptor: Self.name("http_requests", "total", "HTTP requests by route pattern, method and status"),
+                             labels: [("route", route), ("method", method), ("status", String(status))]).increment()
     }
 
     func packageBuilt() { packageBuilds.increment() }
@@ -36,8 +39,8 @@ public final class ServiceMetrics: Sendable {
             case .failed: "failed"
             case .tokenRejected: "token_rejected"
             }
-            registry.makeCounter(name: "wallet_orders_push_attempts_total", labels: [("outcome", name)],
-                                 help: "Push attempts by outcome").increment()
+            registry.makeCounter(descriptor: Self.name("push_attempts", "total", "Push attempts by outcome"),
+                                 labels: [("outcome", name)]).increment()
         }
     }
 
@@ -45,10 +48,10 @@ public final class ServiceMetrics: Sendable {
     func exposition(store: SQLiteStore) async throws -> String {
         let counts = try await store.pushCounts()
         for status in ["pending", "sending", "delivered", "failed"] {
-            registry.makeGauge(name: "wallet_orders_pushes", labels: [("status", status)],
-                               help: "Pushes in the outbox by status").set(Double(counts[status] ?? 0))
+            registry.makeGauge(descriptor: Self.name("pushes", "", "Pushes in the outbox by status"),
+                               labels: [("status", status)]).set(Double(counts[status] ?? 0))
         }
-        registry.makeGauge(name: "wallet_orders_outbox_depth", help: "Pushes waiting to be sent (pending or sending)")
+        registry.makeGauge(descriptor: Self.name("outbox_depth", "", "Pushes waiting to be sent (pending or sending)"))
             .set(Double((counts["pending"] ?? 0) + (counts["sending"] ?? 0)))
         return registry.emitToString()
     }

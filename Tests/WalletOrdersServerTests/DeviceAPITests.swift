@@ -182,6 +182,11 @@ import WalletOrdersTesting
             ] {
                 #expect(try await client.fetch(order, headers: headers).status == .ok, "\(headers)")
             }
+
+            // HEAD answers the same headers without the package.
+            let head = try await client.request(.head, "/v1/orders/\(order.type)/\(order.id)",
+                                                headers: [.authorization: "AppleOrder \(order.token)"])
+            #expect(head.status == .ok && head.headers[.eTag] == etag && head.body.readableBytes == 0)
         }
     }
 

@@ -22,8 +22,9 @@ MAX_EXAMPLES=${ST_MAX_EXAMPLES:-30}
 CHECKS=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance
 BIN=.build/debug/wallet-orders
 
-# 1. Build (a no-op when up to date).
-swift build --product wallet-orders
+# 1. Build.
+# With --build-tests, as `make test` builds: a no-op after it (a plain build would recompile everything).
+swift build --build-tests
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/wallet-orders-contract.XXXXXX")
 SERVER_PID=

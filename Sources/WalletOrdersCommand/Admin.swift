@@ -268,16 +268,12 @@ struct AdminRebuildPackages: AsyncParsableCommand {
            let development = try ServiceBootstrap.developmentOrderType(configuration, create: false) {
             configuration.orderTypes = [development.type]
         }
-        let allowsHTTP = configuration.webServiceURL.lowercased().hasPrefix("http://")
-        let orderTypes: [String: OrderType]
-        do {
-            orderTypes = Dictionary(uniqueKeysWithValues: try configuration.orderTypes.map {
-                let type = try OrderType($0, allowsHTTPWebService: allowsHTTP)
-                return (type.identifier, type)
-            })
-        } catch let error as ConfigurationError {
-            throw CommandFailure(error.description)
+        // The same loading and checks as serve: an order type whose signing files or template are unusable stops it.
+        let report = ServiceChecks.run(configuration, now: Date())
+        guard report.orderTypes.count == configuration.orderTypes.count else {
+            throw CommandFailure(report.problems.joined(separator: "\n"))
         }
+        let orderTypes = Dictionary(uniqueKeysWithValues: report.orderTypes.map { ($0.identifier, $0) })
         let rebuilt = try await options.store().rebuildPackages { type, order, assets in
             try orderTypes[type]?.package(order, assets: assets)
         }

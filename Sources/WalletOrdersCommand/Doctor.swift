@@ -28,7 +28,7 @@ struct Doctor: AsyncParsableCommand {
                 findings.append(CheckFinding(level: .problem, message: error.description))
             }
         }
-        findings += ServiceChecks.run(configuration, now: Date())
+        findings += ServiceChecks.run(configuration, now: Date()).findings
         for finding in findings { print(finding) }
         if findings.contains(where: { $0.level == .problem }) {
             throw ExitCode(1)

@@ -4,7 +4,7 @@ import WalletOrdersModel
 import WalletOrdersPush
 
 /// How an order type authenticates to APNs, once its files have been read and checked.
-enum APNSCredentials {
+enum APNSCredentials: Sendable {
     /// Token authentication: the provider token made from the `.p8` key.
     case token(ProviderToken)
     /// Certificate authentication: the TLS client certificate.
@@ -76,12 +76,11 @@ extension OrderTypeConfiguration {
         return nil
     }
 
-    /// How this order type's pushes travel, or nil when no APNs credentials are configured.
-    func pushRoute(now: @escaping @Sendable () -> Date = Date.init) throws -> PushRoute? {
-        switch try apnsCredentials(now: now) {
+    /// How this order type's pushes travel with `credentials`.
+    func pushRoute(_ credentials: APNSCredentials) -> PushRoute {
+        switch credentials {
         case .token(let token): PushRoute(transport: CurlPushTransport(endpoint: apnsEndpoint), providerToken: token)
         case .certificate: PushRoute(transport: CurlPushTransport(endpoint: apnsEndpoint), providerToken: nil)
-        case nil: nil
         }
     }
 }

@@ -97,14 +97,12 @@ public struct ServiceBootstrap: Sendable {
                 notes.append("    \(key)")
             }
         }
-        let findings = ServiceChecks.run(configuration, now: now())
-        let problems = findings.filter { $0.level == .problem }.map(\.message)
+        let report = ServiceChecks.run(configuration, now: now(), clock: now)
+        let problems = report.problems
         guard problems.isEmpty else {
             throw ConfigurationError(problems.count == 1 ? problems[0] : "\n  " + problems.joined(separator: "\n  "))
         }
-        for finding in findings where finding.level == .warning { logger.warning("\(finding.message)") }
-        let allowsHTTP = configuration.webServiceURL.lowercased().hasPrefix("http://")
-        let orderTypes = try configuration.orderTypes.map { try OrderType($0, allowsHTTPWebService: allowsHTTP, now: now()) }
+        for finding in report.findings where finding.level == .warning { logger.warning("\(finding.message)") }
         let store: SQLiteStore
         do {
             store = try SQLiteStore(path: configuration.databasePath)
@@ -115,13 +113,13 @@ public struct ServiceBootstrap: Sendable {
         }
         var routes: [String: PushRoute] = [:]
         for type in configuration.orderTypes {
-            if let route = try type.pushRoute(now: now) { routes[type.identifier] = route }
+            if let credentials = report.apnsCredentials[type.identifier] { routes[type.identifier] = type.pushRoute(credentials) }
         }
         let metrics = ServiceMetrics()
         let worker = routes.isEmpty ? nil : PushWorker(store: store, routes: routes, logger: logger, now: now,
                                                        onOutcomes: metrics.pushesFinished)
         self.configuration = configuration
-        self.service = OrderService(store: store, orderTypes: orderTypes, webServiceURL: configuration.webServiceURL,
+        self.service = OrderService(store: store, orderTypes: report.orderTypes, webServiceURL: configuration.webServiceURL,
                                     now: now, pushesQueued: { worker?.wake() }, metrics: metrics)
         self.pushWorker = worker
         self.notes = notes

@@ -27,35 +27,55 @@ public struct CheckFinding: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// The start-up checks' findings, and what loaded: the order types ready to sign (those without a problem in
+/// their identifier, signing files or template) and the APNs credentials that can be used, by order type.
+public struct CheckReport: Sendable {
+    public var findings: [CheckFinding] = []
+    public var orderTypes: [OrderType] = []
+    var apnsCredentials: [String: APNSCredentials] = [:]
+
+    /// Every problem, one sentence each.
+    public var problems: [String] { findings.filter { $0.level == .problem }.map(\.message) }
+}
+
 /// What `serve` checks before it starts and `doctor` prints: every order type's certificates, keys and
 /// template, its APNs credentials, and the database. A problem stops `serve`; a warning does not.
 public enum ServiceChecks {
     /// Certificates expiring within this many days are warned about.
     public static let expiryWarningDays = 30
 
-    public static func run(_ configuration: ServiceConfiguration, now: Date) -> [CheckFinding] {
-        var findings: [CheckFinding] = []
-        let allowsHTTP = configuration.webServiceURL.lowercased().hasPrefix("http://")
+    /// Checks `configuration` at `now`, and loads what passes: order types ready to sign, and APNs credentials
+    /// whose provider tokens read `clock` when they are issued.
+    public static func run(_ configuration: ServiceConfiguration, now: Date,
+                           clock: @escaping @Sendable () -> Date = Date.init) -> CheckReport {
+        var report = CheckReport()
         for type in configuration.orderTypes {
-            findings += check(type, allowsHTTP: allowsHTTP, now: now)
+            check(type, allowsHTTP: configuration.allowsHTTPWebService, now: now, clock: clock, into: &report)
         }
-        if allowsHTTP {
-            findings.append(CheckFinding(level: .warning, message: "the webServiceURL \(configuration.webServiceURL) is "
+        if configuration.allowsHTTPWebService {
+            report.findings.append(CheckFinding(level: .warning, message: "the webServiceURL \(configuration.webServiceURL) is "
                 + "plain http: fine for development, but Wallet only talks to https web services (set publicURL)"))
         }
-        findings.append(checkDatabase(configuration.databasePath))
-        return findings
+        report.findings.append(checkDatabase(configuration.databasePath))
+        return report
     }
 
-    static func check(_ type: OrderTypeConfiguration, allowsHTTP: Bool, now: Date) -> [CheckFinding] {
+    static func check(_ type: OrderTypeConfiguration, allowsHTTP: Bool, now: Date,
+                      clock: @escaping @Sendable () -> Date, into report: inout CheckReport) {
         let name = "order type \(type.identifier)"
         var findings: [CheckFinding] = []
-        func problem(_ message: String) { findings.append(CheckFinding(level: .problem, message: message)) }
-
-        if let issue = Identifier.problem(with: type.identifier) { problem("\(name) \(issue)") }
-        if DigestAlgorithm(rawValue: type.manifestDigest) == nil {
-            problem("\(name): manifestDigest must be sha256 or sha1, not \(type.manifestDigest)")
+        var loadable = true
+        func problem(_ message: String) {
+            findings.append(CheckFinding(level: .problem, message: message))
         }
+        defer { report.findings += findings }
+
+        if let issue = Identifier.problem(with: type.identifier) {
+            problem("\(name) \(issue)")
+            loadable = false
+        }
+        let digest = DigestAlgorithm(rawValue: type.manifestDigest)
+        if digest == nil { problem("\(name): manifestDigest must be sha256 or sha1, not \(type.manifestDigest)") }
         let (identity, problems) = SigningIdentity.check(
             certificateFile: type.signingCertificate, keyFile: type.signingKey, password: type.signingKeyPassword,
             wwdrFile: type.wwdrCertificate, orderTypeIdentifier: type.identifier, now: now)
@@ -75,16 +95,25 @@ public enum ServiceChecks {
                     + "WWDR certificate match, until \(RFC3339.format(min(files[0].1, files[1].1)))"))
             }
         }
-        if let template = type.template {
+        var template = OrderTemplate()
+        if let folder = type.template {
             do {
-                _ = try OrderTemplate(directory: URL(fileURLWithPath: template))
-                findings.append(CheckFinding(level: .ok, message: "\(name): template \(template)"))
+                template = try OrderTemplate(directory: URL(fileURLWithPath: folder))
+                findings.append(CheckFinding(level: .ok, message: "\(name): template \(folder)"))
             } catch {
                 problem("\(name): \(error)")
+                loadable = false
             }
         }
+        if loadable, let digest, let identity, problems.isEmpty {
+            report.orderTypes.append(OrderType(
+                identifier: type.identifier,
+                builder: PackageBuilder(identity: identity, digest: digest, allowsHTTPWebService: allowsHTTP),
+                template: template))
+        }
         do {
-            switch try type.apnsCredentials(now: { now }) {
+            let credentials = try type.apnsCredentials(now: clock)
+            switch credentials {
             case .token:
                 findings.append(CheckFinding(level: .ok, message: "\(name): APNs token key \(type.apnsKey ?? ""), "
                     + "pushes to \(type.apnsEndpoint.baseURL)"))
@@ -100,10 +129,10 @@ public enum ServiceChecks {
                 findings.append(CheckFinding(level: .warning, message: "\(name) has no APNs credentials "
                     + "(apnsKey or apnsCert): its pushes wait in the outbox"))
             }
+            report.apnsCredentials[type.identifier] = credentials
         } catch {
             problem("\(error)")
         }
-        return findings
     }
 
     private static func expiryWarning(_ file: String, notAfter: Date, now: Date) -> String? {

@@ -17,6 +17,8 @@ public struct ServiceConfiguration: Sendable {
         while url.hasSuffix("/") { url.removeLast() }
         return url
     }
+    /// Whether orders point devices at plain http: development only, as Wallet needs https.
+    public var allowsHTTPWebService: Bool { webServiceURL.lowercased().hasPrefix("http://") }
     /// Bearer keys accepted on the merchant API.
     public var merchantKeys: [String] = []
     /// The bearer key for `/admin`, if any.

@@ -75,8 +75,13 @@ import WalletOrdersTesting
         let keys = DevelopmentKeys.shared
         var type = OrderTypeConfiguration(identifier: "order.com.example.other", signingKey: keys.keyPath, wwdrCertificate: keys.wwdrPath)
         type.signingCertificate = keys.certificatePath
-        let error = #expect(throws: ConfigurationError.self) { try OrderType(type, allowsHTTPWebService: false) }
-        #expect(error?.description
-            == "order type order.com.example.other: \(keys.certificatePath) is the certificate for order.com.example.dev, not for order.com.example.other")
+        var configuration = ServiceConfiguration()
+        configuration.orderTypes = [type]
+        let folder = try TemporaryDirectory("config")
+        configuration.databasePath = folder.path("orders.sqlite")
+        let report = ServiceChecks.run(configuration, now: Date())
+        #expect(report.orderTypes.isEmpty, "an order type with a problem is not loaded")
+        #expect(report.problems
+            == ["order type order.com.example.other: \(keys.certificatePath) is the certificate for order.com.example.dev, not for order.com.example.other"])
     }
 }

@@ -29,11 +29,13 @@ import WalletOrdersTesting
     }
 
     func problems(_ configuration: ServiceConfiguration, now: Date = Date()) -> [String] {
-        ServiceChecks.run(configuration, now: now).filter { $0.level == .problem }.map(\.message)
+        ServiceChecks.run(configuration, now: now).problems
     }
 
     @Test func aSoundConfigurationPassesWithoutWarnings() {
-        let findings = ServiceChecks.run(configuration(), now: Date())
+        let report = ServiceChecks.run(configuration(), now: Date())
+        let findings = report.findings
+        #expect(report.orderTypes.map(\.identifier) == [DevelopmentKeys.orderType], "a sound order type is loaded")
         #expect(findings.allSatisfy { $0.level == .ok }, "\(findings)")
         #expect(findings.count == 3)
     }
@@ -44,7 +46,7 @@ import WalletOrdersTesting
         let wwdrExpiry = keys.chain.wwdr.notAfter
         #expect(wwdrExpiry == expiry.addingTimeInterval(3_600))
         let type = "order type \(DevelopmentKeys.orderType)"
-        let soon = ServiceChecks.run(configuration(), now: expiry.addingTimeInterval(-10 * 86_400 - 60))
+        let soon = ServiceChecks.run(configuration(), now: expiry.addingTimeInterval(-10 * 86_400 - 60)).findings
         #expect(soon.filter { $0.level == .warning }.map(\.message) == [
             "\(type): \(keys.certificatePath) expires on \(RFC3339Text(expiry)), in 10 days: renew it",
             "\(type): \(keys.wwdrPath) expires on \(RFC3339Text(wwdrExpiry)), in 10 days: renew it",

@@ -153,8 +153,8 @@ public final class LocalAPNS: Sendable {
     private func decode(_ jwt: String) -> Claims? {
         let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let headerData = Self.base64URL(parts[0]), let claimsData = Self.base64URL(parts[1]),
-              let signature = Self.base64URL(parts[2]),
+              let headerData = Base64URL.decode(parts[0]), let claimsData = Base64URL.decode(parts[1]),
+              let signature = Base64URL.decode(parts[2]),
               let header = try? JSONValue.parse(headerData), let claims = try? JSONValue.parse(claimsData),
               header["alg"] == .string("ES256"), let keyID = header["kid"]?.stringValue,
               let key = publicKeys[keyID],
@@ -167,12 +167,6 @@ public final class LocalAPNS: Sendable {
     private static func bearer(_ header: String?) -> String? {
         guard let header, header.lowercased().hasPrefix("bearer ") else { return nil }
         return String(header.dropFirst(7))
-    }
-
-    private static func base64URL(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64.append("=") }
-        return Data(base64Encoded: base64)
     }
 }
 

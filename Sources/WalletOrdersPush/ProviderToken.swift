@@ -53,29 +53,12 @@ public final class ProviderToken: Sendable {
     }
 
     private func issue(at time: Date) throws -> String {
-        let header = JSONEncoding.base64URL(Data(#"{"alg":"ES256","kid":"\#(keyID)"}"#.utf8))
-        let claims = JSONEncoding.base64URL(Data(#"{"iss":"\#(teamID)","iat":\#(Int64(time.timeIntervalSince1970))}"#.utf8))
+        let header = Base64URL.encode(Data(#"{"alg":"ES256","kid":"\#(keyID)"}"#.utf8))
+        let claims = Base64URL.encode(Data(#"{"iss":"\#(teamID)","iat":\#(Int64(time.timeIntervalSince1970))}"#.utf8))
         let signingInput = "\(header).\(claims)"
         let signature = try key.signES256(Data(signingInput.utf8))
-        let token = "\(signingInput).\(JSONEncoding.base64URL(signature))"
+        let token = "\(signingInput).\(Base64URL.encode(signature))"
         cached = (token, time)
         return token
-    }
-}
-
-/// Base64url without padding, as JWTs use it.
-public enum JSONEncoding {
-    public static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    /// Decodes base64url with or without padding.
-    public static func data(base64URL text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64.append("=") }
-        return Data(base64Encoded: base64)
     }
 }

@@ -129,14 +129,14 @@ import WalletOrdersTesting
         let token = try ProviderToken(key: keys.chain.apnsKey, keyID: keys.chain.apnsKeyID, teamID: "TEAM123456").current()
         let parts = token.split(separator: ".")
         #expect(parts.count == 3)
-        let header = try JSONValue.parse(try #require(JSONEncoding.data(base64URL: parts[0])))
-        let claims = try JSONValue.parse(try #require(JSONEncoding.data(base64URL: parts[1])))
+        let header = try JSONValue.parse(try #require(Base64URL.decode(parts[0])))
+        let claims = try JSONValue.parse(try #require(Base64URL.decode(parts[1])))
         #expect(header == .object(["alg": .string("ES256"), "kid": .string(keys.chain.apnsKeyID)]))
         #expect(claims["iss"] == .string("TEAM123456"))
         #expect(abs(Double(try #require(claims["iat"]?.intValue)) - Date().timeIntervalSince1970) < 5)
 
         // openssl checks the signature over "header.claims", after the raw r‖s is written as DER by hand.
-        let raw = try #require(JSONEncoding.data(base64URL: parts[2]))
+        let raw = try #require(Base64URL.decode(parts[2]))
         func integer(_ bytes: Data) -> [UInt8] {
             var value = Array(bytes.drop { $0 == 0 })
             if value.first.map({ $0 & 0x80 != 0 }) ?? true { value.insert(0, at: 0) }

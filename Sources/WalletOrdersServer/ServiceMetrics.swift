@@ -49,10 +49,10 @@ public final class ServiceMetrics: Sendable {
         let counts = try await store.pushCounts()
         for status in ["pending", "sending", "delivered", "failed"] {
             registry.makeGauge(descriptor: Self.name("pushes", "", "Pushes in the outbox by status"),
-                               labels: [("status", status)]).set(Double(counts[status] ?? 0))
+                               labels: [("status", status)]).set(Double(counts.byStatus[status] ?? 0))
         }
         registry.makeGauge(descriptor: Self.name("outbox_depth", "", "Pushes waiting to be sent (pending or sending)"))
-            .set(Double((counts["pending"] ?? 0) + (counts["sending"] ?? 0)))
+            .set(Double(counts.outboxDepth))
         return registry.emitToString()
     }
 }

@@ -67,15 +67,15 @@ extension SQLiteStore {
                 SELECT status, COUNT(*) FROM push_outbox
                 WHERE status IN ('delivered', 'failed') AND updated_at >= ? GROUP BY status
                 """
-            let pushes = try grouped("SELECT status, COUNT(*) FROM push_outbox GROUP BY status")
+            let pushes = try Self.pushCounts(db)
             return StoreStats(
                 orders: try count("SELECT COUNT(*) FROM orders"),
                 ordersByStatus: try grouped("SELECT status, COUNT(*) FROM orders GROUP BY status"),
                 registrations: try count("SELECT COUNT(*) FROM registrations"),
                 devices: try count("SELECT COUNT(DISTINCT device_identifier) FROM registrations"),
                 deviceLogs: try count("SELECT COUNT(*) FROM device_logs"),
-                outboxDepth: (pushes["pending"] ?? 0) + (pushes["sending"] ?? 0),
-                pushesByStatus: pushes,
+                outboxDepth: pushes.outboxDepth,
+                pushesByStatus: pushes.byStatus,
                 pushesLastHour: try grouped(finished, [seconds - 3_600]),
                 pushesLastDay: try grouped(finished, [seconds - 86_400]))
         }

@@ -103,15 +103,24 @@ extension SQLiteStore {
     }
 }
 
+/// How many pushes the outbox holds in each status (`pending`, `sending`, `delivered`, `failed`).
+public struct PushCounts: Sendable, Equatable {
+    public let byStatus: [String: Int]
+
+    /// Pushes waiting to be sent: pending or being sent.
+    public var outboxDepth: Int { (byStatus["pending"] ?? 0) + (byStatus["sending"] ?? 0) }
+}
+
 extension SQLiteStore {
-    /// How many pushes the outbox holds in each status (`pending`, `sending`, `delivered`, `failed`).
-    public func pushCounts() async throws -> [String: Int] {
-        try await pool.read { db in
-            var counts: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT status, COUNT(*) AS count FROM push_outbox GROUP BY status") {
-                counts[row["status"]] = row["count"]
-            }
-            return counts
+    public func pushCounts() async throws -> PushCounts {
+        try await pool.read(Self.pushCounts)
+    }
+
+    static func pushCounts(_ db: Database) throws -> PushCounts {
+        var counts: [String: Int] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT status, COUNT(*) AS count FROM push_outbox GROUP BY status") {
+            counts[row["status"]] = row["count"]
         }
+        return PushCounts(byStatus: counts)
     }
 }

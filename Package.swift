@@ -168,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletOrdersCommandTests",
-            dependencies: ["WalletOrdersTesting", "WalletOrdersModel"]
+            dependencies: ["WalletOrdersTesting", "WalletOrdersModel", "WalletOrdersServer"]
         ),
     ]
 )

@@ -1,18 +1,15 @@
 import Foundation
 import Testing
 import WalletOrdersModel
+import WalletOrdersServer
 import WalletOrdersTesting
 
 /// Runs `wallet-orders keys dev --out <folder>/keys` and answers the settings its dev.env holds.
 func makeDevelopmentKeys(in folder: TemporaryDirectory) throws -> [String: String] {
     let made = try Command.run(Command.walletOrdersBinary, ["keys", "dev", "--out", folder.path("keys")])
     #expect(made.status == 0, "\(made.error)")
-    var environment: [String: String] = [:]
-    for line in try String(contentsOfFile: folder.path("keys/dev.env"), encoding: .utf8).split(separator: "\n")
-    where !line.hasPrefix("#") {
-        let parts = line.split(separator: "=", maxSplits: 1)
-        if parts.count == 2 { environment[String(parts[0])] = String(parts[1]) }
-    }
+    let environment = DevelopmentKeyFiles.readEnvironmentFile(folder.path("keys/dev.env"))
+    #expect(!environment.isEmpty, "keys dev wrote its settings")
     return environment
 }
 

@@ -1,10 +1,10 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Every SQL file in Migrations/sql/ ships inside the binary's resources, so an installed binary finds them anywhere.
+// Every SQL file in Migrations/ ships inside the binary's resources, so an installed binary finds them anywhere.
 let package = Package(
     name: "wallet-orders",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "wallet-orders", targets: ["WalletOrdersCommand"]),
         .library(name: "WalletOrdersModel", targets: ["WalletOrdersModel"]),
@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // System libraries, each wrapped once by a Swift module that owns its pointers.
@@ -48,24 +49,45 @@ let package = Package(
             name: "WalletOrdersPackage",
             dependencies: ["WalletOrdersModel", "WalletOrdersCrypto", "CZip"]
         ),
-        // The SQL migrations, as resources of their own module.
+        // The SQL migrations of each engine, as resources of their own module.
         .target(
             name: "WalletOrdersMigrations",
             path: "Migrations",
             exclude: ["README.md"],
-            // The whole folder, so a new migration needs no change here.
-            resources: [.copy("sql")]
+            // Whole folders, so a new migration needs no change here.
+            resources: [.copy("sqlite"), .copy("postgres")]
         ),
-        // Orders, registrations, device logs and the push outbox in SQLite; knows nothing of HTTP or APNs.
+        // What a store is: the protocol both engines implement and the records they hold; no engine, no I/O.
+        .target(name: "WalletOrdersStore", dependencies: ["WalletOrdersModel"]),
+        // The store in one SQLite file (GRDB): the embedded default, for one instance.
         .target(
-            name: "WalletOrdersStore",
+            name: "WalletOrdersSQLite",
             dependencies: [
                 "WalletOrdersModel",
+                "WalletOrdersStore",
                 "WalletOrdersMigrations",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        // The HTTP layer: the device API, the merchant API, configuration; translates requests into calls.
+        // The store in PostgreSQL (PostgresNIO), shared by several instances.
+        .target(
+            name: "WalletOrdersPostgres",
+            dependencies: [
+                "WalletOrdersModel",
+                "WalletOrdersStore",
+                "WalletOrdersMigrations",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The order service: writes built and signed outside any transaction, device and merchant operations,
+        // domain errors; knows nothing of HTTP.
+        .target(
+            name: "WalletOrdersService",
+            dependencies: ["WalletOrdersModel", "WalletOrdersCrypto", "WalletOrdersPackage", "WalletOrdersStore"]
+        ),
+        // The HTTP layer: the device API, the merchant API, configuration, start-up; translates requests into
+        // calls on the order service, and picks the store engine the configuration names.
         .target(
             name: "WalletOrdersServer",
             dependencies: [
@@ -73,6 +95,9 @@ let package = Package(
                 "WalletOrdersCrypto",
                 "WalletOrdersPackage",
                 "WalletOrdersStore",
+                "WalletOrdersSQLite",
+                "WalletOrdersPostgres",
+                "WalletOrdersService",
                 "WalletOrdersPush",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -113,17 +138,24 @@ let package = Package(
                 "WalletOrdersCrypto",
                 "WalletOrdersPackage",
                 "WalletOrdersServer",
+                "WalletOrdersService",
                 "WalletOrdersStore",
                 "WalletOrdersPush",
                 "WalletOrdersAPNSServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
-        // What tests and users need to try the service locally: keys, sample orders, running commands.
+        // What tests and users need to try the service locally: keys, sample orders, running commands, fresh
+        // stores of either engine (with a throwaway PostgreSQL).
         .target(
             name: "WalletOrdersTesting",
-            dependencies: ["WalletOrdersModel", "WalletOrdersCrypto", "WalletOrdersPackage"]
+            dependencies: [
+                "WalletOrdersModel", "WalletOrdersCrypto", "WalletOrdersPackage", "WalletOrdersStore",
+                "WalletOrdersSQLite", "WalletOrdersPostgres",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // `swift run -c release package-benchmark`: package building against the openssl + zip commands.
@@ -136,7 +168,10 @@ let package = Package(
         // `Benchmarks/push.sh`: pushes per second to the local APNs, beside h2load.
         .executableTarget(
             name: "push-benchmark",
-            dependencies: ["WalletOrdersPush", "WalletOrdersServer", "WalletOrdersStore", "WalletOrdersCrypto"],
+            dependencies: [
+                "WalletOrdersPush", "WalletOrdersServer", "WalletOrdersStore", "WalletOrdersSQLite", "WalletOrdersCrypto",
+                "WalletOrdersModel",
+            ],
             path: "Benchmarks/PushBenchmark"
         ),
 
@@ -148,12 +183,14 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletOrdersStoreTests",
-            dependencies: ["WalletOrdersStore", "WalletOrdersModel", "WalletOrdersTesting"]
+            dependencies: [
+                "WalletOrdersStore", "WalletOrdersSQLite", "WalletOrdersPostgres", "WalletOrdersModel", "WalletOrdersTesting",
+            ]
         ),
         .testTarget(
             name: "WalletOrdersServerTests",
             dependencies: [
-                "WalletOrdersServer", "WalletOrdersStore", "WalletOrdersModel", "WalletOrdersPackage",
+                "WalletOrdersServer", "WalletOrdersService", "WalletOrdersStore", "WalletOrdersModel", "WalletOrdersPackage",
                 "WalletOrdersCrypto", "WalletOrdersTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
@@ -161,8 +198,8 @@ let package = Package(
         .testTarget(
             name: "WalletOrdersPushTests",
             dependencies: [
-                "WalletOrdersPush", "WalletOrdersAPNSServer", "WalletOrdersServer", "WalletOrdersStore",
-                "WalletOrdersCrypto", "WalletOrdersTesting", "WalletOrdersModel",
+                "WalletOrdersPush", "WalletOrdersAPNSServer", "WalletOrdersServer", "WalletOrdersService", "WalletOrdersStore",
+                "WalletOrdersCrypto", "WalletOrdersTesting", "WalletOrdersModel", "WalletOrdersPackage",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

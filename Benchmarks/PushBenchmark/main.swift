@@ -3,6 +3,7 @@ import Logging
 import WalletOrdersCrypto
 import WalletOrdersModel
 import WalletOrdersPush
+import WalletOrdersSQLite
 import WalletOrdersServer
 import WalletOrdersStore
 
@@ -18,12 +19,11 @@ guard arguments.count >= 3, let port = Int(arguments[1]) else {
 }
 let keys = URL(fileURLWithPath: arguments[2])
 let count = arguments.count > 3 ? Int(arguments[3]) ?? 20_000 : 20_000
-let settings = DevelopmentKeyFiles.readEnvironmentFile(keys.appendingPathComponent("dev.env").path)
-let topic = settings["WALLET_ORDERS_ORDER_TYPE"]!
-let key = try PrivateKey(pem: Data(contentsOf: URL(fileURLWithPath: settings["WALLET_ORDERS_APNS_KEY"]!)))
-let provider = try ProviderToken(key: key, keyID: settings["WALLET_ORDERS_APNS_KEY_ID"]!,
-                                 teamID: settings["WALLET_ORDERS_APNS_TEAM_ID"]!)
-let endpoint = APNSEndpoint(baseURL: "https://127.0.0.1:\(port)",
+let settings = try await ServiceConfiguration.orderType(environmentFile: keys.appendingPathComponent("dev.env").path)!
+let topic = settings.identifier
+let key = try PrivateKey(pem: Data(contentsOf: URL(fileURLWithPath: settings.apnsKey!)))
+let provider = try ProviderToken(key: key, keyID: settings.apnsKeyID!, teamID: settings.apnsTeamID!)
+let endpoint = APNSEndpoint(.custom(url: "https://127.0.0.1:\(port)"),
                             caFile: keys.appendingPathComponent("local-apns-ca.pem").path)
 let streams = Int(ProcessInfo.processInfo.environment["STREAMS"] ?? "") ?? 100
 
@@ -53,21 +53,29 @@ let transportTime = await seconds {
 // 2. Outbox to delivered: one order, `count` registered devices, one update, the worker until done.
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("push-bench-\(UUID().uuidString.prefix(6))")
 let store = try SQLiteStore(path: folder.appendingPathComponent("orders.sqlite").path)
-try store.migrate()
+_ = try await store.migrate()
+let now = Date()
 let order = OrderDocument(fields: ["orderTypeIdentifier": .string(topic), "orderIdentifier": .string("bench"),
                                    "status": .string("open")])
-_ = try await store.createOrder(order, authenticationToken: "t", assets: [:], now: Date()) { _, _ in Data() }
-for device in tokens { _ = try await store.register(device: device, type: topic, id: "bench", pushToken: device, now: Date()) }
-_ = try await store.updateOrder(type: topic, id: "bench", now: Date(), change: { ($0, $1) }, package: { _, _ in Data() })
+func write(_ order: OrderDocument) -> OrderWrite {
+    OrderWrite(orderTypeIdentifier: topic, orderIdentifier: "bench", authenticationToken: "t", document: order,
+               createdAt: now, updatedAt: now, assets: nil, package: Data())
+}
+_ = try await store.createOrder(write(order))
+try await store.importRecords(orders: [], registrations: tokens.map {
+    ImportedRegistration(deviceIdentifier: $0, orderTypeIdentifier: topic, orderIdentifier: "bench", pushToken: $0, createdAt: now)
+})
+_ = try await store.updateOrder(write(order), expectedVersion: 1, now: now)
 var logger = Logger(label: "bench")
 logger.logLevel = .critical
 let worker = PushWorker(store: store, routes: [topic: PushRoute(transport: transport, providerToken: provider)], logger: logger)
 let workerTime = try await seconds {
     while try await worker.sendDue() > 0 {}
 }
-let delivered = try await store.pushes(status: "delivered", limit: count).count
-let retrying = try await store.pushes(status: "pending", limit: count).count
+let counts = try await store.pushCounts()
+let delivered = counts[.delivered], retrying = counts[.pending]
 transport.shutdown()
+await store.close()
 try? FileManager.default.removeItem(at: folder)
 
 // 3. h2load: the same requests, one connection, the same number of concurrent streams.

@@ -27,8 +27,9 @@ struct APNSSandbox: AsyncParsableCommand {
 
     func run() async throws {
         let folder = URL(fileURLWithPath: keys)
-        let settings = DevelopmentKeyFiles.readEnvironmentFile(folder.appendingPathComponent("dev.env").path)
-        guard let keyID = settings["WALLET_ORDERS_APNS_KEY_ID"],
+        let settings = try? await ServiceConfiguration.orderType(
+            environmentFile: folder.appendingPathComponent("dev.env").path)
+        guard let settings, let keyID = settings.apnsKeyID,
               let publicPEM = FileManager.default.contents(atPath: folder.appendingPathComponent("apns-public.pem").path),
               let publicKey = try? PublicKey(pem: publicPEM) else {
             throw CommandFailure("\(keys) holds no development APNs key: run `wallet-orders keys dev --out \(keys)` first")
@@ -37,8 +38,8 @@ struct APNSSandbox: AsyncParsableCommand {
         let caFile = folder.appendingPathComponent("local-apns-ca.pem").path
         try Data(identity.certificateAuthority.pem.utf8).write(to: URL(fileURLWithPath: caFile))
         let apns = LocalAPNS(
-            publicKeys: [keyID: publicKey], teamID: settings["WALLET_ORDERS_APNS_TEAM_ID"],
-            topics: settings["WALLET_ORDERS_ORDER_TYPE"].map { [$0] },
+            publicKeys: [keyID: publicKey], teamID: settings.apnsTeamID ?? settings.teamIdentifier,
+            topics: [settings.identifier],
             onPush: { [quiet] push in
                 guard !quiet else { return }
                 let line = "push \(push.status)\(push.reason.map { " \($0)" } ?? "") topic=\(push.topic) "

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import Logging
 import WalletOrdersModel
 import WalletOrdersServer
+import WalletOrdersService
 import WalletOrdersStore
 
 /// `wallet-orders admin …`: read and fix what the service holds, from the same database file, while it runs.
@@ -23,13 +25,23 @@ struct AdminOptions: ParsableArguments {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
-    /// The existing database; admin never creates one.
-    func store() async throws -> SQLiteStore {
-        let path = try await configuration.load().databasePath
-        guard FileManager.default.fileExists(atPath: path) else {
+    /// Runs `body` on the existing database (admin never creates one), closing it afterwards.
+    func withStore<Result>(_ body: (any OrderStore) async throws -> Result) async throws -> Result {
+        let database = try await configuration.load().database
+        if case .sqlite(let path) = database, !FileManager.default.fileExists(atPath: path) {
             throw CommandFailure("there is no database at \(path): pass --database or set WALLET_ORDERS_DATABASE")
         }
-        return try SQLiteStore(path: path)
+        var logger = Logger(label: "wallet-orders")
+        logger.logLevel = .warning
+        let store = try await StoreFactory.open(database, logger: logger)
+        do {
+            let result = try await body(store)
+            await store.close()
+            return result
+        } catch {
+            await store.close()
+            throw error
+        }
     }
 
     /// Prints `value` as compact JSON, or `table` for people.
@@ -43,6 +55,9 @@ struct AdminOptions: ParsableArguments {
 }
 
 /// Times and durations as admins type them: RFC 3339 (`2026-11-20T10:00:00Z`) or an age (`30m`, `2h`, `7d`).
+extension Order.Status: ExpressibleByArgument {}
+extension PushStatus: ExpressibleByArgument {}
+
 struct AdminTime: ExpressibleByArgument {
     let date: Date
 
@@ -64,21 +79,21 @@ struct AdminOrders: AsyncParsableCommand {
 
     @OptionGroup var options: AdminOptions
     @Option(help: "Only this order type.") var type: String?
-    @Option(help: "Only orders in this status (open, completed, cancelled).") var status: String?
+    @Option(help: "Only orders in this status (open, completed, cancelled).") var status: Order.Status?
     @Option(help: "Only orders updated since: RFC 3339 or an age (2h, 7d).") var since: AdminTime?
     @Option(help: "Orders per page.") var limit = 50
     @Option(help: "The page after this cursor (printed at the end of a full page).") var before: Int64?
 
     func run() async throws {
-        let orders = try await options.store().orders(
-            type: type, status: status, updatedSince: since?.date, before: before, limit: max(1, min(limit, 1_000)))
-        let next = orders.count == limit ? orders.last?.cursor : nil
-        try options.output(
-            .object(["orders": try JSONValue.encoding(orders), "next": next.map { .int(Int($0)) } ?? .null]),
-            table: TextTable(["TYPE", "ORDER", "STATUS", "VERSION", "DEVICES", "UPDATED"], orders.map {
-                [$0.orderTypeIdentifier, $0.orderIdentifier, $0.status, "\($0.version)", "\($0.registrations)",
+        let page = try await options.withStore { store in
+            try await store.orders(OrderFilter(type: type, status: status, updatedSince: since?.date),
+                                   page: PageRequest(limit: max(1, min(limit, 1_000)), before: before))
+        }
+        try options.output(try page.json("orders"), table: TextTable(
+            ["TYPE", "ORDER", "STATUS", "VERSION", "DEVICES", "UPDATED"], page.records.map {
+                [$0.orderTypeIdentifier, $0.orderIdentifier, $0.status.rawValue, "\($0.version)", "\($0.registrations)",
                  RFC3339.format($0.updatedAt)]
-            }).text + (next.map { "more: --before \($0)\n" } ?? ""))
+            }).text + (page.next.map { "more: --before \($0)\n" } ?? ""))
     }
 }
 
@@ -91,25 +106,26 @@ struct AdminOrder: AsyncParsableCommand {
     @Argument(help: "The order identifier.") var id: String
 
     func run() async throws {
-        let store = try await options.store()
-        guard let order = try await store.order(type: type, id: id) else {
-            throw CommandFailure("there is no order \(id) of type \(type)")
+        let (order, versions, registrations, pushes) = try await options.withStore { store in
+            guard let order = try await store.order(type: type, id: id) else {
+                throw CommandFailure("there is no order \(id) of type \(type)")
+            }
+            return (order, try await store.versions(type: type, id: id),
+                    try await store.registrations(RegistrationFilter(type: type, id: id), limit: 1_000),
+                    try await store.pushes(PushFilter(type: type, id: id), page: PageRequest(limit: 20)).records)
         }
-        let versions = try await store.versions(type: type, id: id)
-        let registrations = try await store.registrations(type: type, id: id)
-        let pushes = try await store.pushes(type: type, id: id, limit: 20)
         var document = order.document.json
         if case .object(var fields) = document {
             fields["authenticationToken"] = .string("…")  // a secret: never printed
             document = .object(fields)
         }
         let summary = TextTable(["", ""], [
-            ["type", type], ["order", id], ["status", order.status], ["version", "\(order.version)"],
+            ["type", type], ["order", id], ["status", order.status.rawValue], ["version", "\(order.version)"],
             ["created", RFC3339.format(order.createdAt)], ["updated", RFC3339.format(order.updatedAt)],
         ], header: false).text
         let table = summary
             + "\nversions\n" + TextTable(["VERSION", "STATUS", "WRITTEN"], versions.map {
-                ["\($0.version)", $0.status, RFC3339.format($0.updatedAt)]
+                ["\($0.version)", $0.status.rawValue, RFC3339.format($0.updatedAt)]
             }).text
             + "\ndevices\n" + Self.registrationTable(registrations).text
             + "\nrecent pushes\n" + Self.pushTable(pushes).text
@@ -128,7 +144,7 @@ struct AdminOrder: AsyncParsableCommand {
 
     static func pushTable(_ pushes: [PushRecord]) -> TextTable {
         TextTable(["ID", "ORDER", "DEVICE", "STATUS", "ATTEMPTS", "UPDATED", "LAST ERROR"], pushes.map {
-            ["\($0.id)", "\($0.orderTypeIdentifier)/\($0.orderIdentifier)", $0.deviceIdentifier, $0.status,
+            ["\($0.id)", "\($0.orderTypeIdentifier)/\($0.orderIdentifier)", $0.deviceIdentifier, $0.status.rawValue,
              "\($0.attempts)", RFC3339.format($0.updatedAt), $0.lastError ?? ""]
         })
     }
@@ -145,8 +161,10 @@ struct AdminRegistrations: AsyncParsableCommand {
     @Option(help: "At most this many.") var limit = 100
 
     func run() async throws {
-        let registrations = try await options.store().registrations(
-            device: device, type: type, id: order, limit: max(1, min(limit, 10_000)))
+        let registrations = try await options.withStore { store in
+            try await store.registrations(RegistrationFilter(device: device, type: type, id: order),
+                                          limit: max(1, min(limit, 10_000)))
+        }
         try options.output(.object(["registrations": try JSONValue.encoding(registrations)]),
                            table: AdminOrder.registrationTable(registrations).text)
     }
@@ -159,12 +177,17 @@ struct AdminLogs: AsyncParsableCommand {
     @Option(help: "Only entries received since: RFC 3339 or an age (2h, 7d).") var since: AdminTime?
     @Option(help: "Only entries containing this text (case-insensitive).") var contains: String?
     @Option(help: "At most this many.") var limit = 100
+    @Option(help: "The page after this cursor (printed at the end of a full page).") var before: Int64?
 
     func run() async throws {
-        let logs = try await options.store().logs(since: since?.date, containing: contains, limit: max(1, min(limit, 10_000)))
-        try options.output(.object(["logs": try JSONValue.encoding(logs)]), table: TextTable(
-            ["RECEIVED", "FROM", "MESSAGE"], logs.map { [RFC3339.format($0.receivedAt), $0.remoteAddress ?? "", $0.message] },
-            widths: [20, 40, 100]).text)
+        let page = try await options.withStore { store in
+            try await store.logs(LogFilter(since: since?.date, containing: contains),
+                                 page: PageRequest(limit: max(1, min(limit, 10_000)), before: before))
+        }
+        try options.output(try page.json("logs"), table: TextTable(
+            ["RECEIVED", "FROM", "MESSAGE"],
+            page.records.map { [RFC3339.format($0.receivedAt), $0.remoteAddress ?? "", $0.message] },
+            widths: [20, 40, 100]).text + (page.next.map { "more: --before \($0)\n" } ?? ""))
     }
 }
 
@@ -173,12 +196,16 @@ struct AdminPushes: AsyncParsableCommand {
         commandName: "pushes", abstract: "Pushes in the outbox, newest first, with the reason of the last failure.")
 
     @OptionGroup var options: AdminOptions
-    @Option(help: "Only pushes in this status: pending, sending, delivered, failed.") var status: String?
+    @Option(help: "Only pushes in this status: pending, sending, delivered, failed.") var status: PushStatus?
     @Option(help: "At most this many.") var limit = 100
+    @Option(help: "The page after this cursor (printed at the end of a full page).") var before: Int64?
 
     func run() async throws {
-        let pushes = try await options.store().pushes(status: status, limit: max(1, min(limit, 10_000)))
-        try options.output(.object(["pushes": try JSONValue.encoding(pushes)]), table: AdminOrder.pushTable(pushes).text)
+        let page = try await options.withStore { store in
+            try await store.pushes(PushFilter(status: status), page: PageRequest(limit: max(1, min(limit, 10_000)), before: before))
+        }
+        try options.output(try page.json("pushes"),
+                           table: AdminOrder.pushTable(page.records).text + (page.next.map { "more: --before \($0)\n" } ?? ""))
     }
 }
 
@@ -189,7 +216,7 @@ struct AdminStats: AsyncParsableCommand {
     @OptionGroup var options: AdminOptions
 
     func run() async throws {
-        let stats = try await options.store().stats(now: Date())
+        let stats = try await options.withStore { try await $0.stats(now: Date()) }
         func counts(_ values: [String: Int]) -> String {
             values.isEmpty ? "0" : values.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         }
@@ -214,7 +241,7 @@ struct AdminResend: AsyncParsableCommand {
     @Argument(help: "The order identifier.") var id: String
 
     func run() async throws {
-        guard let queued = try await options.store().resendPushes(type: type, id: id, now: Date()) else {
+        guard let queued = try await options.withStore({ try await $0.resendPushes(type: type, id: id, now: Date()) }) else {
             throw CommandFailure("there is no order \(id) of type \(type)")
         }
         try options.output(.object(["pushesQueued": .int(queued)]),
@@ -238,18 +265,19 @@ struct AdminPrune: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try await options.store()
         var result: [String: JSONValue] = [:]
         var lines: [String] = []
-        if failedRegistrations {
-            let removed = try await store.pruneFailedRegistrations()
-            result["registrationsRemoved"] = .int(removed)
-            lines.append("removed \(removed) registration\(removed == 1 ? "" : "s") whose pushes failed")
-        }
-        if let days = logsOlderThan {
-            let removed = try await store.pruneLogs(before: Date().addingTimeInterval(-Double(days) * 86_400))
-            result["logsRemoved"] = .int(removed)
-            lines.append("removed \(removed) device log entr\(removed == 1 ? "y" : "ies") older than \(days) days")
+        try await options.withStore { store in
+            if failedRegistrations {
+                let removed = try await store.pruneFailedRegistrations()
+                result["registrationsRemoved"] = .int(removed)
+                lines.append("removed \(removed) registration\(removed == 1 ? "" : "s") whose pushes failed")
+            }
+            if let days = logsOlderThan {
+                let removed = try await store.pruneLogs(before: Date().addingTimeInterval(-Double(days) * 86_400))
+                result["logsRemoved"] = .int(removed)
+                lines.append("removed \(removed) device log entr\(removed == 1 ? "y" : "ies") older than \(days) days")
+            }
         }
         try options.output(.object(result), table: lines.joined(separator: "\n") + "\n")
     }
@@ -265,17 +293,35 @@ struct AdminRebuildPackages: AsyncParsableCommand {
     func run() async throws {
         var configuration = try await options.configuration.load()
         if configuration.orderTypes.isEmpty,
-           let development = try ServiceBootstrap.developmentOrderType(configuration, create: false) {
+           let development = try await ServiceBootstrap.developmentOrderType(configuration, create: false) {
             configuration.orderTypes = [development.type]
         }
         // The same loading and checks as serve: an order type whose signing files or template are unusable stops it.
-        let report = ServiceChecks.run(configuration, now: Date())
+        let report = await ServiceChecks.run(configuration, now: Date())
         guard report.orderTypes.count == configuration.orderTypes.count else {
             throw CommandFailure(report.problems.joined(separator: "\n"))
         }
         let orderTypes = Dictionary(uniqueKeysWithValues: report.orderTypes.map { ($0.identifier, $0) })
-        let rebuilt = try await options.store().rebuildPackages { type, order, assets in
-            try orderTypes[type]?.package(order, assets: assets)
+        let rebuilt = try await options.withStore { store in
+            // Each order is read, signed outside any transaction, and stored only if it is still at the version
+            // read: the server keeps serving and writing meanwhile.
+            var rebuilt = 0
+            var cursor: Int64?
+            repeat {
+                let page = try await store.orders(OrderFilter(), page: PageRequest(limit: 100, before: cursor))
+                for summary in page.records {
+                    guard let type = orderTypes[summary.orderTypeIdentifier],
+                          let current = try await store.currentOrder(type: summary.orderTypeIdentifier,
+                                                                     id: summary.orderIdentifier) else { continue }
+                    let package = try type.package(current.order.document, assets: current.assets)
+                    if try await store.savePackage(type: type.identifier, id: current.order.orderIdentifier,
+                                                   version: current.order.version, data: package) {
+                        rebuilt += 1
+                    }
+                }
+                cursor = page.next
+            } while cursor != nil
+            return rebuilt
         }
         try options.output(.object(["packagesRebuilt": .int(rebuilt)]),
                            table: "rebuilt \(rebuilt) package\(rebuilt == 1 ? "" : "s") (orders of unconfigured types are left as they are)\n")
@@ -302,17 +348,5 @@ struct TextTable {
         }
         if rows.isEmpty { lines.append("(none)") }
         text = lines.joined(separator: "\n") + "\n"
-    }
-}
-
-extension JSONValue {
-    /// An `Encodable` value as JSON, dates in RFC 3339.
-    static func encoding(_ value: some Encodable) throws -> JSONValue {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(RFC3339.format(date))
-        }
-        return try JSONValue.parse(encoder.encode(value))
     }
 }

@@ -16,7 +16,7 @@ struct Doctor: AsyncParsableCommand {
         var findings: [CheckFinding] = []
         if configuration.orderTypes.isEmpty {
             do {
-                if let development = try ServiceBootstrap.developmentOrderType(configuration, create: false) {
+                if let development = try await ServiceBootstrap.developmentOrderType(configuration, create: false) {
                     configuration.orderTypes = [development.type]
                     findings.append(CheckFinding(level: .ok, message: "no order type configured: serve uses the "
                         + "development keys beside the database (not trusted by real devices)"))
@@ -28,7 +28,7 @@ struct Doctor: AsyncParsableCommand {
                 findings.append(CheckFinding(level: .problem, message: error.description))
             }
         }
-        findings += ServiceChecks.run(configuration, now: Date()).findings
+        findings += await ServiceChecks.run(configuration, now: Date()).findings
         for finding in findings { print(finding) }
         if findings.contains(where: { $0.level == .problem }) {
             throw ExitCode(1)

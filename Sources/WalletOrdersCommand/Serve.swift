@@ -2,21 +2,20 @@ import ArgumentParser
 import Foundation
 import Logging
 import WalletOrdersServer
-import WalletOrdersStore
 
 /// Options every command that reads the service's configuration shares.
 struct ConfigurationOptions: ParsableArguments {
     @Option(help: "A JSON configuration file; WALLET_ORDERS_* environment variables override it.")
     var config: String?
 
-    @Option(help: "The SQLite database file (default data/wallet-orders.sqlite).")
+    @Option(help: "The database: an SQLite file (default data/wallet-orders.sqlite) or a postgres://user@host:port/db URL.")
     var database: String?
 
     func load(host: String? = nil, port: Int? = nil) async throws -> ServiceConfiguration {
         do {
             var configuration = try await ServiceConfiguration.load(
                 file: config, environment: ProcessInfo.processInfo.environment)
-            if let database { configuration.databasePath = database }
+            if let database { configuration.database = try DatabaseLocation(database) }
             if let host { configuration.host = host }
             if let port { configuration.port = port }
             return configuration
@@ -47,23 +46,24 @@ struct Serve: AsyncParsableCommand {
         let configuration = try await options.load(host: host, port: port)
         let bootstrap: ServiceBootstrap
         do {
-            bootstrap = try ServiceBootstrap(configuration: configuration, logger: logger)
+            bootstrap = try await ServiceBootstrap.make(configuration: configuration, logger: logger)
         } catch let error as ConfigurationError {
             throw CommandFailure("cannot start: \(error.description)")
         }
-        let service = bootstrap.service
         let notes = bootstrap.notes
-        let publicURL = bootstrap.configuration.webServiceURL
+        let configured = bootstrap.configuration
+        let orderTypes = bootstrap.service.orderTypes.keys.sorted().joined(separator: ", ")
         let app = ServiceApplication.make(
-            service: service, configuration: bootstrap.configuration, logger: logger, pushWorker: bootstrap.pushWorker
+            service: bootstrap.service, metrics: bootstrap.metrics, configuration: configured, logger: logger,
+            services: bootstrap.services
         ) { port in
-            var lines = ["wallet-orders is serving on http://\(configuration.host):\(port) (webServiceURL \(publicURL))",
-                         "  order types: \(service.orderTypes.keys.sorted().joined(separator: ", "))",
-                         "  database: \(service.store.path)"]
+            var lines = ["wallet-orders is serving on http://\(configured.host):\(port) (webServiceURL \(configured.webServiceURL))",
+                         "  order types: \(orderTypes)",
+                         "  database: \(configured.database)"]
             lines += notes.map { "  " + $0 }
             if !notes.isEmpty {
                 lines.append("  Create a first order (with the key above as KEY):")
-                lines.append("    curl -s -X POST http://\(configuration.host):\(port)/api/v1/orders -H \"Authorization: Bearer $KEY\" "
+                lines.append("    curl -s -X POST http://\(configured.host):\(port)/api/v1/orders -H \"Authorization: Bearer $KEY\" "
                     + "-H 'Content-Type: application/json' -d @Examples/order.json")
             }
             // Written straight to the file descriptor: print() would sit in a buffer when stdout is not a terminal.
@@ -81,13 +81,17 @@ struct Migrate: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try await options.load()
+        var logger = Logger(label: "wallet-orders")
+        logger.logLevel = .warning
+        let store = try await StoreFactory.open(configuration.database, logger: logger)
         do {
-            let store = try SQLiteStore(path: configuration.databasePath)
-            let applied = try store.migrate()
-            print(applied.isEmpty ? "\(configuration.databasePath): up to date"
-                : "\(configuration.databasePath): applied \(applied.joined(separator: ", "))")
+            let applied = try await store.migrate()
+            await store.close()
+            print(applied.isEmpty ? "\(configuration.database): up to date"
+                : "\(configuration.database): applied \(applied.joined(separator: ", "))")
         } catch {
-            throw CommandFailure("cannot migrate \(configuration.databasePath): \(error)")
+            await store.close()
+            throw CommandFailure("cannot migrate \(configuration.database): \(error)")
         }
     }
 }

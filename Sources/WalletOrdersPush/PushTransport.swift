@@ -36,25 +36,22 @@ public protocol PushTransport: Sendable {
 
 /// Where APNs is and how to reach it.
 public struct APNSEndpoint: Sendable {
-    /// `https://api.push.apple.com` and the like, without a trailing slash.
-    public let baseURL: String
+    /// Which APNs.
+    public let environment: APNSEnvironment
     /// A CA file to trust instead of the system's (for a local stand-in).
     public let caFile: String?
     /// A TLS client certificate and key (PEM), for certificate authentication.
     public let clientCertificate: String?
     public let clientKey: String?
 
-    public init(baseURL: String, caFile: String? = nil, clientCertificate: String? = nil, clientKey: String? = nil) {
-        var url = baseURL
-        while url.hasSuffix("/") { url.removeLast() }
-        self.baseURL = url
+    public init(_ environment: APNSEnvironment, caFile: String? = nil, clientCertificate: String? = nil,
+                clientKey: String? = nil) {
+        self.environment = environment
         self.caFile = caFile
         self.clientCertificate = clientCertificate
         self.clientKey = clientKey
     }
 
-    /// APNs for apps from the App Store and TestFlight.
-    public static let production = "https://api.push.apple.com"
-    /// APNs for development builds.
-    public static let sandbox = "https://api.sandbox.push.apple.com"
+    /// The base URL pushes are posted under.
+    public var baseURL: String { environment.baseURL }
 }

@@ -13,32 +13,44 @@ public struct PushRoute: Sendable {
     }
 }
 
-/// Sends what the outbox holds and records each outcome: the outbox is the source of truth, so pushes survive
-/// restarts, and a push that was in flight when the process stopped is sent again.
+/// Sends what the outbox holds and records each outcome. The outbox is the source of truth: pushes survive
+/// restarts, and any number of instances can run a worker on one database.
+///
+/// A worker claims due pushes under a lease that it renews while it lives. When an instance dies, its claims
+/// run out and any worker puts them back in the queue; a live instance's claims are never taken. Workers wake
+/// when the store says pushes were queued (by this instance or, with PostgreSQL, any other), when the next
+/// retry falls due, and at least every `idleWait` in case a change went unannounced.
 public final class PushWorker: Sendable {
     /// How many pushes one round takes from the outbox.
     public static let batchSize = 500
     /// Attempts before a push is marked failed.
     public static let maxAttempts = 8
+    /// How long a claim holds unless renewed.
+    public static let lease: Duration = .seconds(30)
+    /// How often a worker renews its claims and looks for claims whose lease ran out.
+    public static let heartbeat: Duration = .seconds(10)
+    /// Delivered and failed pushes are kept this long for admins, then deleted.
+    public static let retention: TimeInterval = 7 * 86_400
 
-    private let store: SQLiteStore
+    /// This worker's name in the claims it makes: unique per process.
+    public let owner: String
+    private let store: any OrderStore
     private let routes: [String: PushRoute]
     private let logger: Logger
     private let now: @Sendable () -> Date
     private let idleWait: Duration
     private let firstRetryDelay: TimeInterval
     private let onOutcomes: @Sendable ([PushOutcome]) -> Void
-    private let lock = NSLock()
-    nonisolated(unsafe) private var woken = false
+    private let signal = WakeSignal()
 
     /// A worker for the order types in `routes` (order type identifier → route). `firstRetryDelay` doubles with
     /// each attempt, with jitter, up to ten minutes. `onOutcomes` hears what became of each round's pushes once
     /// they are recorded (for metrics).
     public init(
-        store: SQLiteStore,
+        store: any OrderStore,
         routes: [String: PushRoute],
         logger: Logger,
-        idleWait: Duration = .seconds(1),
+        idleWait: Duration = .seconds(10),
         firstRetryDelay: TimeInterval = 2,
         now: @escaping @Sendable () -> Date = Date.init,
         onOutcomes: @escaping @Sendable ([PushOutcome]) -> Void = { _ in }
@@ -50,52 +62,88 @@ public final class PushWorker: Sendable {
         self.firstRetryDelay = firstRetryDelay
         self.now = now
         self.onOutcomes = onOutcomes
+        let host = ProcessInfo.processInfo.hostName
+        owner = "\(host):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8).lowercased())"
     }
 
     /// Tells the worker that new pushes may be waiting, so it need not wait for its next look.
     public func wake() {
-        lock.withLock { woken = true }
+        signal.wake()
     }
 
-    private func takeWakeUp() -> Bool {
-        lock.withLock {
-            defer { woken = false }
-            return woken
-        }
-    }
-
-    /// Sends until the task is cancelled.
+    /// Sends until the task is cancelled; then hands back the pushes it still holds.
     public func run() async {
-        do {
-            let requeued = try await store.requeueInterruptedPushes()
-            if requeued > 0 { logger.info("requeued pushes interrupted by a stop", metadata: ["count": "\(requeued)"]) }
-        } catch {
-            logger.error("cannot requeue interrupted pushes", metadata: ["error": "\(error)"])
+        let events = store.events()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [signal] in
+                for await event in events where event == .pushesQueued { signal.wake() }
+            }
+            group.addTask { await self.keepClaims() }
+            await sendUntilCancelled()
+            group.cancelAll()
         }
+        // A round in progress has finished and recorded its outcomes; anything still held (a round whose
+        // outcomes could not be recorded) goes back to the outbox now rather than when its lease runs out.
+        do {
+            let released = try await store.releaseClaims(owner: owner)
+            if released > 0 { logger.info("handed back pushes on stopping", metadata: ["count": "\(released)"]) }
+        } catch {
+            logger.error("cannot hand back pushes on stopping; they return when their lease ends",
+                         metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func sendUntilCancelled() async {
         while !Task.isCancelled {
-            let sent: Int
+            var sent = 0
             do {
                 sent = try await sendDue()
             } catch {
                 logger.error("cannot send pushes", metadata: ["error": "\(error)"])
-                sent = 0
             }
-            // Nothing due: look again after the idle wait, or within 20 ms of being woken.
-            var waited = Duration.zero
-            while sent == 0, waited < idleWait, !Task.isCancelled, !takeWakeUp() {
-                try? await Task.sleep(for: .milliseconds(20))
-                waited += .milliseconds(20)
+            // Something was sent: look again at once, more may be due.
+            if sent > 0 { continue }
+            var wait = idleWait
+            if let due = try? await store.nextPushDue(types: Array(routes.keys)) {
+                // At least a little: a push due now that could not be claimed must not make this spin.
+                let milliseconds = Int64(min(max(due.timeIntervalSince(now()), 0.05), 3_600) * 1_000)
+                wait = min(wait, .milliseconds(milliseconds))
             }
+            await signal.wait(timeout: wait)
         }
-        // Stopping: a round in progress has finished and recorded its outcomes; anything still marked as being
-        // sent (a round whose outcomes could not be recorded) goes back to the outbox now rather than at the next start.
-        _ = try? await store.requeueInterruptedPushes()
+    }
+
+    /// Renews this worker's claims, and puts back the claims of workers that stopped renewing theirs.
+    private func keepClaims() async {
+        var lastPrune = Date.distantPast
+        while !Task.isCancelled {
+            do {
+                let now = now()
+                try await store.renewClaims(owner: owner, until: now.addingTimeInterval(Self.seconds(Self.lease)))
+                let reclaimed = try await store.reclaimExpiredClaims(now: now)
+                if reclaimed > 0 {
+                    logger.notice("took back pushes whose instance stopped renewing its claim",
+                                  metadata: ["count": "\(reclaimed)"])
+                    signal.wake()
+                }
+                if now.timeIntervalSince(lastPrune) > 3_600 {
+                    lastPrune = now
+                    let pruned = try await store.prunePushes(finishedBefore: now.addingTimeInterval(-Self.retention))
+                    if pruned > 0 { logger.info("deleted old finished pushes", metadata: ["count": "\(pruned)"]) }
+                }
+            } catch {
+                logger.error("cannot renew push claims", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: Self.heartbeat)
+        }
     }
 
     /// Sends one round of due pushes and records the outcomes; returns how many were sent.
     @discardableResult
     public func sendDue() async throws -> Int {
-        let jobs = try await store.claimDuePushes(now: now(), limit: Self.batchSize, types: Array(routes.keys))
+        let start = now()
+        let claim = PushClaim(owner: owner, leaseUntil: start.addingTimeInterval(Self.seconds(Self.lease)))
+        let jobs = try await store.claimDuePushes(types: Array(routes.keys), limit: Self.batchSize, claim: claim, now: start)
         guard !jobs.isEmpty else { return 0 }
         var outcomes: [(PushJob, PushOutcome)] = []
         for (type, group) in Dictionary(grouping: jobs, by: \.orderTypeIdentifier) {
@@ -113,7 +161,7 @@ public final class PushWorker: Sendable {
                 outcomes.append((job, outcome(of: response, for: job, route: route, token: token)))
             }
         }
-        try await store.finishPushes(outcomes, now: now())
+        try await store.finishPushes(outcomes, owner: owner, now: now())
         onOutcomes(outcomes.map(\.1))
         for (job, outcome) in outcomes {
             if case .delivered = outcome { continue }
@@ -153,5 +201,9 @@ public final class PushWorker: Sendable {
     public func backoff(attempt: Int) -> TimeInterval {
         let base = min(firstRetryDelay * pow(2, Double(max(attempt - 1, 0))), 600)
         return base * Double.random(in: 0.5...1.0)
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import WalletOrdersModel
+import WalletOrdersService
 
 /// A refusal with its HTTP status and a JSON body that names the problem:
 /// `{"error": "…", "problems": [{"path": "…", "message": "…"}]}`.
@@ -34,6 +35,19 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 
     static let unauthorized = APIError(.unauthorized, "missing or wrong credentials")
     static let orderNotFound = APIError(.notFound, "no such order")
+
+    /// The answer to a refusal of the order service: the one place where its errors become statuses.
+    init(_ error: OrderServiceError) {
+        switch error {
+        case .badRequest(let message): self.init(.badRequest, message)
+        case .invalidOrder(let message, let problems): self.init(.badRequest, message, problems: problems)
+        case .unauthorized: self = .unauthorized
+        case .orderNotFound: self = .orderNotFound
+        case .orderExists, .writeConflict: self.init(.conflict, error.description)
+        case .packageTooLarge: self.init(.contentTooLarge, error.description)
+        case .packagingFailed: self.init(.internalServerError, "the package could not be built")
+        }
+    }
 }
 
 /// Turns every error a handler throws into a JSON answer: a request never gets a bare 500 or an empty body.
@@ -43,6 +57,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
+        } catch let error as OrderServiceError {
+            if case .packagingFailed = error {
+                context.logger.error("package build failed", metadata: ["error": "\(error)"])
+            }
+            throw APIError(error)
         } catch is NIOTooManyBytesError {
             throw APIError(.contentTooLarge, "the request body is too large")
         } catch let error as HTTPError {

@@ -2,13 +2,14 @@ import Foundation
 import Hummingbird
 import Mustache
 import WalletOrdersModel
+import WalletOrdersService
 import WalletOrdersStore
 
 /// `GET /admin`: a read-only page for people, rendered on the server: counts, recent orders with their status,
 /// registrations, pushes with their outcomes, and device logs. Behind the admin key, sent as a Bearer token or
 /// as the password of HTTP Basic authentication (so a browser asks for it); off when no admin key is set.
 struct AdminPage: Sendable {
-    let store: SQLiteStore
+    let service: OrderService
     let adminKey: String?
 
     static let rows = 50
@@ -33,40 +34,23 @@ struct AdminPage: Sendable {
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONValue.object(
                                 ["error": .string("missing or wrong credentials")]).serialized())))
         }
-        let now = Date()
-        let stats = try await store.stats(now: now)
-        let orders = try await store.orders(limit: Self.rows)
-        let registrations = try await store.registrations(limit: Self.rows)
-        let pushes = try await store.pushes(limit: Self.rows)
-        let logs = try await store.logs(limit: Self.rows)
-        func counts(_ values: [String: Int]) -> String {
-            values.isEmpty ? "none" : values.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " · ")
-        }
+        let stats = try await service.stats()
+        let newest = PageRequest(limit: Self.rows)
+        // The records as the merchant API and `admin --json` show them, field for field.
         let context: [String: Any] = [
-            "generatedAt": RFC3339.format(now),
+            "generatedAt": RFC3339.format(service.now()),
             "stats": [
-                ["name": "Orders", "value": "\(stats.orders) (\(counts(stats.ordersByStatus)))"],
+                ["name": "Orders", "value": "\(stats.orders) (\(Self.counts(stats.ordersByStatus)))"],
                 ["name": "Registrations", "value": "\(stats.registrations) on \(stats.devices) devices"],
                 ["name": "Outbox depth", "value": "\(stats.outboxDepth)"],
-                ["name": "Pushes, last hour", "value": counts(stats.pushesLastHour)],
-                ["name": "Pushes, last day", "value": counts(stats.pushesLastDay)],
+                ["name": "Pushes, last hour", "value": Self.counts(stats.pushesLastHour)],
+                ["name": "Pushes, last day", "value": Self.counts(stats.pushesLastDay)],
                 ["name": "Device log entries", "value": "\(stats.deviceLogs)"],
             ],
-            "orders": orders.map { [
-                "type": $0.orderTypeIdentifier, "id": $0.orderIdentifier, "status": $0.status,
-                "version": "\($0.version)", "devices": "\($0.registrations)", "updated": RFC3339.format($0.updatedAt),
-            ] },
-            "registrations": registrations.map { [
-                "device": $0.deviceIdentifier, "order": "\($0.orderTypeIdentifier)/\($0.orderIdentifier)",
-                "token": String($0.pushToken.prefix(12)) + ($0.pushToken.count > 12 ? "…" : ""),
-                "updated": RFC3339.format($0.updatedAt),
-            ] },
-            "pushes": pushes.map { [
-                "id": "\($0.id)", "order": "\($0.orderTypeIdentifier)/\($0.orderIdentifier)", "device": $0.deviceIdentifier,
-                "status": $0.status, "attempts": "\($0.attempts)", "updated": RFC3339.format($0.updatedAt),
-                "error": $0.lastError ?? "",
-            ] },
-            "logs": logs.map { ["received": RFC3339.format($0.receivedAt), "from": $0.remoteAddress ?? "", "message": $0.message] },
+            "orders": try Self.values(await service.orders(OrderFilter(), page: newest).records),
+            "registrations": try Self.values(await service.registrations(RegistrationFilter(), limit: Self.rows)),
+            "pushes": try Self.values(await service.pushes(PushFilter(), page: newest).records),
+            "logs": try Self.values(await service.logs(LogFilter(), page: newest).records),
         ]
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
@@ -77,6 +61,24 @@ struct AdminPage: Sendable {
         // stopping the server.
         let page = try MustacheTemplate(string: Self.html).render(context)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
+    }
+
+    private static func counts(_ values: [String: Int]) -> String {
+        values.isEmpty ? "none" : values.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " · ")
+    }
+
+    /// Records as Mustache reads them: their JSON form as dictionaries, arrays and strings.
+    private static func values(_ records: some Encodable) throws -> Any {
+        func plain(_ value: JSONValue) -> Any {
+            switch value {
+            case .object(let members): members.mapValues(plain)
+            case .array(let elements): elements.map(plain)
+            case .string(let text): text
+            case .null: ""
+            default: String(decoding: value.serialized(), as: UTF8.self)
+            }
+        }
+        return plain(try JSONValue.encoding(records))
     }
 
     /// Mustache escapes every `{{value}}` for HTML: device log messages and identifiers come from outside.
@@ -93,6 +95,7 @@ struct AdminPage: Sendable {
     table { border-collapse: collapse; width: 100%; }
     th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
     th { background: #f5f5f7; } td.message { font-family: ui-monospace, monospace; white-space: pre-wrap; }
+    td.token { font-family: ui-monospace, monospace; max-width: 12ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
     .delivered, .completed { color: #1a7f37; } .failed, .cancelled { color: #cf222e; } .pending, .sending { color: #9a6700; }
     </style>
     </head>
@@ -102,19 +105,19 @@ struct AdminPage: Sendable {
     <table id="stats">{{#stats}}<tr><th>{{name}}</th><td>{{value}}</td></tr>{{/stats}}</table>
     <h2>Orders</h2>
     <table id="orders"><tr><th>Type</th><th>Order</th><th>Status</th><th>Version</th><th>Devices</th><th>Updated</th></tr>
-    {{#orders}}<tr><td>{{type}}</td><td>{{id}}</td><td class="{{status}}">{{status}}</td><td>{{version}}</td><td>{{devices}}</td><td>{{updated}}</td></tr>
+    {{#orders}}<tr><td>{{orderTypeIdentifier}}</td><td>{{orderIdentifier}}</td><td class="{{status}}">{{status}}</td><td>{{version}}</td><td>{{registrations}}</td><td>{{updatedAt}}</td></tr>
     {{/orders}}</table>
     <h2>Registrations</h2>
     <table id="registrations"><tr><th>Device</th><th>Order</th><th>Push token</th><th>Updated</th></tr>
-    {{#registrations}}<tr><td>{{device}}</td><td>{{order}}</td><td>{{token}}</td><td>{{updated}}</td></tr>
+    {{#registrations}}<tr><td>{{deviceIdentifier}}</td><td>{{orderTypeIdentifier}}/{{orderIdentifier}}</td><td class="token">{{pushToken}}</td><td>{{updatedAt}}</td></tr>
     {{/registrations}}</table>
     <h2>Pushes</h2>
     <table id="pushes"><tr><th>#</th><th>Order</th><th>Device</th><th>Status</th><th>Attempts</th><th>Updated</th><th>Last error</th></tr>
-    {{#pushes}}<tr><td>{{id}}</td><td>{{order}}</td><td>{{device}}</td><td class="{{status}}">{{status}}</td><td>{{attempts}}</td><td>{{updated}}</td><td>{{error}}</td></tr>
+    {{#pushes}}<tr><td>{{id}}</td><td>{{orderTypeIdentifier}}/{{orderIdentifier}}</td><td>{{deviceIdentifier}}</td><td class="{{status}}">{{status}}</td><td>{{attempts}}</td><td>{{updatedAt}}</td><td>{{lastError}}</td></tr>
     {{/pushes}}</table>
     <h2>Device logs</h2>
     <table id="logs"><tr><th>Received</th><th>From</th><th>Message</th></tr>
-    {{#logs}}<tr><td>{{received}}</td><td>{{from}}</td><td class="message">{{message}}</td></tr>
+    {{#logs}}<tr><td>{{receivedAt}}</td><td>{{remoteAddress}}</td><td class="message">{{message}}</td></tr>
     {{/logs}}</table>
     </body>
     </html>

@@ -21,18 +21,16 @@ public enum DevelopmentKeyFiles {
         try manager.createDirectory(at: folder, withIntermediateDirectories: true)
         let apnsName = "AuthKey_\(chain.apnsKeyID).p8"
         let path = { (name: String) in folder.appendingPathComponent(name).path }
-        let environment = """
-        # Development settings made by `wallet-orders keys dev`; not trusted by real devices.
-        WALLET_ORDERS_ORDER_TYPE=\(orderType)
-        WALLET_ORDERS_TEAM_ID=\(team)
-        WALLET_ORDERS_SIGNING_CERT=\(path("order-type.pem"))
-        WALLET_ORDERS_SIGNING_KEY=\(path("order-type.key"))
-        WALLET_ORDERS_WWDR_CERT=\(path("wwdr.pem"))
-        WALLET_ORDERS_APNS_KEY=\(path(apnsName))
-        WALLET_ORDERS_APNS_KEY_ID=\(chain.apnsKeyID)
-        WALLET_ORDERS_APNS_TEAM_ID=\(team)
-
-        """
+        var type = OrderTypeConfiguration(identifier: orderType, signingKey: path("order-type.key"),
+                                          wwdrCertificate: path("wwdr.pem"))
+        type.teamIdentifier = team
+        type.signingCertificate = path("order-type.pem")
+        type.apnsKey = path(apnsName)
+        type.apnsKeyID = chain.apnsKeyID
+        type.apnsTeamID = team
+        let variables = type.environment
+        let environment = "# Development settings made by `wallet-orders keys dev`; not trusted by real devices.\n"
+            + variables.keys.sorted().map { "\($0)=\(variables[$0]!)\n" }.joined()
         let outputs: [(name: String, contents: String, secret: Bool)] = [
             ("root-ca.pem", chain.root.pem, false),
             ("wwdr.pem", chain.wwdr.pem, false),
@@ -55,18 +53,6 @@ public enum DevelopmentKeyFiles {
                 try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
             }
         }
-        return Written(written: outputs.map(\.name), environmentFile: path("dev.env"),
-                       environment: readEnvironmentFile(path("dev.env")))
-    }
-
-    /// The `NAME=value` lines of an environment file, comments skipped.
-    public static func readEnvironmentFile(_ path: String) -> [String: String] {
-        var settings: [String: String] = [:]
-        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            let parts = line.split(separator: "=", maxSplits: 1)
-            if parts.count == 2 { settings[String(parts[0])] = String(parts[1]) }
-        }
-        return settings
+        return Written(written: outputs.map(\.name), environmentFile: path("dev.env"), environment: variables)
     }
 }

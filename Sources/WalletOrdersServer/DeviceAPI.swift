@@ -1,9 +1,8 @@
 import Foundation
 import Hummingbird
-import Logging
 import WalletOrdersModel
 import WalletOrdersPackage
-import WalletOrdersStore
+import WalletOrdersService
 
 /// The Wallet Orders web service a device calls, under `{webServiceURL}/v1/`.
 struct DeviceAPI: Sendable {
@@ -14,7 +13,6 @@ struct DeviceAPI: Sendable {
     static let logBodyLimit = 256 * 1_024
     static let maxLogMessages = 100
     static let maxLogMessageLength = 4_096
-    static let maxPushTokenLength = 512
 
     func add(to router: Router<ServiceRequestContext>) {
         let v1 = router.group("v1")
@@ -25,47 +23,24 @@ struct DeviceAPI: Sendable {
         v1.post("log", use: log)
     }
 
-    /// Checks the `AppleOrder` token against the order's. Unknown orders and wrong tokens answer alike, so the
-    /// API does not tell which orders exist.
-    private func authorize(_ request: Request, type: String, id: String) async throws -> OrderHead {
-        try Self.check(request, try await service.store.orderHead(type: type, id: id))
-    }
-
-    private static func check(_ request: Request, _ head: OrderHead?) throws -> OrderHead {
-        let token = request.credential(scheme: "AppleOrder")
-        guard let head else {
-            // Compare anyway, so an unknown order takes as long to refuse as a wrong token.
-            _ = ConstantTime.equals(token ?? "", String(repeating: "0", count: 64))
-            throw APIError.unauthorized
-        }
-        guard let token, ConstantTime.equals(token, head.authenticationToken) else { throw APIError.unauthorized }
-        return head
-    }
-
     @Sendable func register(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        let device = try context.parameters.identifier("deviceIdentifier")
-        let type = try context.parameters.identifier("orderTypeIdentifier")
-        let id = try context.parameters.identifier("orderIdentifier")
-        _ = try await authorize(request, type: type, id: id)
+        let (device, type, id) = try Self.registrationPath(context)
         let body = try await request.json(limit: Self.registrationBodyLimit)
-        guard let pushToken = body["pushToken"]?.stringValue, !pushToken.isEmpty,
-              pushToken.count <= Self.maxPushTokenLength,
-              pushToken.allSatisfy({ $0.isHexDigit }) else {
-            throw APIError(.badRequest, "the body must be {\"pushToken\": \"<hex>\"}",
-                           problems: [OrderProblem(path: "pushToken", message: "must be the device's hex push token")])
-        }
-        let outcome = try await service.store.register(
-            device: device, type: type, id: id, pushToken: pushToken.lowercased(), now: service.now())
+        let outcome = try await service.register(device: device, type: type, id: id,
+                                                  token: request.credential(scheme: "AppleOrder"),
+                                                  pushToken: body["pushToken"]?.stringValue)
         return Response(status: outcome == .created ? .created : .ok)
     }
 
     @Sendable func unregister(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        let device = try context.parameters.identifier("deviceIdentifier")
-        let type = try context.parameters.identifier("orderTypeIdentifier")
-        let id = try context.parameters.identifier("orderIdentifier")
-        _ = try await authorize(request, type: type, id: id)
-        try await service.store.unregister(device: device, type: type, id: id)
+        let (device, type, id) = try Self.registrationPath(context)
+        try await service.unregister(device: device, type: type, id: id, token: request.credential(scheme: "AppleOrder"))
         return Response(status: .ok)
+    }
+
+    private static func registrationPath(_ context: ServiceRequestContext) throws -> (String, String, String) {
+        (try context.parameters.identifier("deviceIdentifier"), try context.parameters.identifier("orderTypeIdentifier"),
+         try context.parameters.identifier("orderIdentifier"))
     }
 
     @Sendable func changedOrders(_ request: Request, context: ServiceRequestContext) async throws -> Response {
@@ -73,7 +48,7 @@ struct DeviceAPI: Sendable {
         let type = try context.parameters.identifier("orderTypeIdentifier")
         // The tag is ours and opaque to Wallet; anything we did not issue counts as no tag at all.
         let tag = request.uri.queryParameters.get("ordersModifiedSince").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
-        guard let changed = try await service.store.changedOrders(device: device, type: type, since: tag),
+        guard let changed = try await service.changedOrders(device: device, type: type, since: tag),
               !changed.orderIdentifiers.isEmpty else {
             return Response(status: .noContent)
         }
@@ -86,12 +61,13 @@ struct DeviceAPI: Sendable {
     @Sendable func order(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let type = try context.parameters.identifier("orderTypeIdentifier")
         let id = try context.parameters.identifier("orderIdentifier")
-        // One read for the token check, the cache headers and the stored package.
-        let found = try await service.store.orderForFetch(type: type, id: id)
-        let head = try Self.check(request, found?.head)
+        let fetched = try await service.fetch(type: type, id: id, token: request.credential(scheme: "AppleOrder"))
+        let head = fetched.head
         let etag = "\"\(head.changeTag)\""
         var headers = HTTPFields()
-        headers[.lastModified] = HTTPDate.format(head.updatedAt)
+        // Never later than the response's Date (RFC 9110, section 8.8.2.1): updatedAt may run a second or so
+        // ahead of the clock after quick updates. If-Modified-Since is still compared with the real updatedAt.
+        headers[.lastModified] = HTTPDate.format(min(head.updatedAt, service.now()))
         headers[.eTag] = etag
         headers[.cacheControl] = "no-cache"
         // If-None-Match wins over If-Modified-Since when both are sent (RFC 9110, section 13.2.2).
@@ -103,16 +79,9 @@ struct DeviceAPI: Sendable {
         } else if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse), head.updatedAt <= since {
             return Response(status: .notModified, headers: headers)
         }
-        let package: Data
-        if let stored = found?.package {
-            service.metrics.packageCacheHit()
-            package = stored
-        } else {
-            package = try await service.package(type: type, id: id, head: head)
-        }
         headers[.contentType] = PackageBuilder.contentType
         headers[.contentDisposition] = "attachment; filename=\"\(id).order\""
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: package)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: fetched.package)))
     }
 
     @Sendable func log(_ request: Request, context: ServiceRequestContext) async throws -> Response {
@@ -121,8 +90,7 @@ struct DeviceAPI: Sendable {
         let messages = (try? JSONValue.parse(Data(buffer: buffer)))?["logs"]?.arrayValue?
             .prefix(Self.maxLogMessages)
             .compactMap { $0.stringValue.map { String($0.prefix(Self.maxLogMessageLength)) } } ?? []
-        let address = context.remoteAddress?.ipAddress
-        try await service.store.appendLogs(messages, remoteAddress: address, now: service.now())
+        try await service.appendLogs(messages, remoteAddress: context.remoteAddress?.ipAddress)
         return Response(status: .ok)
     }
 }

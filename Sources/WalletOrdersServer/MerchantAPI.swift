@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import WalletOrdersModel
 import WalletOrdersPackage
+import WalletOrdersService
 import WalletOrdersStore
 
 /// The merchant's API under `/api/v1`: create and change orders, read what devices did.
@@ -28,7 +29,8 @@ struct MerchantAPI: Sendable {
     }
 
     @Sendable func create(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        let order = try await service.create(request.json(limit: Self.bodyLimit))
+        let written = try await service.create(request.json(limit: Self.bodyLimit))
+        let order = written.order
         return JSONResponse.make(.created, .object([
             "orderDetails": .object([
                 "orderTypeIdentifier": .string(order.orderTypeIdentifier),
@@ -42,19 +44,17 @@ struct MerchantAPI: Sendable {
 
     @Sendable func get(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (type, id) = try identifiers(context)
-        guard let order = try await service.store.order(type: type, id: id) else { throw APIError.orderNotFound }
-        let registrations = try await service.store.registrations(type: type, id: id)
+        let (order, registrations) = try await service.order(type: type, id: id)
         return JSONResponse.make(.ok, .object([
             "order": order.document.json,
             "version": .int(order.version),
-            "registrations": .int(registrations.count),
+            "registrations": .int(registrations),
         ]))
     }
 
     @Sendable func replace(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (type, id) = try identifiers(context)
-        let (order, queued) = try await service.replace(type: type, id: id, body: request.json(limit: Self.bodyLimit))
-        return updated(order, queued)
+        return updated(try await service.replace(type: type, id: id, body: request.json(limit: Self.bodyLimit)))
     }
 
     @Sendable func patch(_ request: Request, context: ServiceRequestContext) async throws -> Response {
@@ -64,102 +64,53 @@ struct MerchantAPI: Sendable {
         guard mediaType == "application/merge-patch+json" || mediaType == "application/json" else {
             throw APIError(.unsupportedMediaType, "PATCH takes a JSON merge patch (Content-Type: application/merge-patch+json)")
         }
-        let (order, queued) = try await service.patch(type: type, id: id, patch: request.json(limit: Self.bodyLimit))
-        return updated(order, queued)
+        return updated(try await service.patch(type: type, id: id, patch: request.json(limit: Self.bodyLimit)))
     }
 
-    private func updated(_ order: StoredOrder, _ queued: Int) -> Response {
+    private func updated(_ written: WrittenOrder) -> Response {
         JSONResponse.make(.ok, .object([
-            "order": order.document.json, "version": .int(order.version), "pushesQueued": .int(queued),
+            "order": written.order.document.json, "version": .int(written.order.version),
+            "pushesQueued": .int(written.pushesQueued),
         ]))
     }
 
     @Sendable func package(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (type, id) = try identifiers(context)
-        guard let head = try await service.store.orderHead(type: type, id: id) else { throw APIError.orderNotFound }
-        let data = try await service.package(type: type, id: id, head: head)
+        let fetched = try await service.package(type: type, id: id)
         var headers = HTTPFields()
         headers[.contentType] = PackageBuilder.contentType
         headers[.contentDisposition] = "attachment; filename=\"\(id).order\""
-        headers[.lastModified] = HTTPDate.format(head.updatedAt)
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: data)))
+        headers[.lastModified] = HTTPDate.format(min(fetched.head.updatedAt, service.now()))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: fetched.package)))
     }
 
     @Sendable func list(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        let query = request.uri.queryParameters
-        let type = query.get("type")
-        let (limit, cursor) = try page(request)
-        let orders = try await service.store.orders(type: type, before: cursor, limit: limit)
-        var body: [String: JSONValue] = ["orders": .array(orders.map { order in
-            .object([
-                "orderTypeIdentifier": .string(order.orderTypeIdentifier),
-                "orderIdentifier": .string(order.orderIdentifier),
-                "status": .string(order.status),
-                "createdAt": .date(order.createdAt),
-                "updatedAt": .date(order.updatedAt),
-                "version": .int(order.version),
-                "registrations": .int(order.registrations),
-            ])
-        })]
-        if orders.count == limit, let last = orders.last { body["next"] = .string(String(last.cursor)) }
-        return JSONResponse.make(.ok, .object(body))
+        let orders = try await service.orders(OrderFilter(type: request.uri.queryParameters.get("type")),
+                                              page: try page(request))
+        return JSONResponse.make(.ok, try orders.json("orders"))
     }
 
     @Sendable func registrations(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (type, id) = try identifiers(context)
-        guard try await service.store.orderHead(type: type, id: id) != nil else { throw APIError.orderNotFound }
-        let registrations = try await service.store.registrations(type: type, id: id)
-        return JSONResponse.make(.ok, .object(["registrations": .array(registrations.map { registration in
-            .object([
-                "deviceIdentifier": .string(registration.deviceIdentifier),
-                "pushToken": .string(registration.pushToken),
-                "createdAt": .date(registration.createdAt),
-                "updatedAt": .date(registration.updatedAt),
-            ])
-        })]))
+        let registrations = try await service.registrations(type: type, id: id)
+        return JSONResponse.make(.ok, .object(["registrations": try JSONValue.encoding(registrations)]))
     }
 
     @Sendable func pushes(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        let status = request.uri.queryParameters.get("status")
-        if let status, !["pending", "sending", "delivered", "failed"].contains(status) {
-            throw APIError(.badRequest, "status must be one of pending, sending, delivered, failed")
+        let query = request.uri.queryParameters
+        var filter = PushFilter(type: query.get("type"), id: query.get("order"))
+        if let text = query.get("status") {
+            guard let status = PushStatus(rawValue: text) else {
+                let statuses = PushStatus.allCases.map(\.rawValue).joined(separator: ", ")
+                throw APIError(.badRequest, "status must be one of \(statuses)")
+            }
+            filter.status = status
         }
-        let (limit, cursor) = try page(request)
-        let pushes = try await service.store.pushes(
-            status: status, type: request.uri.queryParameters.get("type"),
-            id: request.uri.queryParameters.get("order"), before: cursor, limit: limit)
-        var body: [String: JSONValue] = ["pushes": .array(pushes.map { push in
-            var fields: [String: JSONValue] = [
-                "id": .int(Int(push.id)),
-                "orderTypeIdentifier": .string(push.orderTypeIdentifier),
-                "orderIdentifier": .string(push.orderIdentifier),
-                "deviceIdentifier": .string(push.deviceIdentifier),
-                "status": .string(push.status),
-                "attempts": .int(push.attempts),
-                "nextAttemptAt": .date(push.nextAttemptAt),
-                "createdAt": .date(push.createdAt),
-                "updatedAt": .date(push.updatedAt),
-            ]
-            if let error = push.lastError { fields["lastError"] = .string(error) }
-            return .object(fields)
-        })]
-        if pushes.count == limit, let last = pushes.last { body["next"] = .string(String(last.id)) }
-        return JSONResponse.make(.ok, .object(body))
+        return JSONResponse.make(.ok, try await service.pushes(filter, page: try page(request)).json("pushes"))
     }
 
     @Sendable func logs(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        let (limit, cursor) = try page(request)
-        let entries = try await service.store.logs(before: cursor, limit: limit)
-        var body: [String: JSONValue] = ["logs": .array(entries.map { entry in
-            .object([
-                "id": .int(Int(entry.id)),
-                "receivedAt": .date(entry.receivedAt),
-                "remoteAddress": entry.remoteAddress.map(JSONValue.string) ?? .null,
-                "message": .string(entry.message),
-            ])
-        })]
-        if entries.count == limit, let last = entries.last { body["next"] = .string(String(last.id)) }
-        return JSONResponse.make(.ok, .object(body))
+        JSONResponse.make(.ok, try await service.logs(LogFilter(), page: try page(request)).json("logs"))
     }
 
     private func identifiers(_ context: ServiceRequestContext) throws -> (String, String) {
@@ -167,7 +118,7 @@ struct MerchantAPI: Sendable {
     }
 
     /// `limit` (1 to 500, default 50) and `before` (the `next` of the previous page).
-    private func page(_ request: Request) throws -> (Int, Int64?) {
+    private func page(_ request: Request) throws -> PageRequest {
         let query = request.uri.queryParameters
         var limit = Self.defaultPageSize
         if let text = query.get("limit") {
@@ -181,7 +132,7 @@ struct MerchantAPI: Sendable {
             guard let value = Int64(text) else { throw APIError(.badRequest, "before must be the next value of a previous page") }
             cursor = value
         }
-        return (limit, cursor)
+        return PageRequest(limit: limit, before: cursor)
     }
 }
 

@@ -14,21 +14,12 @@ enum APNSCredentials: Sendable {
 extension OrderTypeConfiguration {
     /// The APNs endpoint this order type pushes to.
     var apnsEndpoint: APNSEndpoint {
-        let base = switch apnsEnvironment {
-        case "production": APNSEndpoint.production
-        case "sandbox": APNSEndpoint.sandbox
-        default: apnsEnvironment
-        }
-        return APNSEndpoint(baseURL: base, caFile: apnsCA, clientCertificate: apnsCertificate, clientKey: apnsCertificateKey)
+        APNSEndpoint(apnsEnvironment, caFile: apnsCA, clientCertificate: apnsCertificate, clientKey: apnsCertificateKey)
     }
 
     /// This order type's APNs credentials, or nil when none are configured (pushes then wait in the outbox).
     /// Refuses with one sentence when they cannot be used.
     func apnsCredentials(now: @escaping @Sendable () -> Date = Date.init) throws -> APNSCredentials? {
-        let environment = apnsEnvironment
-        guard ["production", "sandbox"].contains(environment) || environment.lowercased().hasPrefix("https://") else {
-            throw ConfigurationError("order type \(identifier): apnsEnvironment must be production, sandbox or an https:// URL, not \(environment)")
-        }
         if let caFile = apnsCA, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ConfigurationError("order type \(identifier): cannot read the APNs CA file \(caFile)")
         }

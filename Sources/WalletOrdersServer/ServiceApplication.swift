@@ -1,26 +1,30 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import WalletOrdersModel
+import WalletOrdersPostgres
 import WalletOrdersPush
+import WalletOrdersSQLite
+import WalletOrdersService
 import WalletOrdersStore
 
 /// The HTTP application: the device API, the merchant API and a health check over one `OrderService`.
 public enum ServiceApplication {
     /// The router with every endpoint.
-    public static func router(service: OrderService, merchantKeys: [String], adminKey: String? = nil)
-        -> Router<ServiceRequestContext> {
+    public static func router(service: OrderService, metrics: ServiceMetrics, merchantKeys: [String],
+                              adminKey: String? = nil) -> Router<ServiceRequestContext> {
         let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
         DeviceAPI(service: service).add(to: router)
         MerchantAPI(service: service, merchantKeys: merchantKeys).add(to: router)
         router.get("healthz") { _, _ -> Response in
-            let reachable = await service.store.isReachable()
+            let reachable = await service.isHealthy()
             return JSONResponse.make(reachable ? .ok : .serviceUnavailable,
                                      .object(["database": .string(reachable ? "ok" : "unreachable")]))
         }
-        AdminPage(store: service.store, adminKey: adminKey).add(to: router)
+        AdminPage(service: service, adminKey: adminKey).add(to: router)
         router.get("openapi.json") { _, _ -> Response in
             guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"),
                   let document = try? Data(contentsOf: url) else {
@@ -31,10 +35,10 @@ public enum ServiceApplication {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: document)))
         }
         // Prometheus text format; behind the admin key when one is configured.
-        let metrics = router.group("metrics")
-        if let adminKey { metrics.add(middleware: BearerKeyMiddleware(keys: [adminKey])) }
-        metrics.get { _, _ -> Response in
-            let text = try await service.metrics.exposition(store: service.store)
+        let metricsGroup = router.group("metrics")
+        if let adminKey { metricsGroup.add(middleware: BearerKeyMiddleware(keys: [adminKey])) }
+        metricsGroup.get { _, _ -> Response in
+            let text = metrics.exposition(pushes: try await service.pushCounts())
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
@@ -43,39 +47,51 @@ public enum ServiceApplication {
     }
 
     /// The application listening where `configuration` says; `onServerRunning` receives the bound port.
-    /// With a `pushWorker`, it runs beside the server and stops with it.
+    /// `services` run beside the server and stop after it (the push worker, the store's upkeep).
     public static func make(
         service: OrderService,
+        metrics: ServiceMetrics,
         configuration: ServiceConfiguration,
         logger: Logger,
-        pushWorker: PushWorker? = nil,
+        services: [any Service] = [],
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<ServiceRequestContext>> {
         Application(
-            router: router(service: service, merchantKeys: configuration.merchantKeys, adminKey: configuration.adminKey),
+            router: router(service: service, metrics: metrics, merchantKeys: configuration.merchantKeys,
+                           adminKey: configuration.adminKey),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "wallet-orders"),
-            services: pushWorker.map { [PushWorkerService(worker: $0)] } ?? [],
+            services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }
 }
 
-/// Turns a configuration into a ready service: database migrated, order types loaded and checked, and, when
-/// nothing is configured, development keys and a merchant key made under the database's folder.
+/// Turns a configuration into a ready service: database opened and migrated, order types loaded and checked,
+/// and, when nothing is configured, development keys and a merchant key made in the data folder.
 public struct ServiceBootstrap: Sendable {
     public let configuration: ServiceConfiguration
     public let service: OrderService
+    public let metrics: ServiceMetrics
+    /// The store the service uses; closed by `services` when they stop.
+    public let store: any OrderStore
     /// The push worker, when any order type has APNs credentials.
     public let pushWorker: PushWorker?
     /// Lines for the person starting the service (what was set up for development, and how to use it).
     public let notes: [String]
 
-    public init(configuration: ServiceConfiguration, logger: Logger, now: @escaping @Sendable () -> Date = Date.init) throws {
+    /// What runs beside the HTTP server: the store's upkeep (listed first, so it stops last and closes the
+    /// store) and the push worker.
+    public var services: [any Service] {
+        [StoreUpkeepService(store: store)] + (pushWorker.map { [PushWorkerService(worker: $0)] } ?? [])
+    }
+
+    public static func make(configuration: ServiceConfiguration, logger: Logger,
+                            now: @escaping @Sendable () -> Date = Date.init) async throws -> ServiceBootstrap {
         var configuration = configuration
         var notes: [String] = []
-        let dataFolder = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
-        if configuration.orderTypes.isEmpty, let development = try Self.developmentOrderType(configuration, create: true) {
+        let dataFolder = configuration.dataFolder
+        if configuration.orderTypes.isEmpty, let development = try await developmentOrderType(configuration, create: true) {
             configuration.orderTypes = [development.type]
             notes += development.notes
         }
@@ -97,19 +113,19 @@ public struct ServiceBootstrap: Sendable {
                 notes.append("    \(key)")
             }
         }
-        let report = ServiceChecks.run(configuration, now: now(), clock: now)
+        let report = await ServiceChecks.run(configuration, now: now(), clock: now, logger: logger)
         let problems = report.problems
         guard problems.isEmpty else {
             throw ConfigurationError(problems.count == 1 ? problems[0] : "\n  " + problems.joined(separator: "\n  "))
         }
         for finding in report.findings where finding.level == .warning { logger.warning("\(finding.message)") }
-        let store: SQLiteStore
+        let store = try await StoreFactory.open(configuration.database, logger: logger)
         do {
-            store = try SQLiteStore(path: configuration.databasePath)
-            let applied = try store.migrate()
+            let applied = try await store.migrate()
             if !applied.isEmpty { logger.info("applied migrations", metadata: ["migrations": "\(applied.joined(separator: ", "))"]) }
         } catch {
-            throw ConfigurationError("the database \(configuration.databasePath) cannot be opened and migrated: \(error)")
+            await store.close()
+            throw ConfigurationError("the database \(configuration.database) cannot be migrated: \(error)")
         }
         var routes: [String: PushRoute] = [:]
         for type in configuration.orderTypes {
@@ -118,49 +134,76 @@ public struct ServiceBootstrap: Sendable {
         let metrics = ServiceMetrics()
         let worker = routes.isEmpty ? nil : PushWorker(store: store, routes: routes, logger: logger, now: now,
                                                        onOutcomes: metrics.pushesFinished)
-        self.configuration = configuration
-        self.service = OrderService(store: store, orderTypes: report.orderTypes, webServiceURL: configuration.webServiceURL,
-                                    now: now, pushesQueued: { worker?.wake() }, metrics: metrics)
-        self.pushWorker = worker
-        self.notes = notes
+        return ServiceBootstrap(
+            configuration: configuration,
+            service: OrderService(store: store, orderTypes: report.orderTypes, webServiceURL: configuration.webServiceURL,
+                                  now: now, counters: metrics.serviceCounters),
+            metrics: metrics, store: store, pushWorker: worker, notes: notes)
     }
 
-    /// With no order type configured: the development order type from `dev-keys/` beside the database, made
+    /// With no order type configured: the development order type from `dev-keys/` in the data folder, made
     /// there first when `create` is set (nil when it is not and there are none), and what to tell the user.
-    public static func developmentOrderType(_ configuration: ServiceConfiguration, create: Bool) throws
+    public static func developmentOrderType(_ configuration: ServiceConfiguration, create: Bool) async throws
         -> (type: OrderTypeConfiguration, notes: [String])? {
         var notes: [String] = []
-        let folder = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
-            .appendingPathComponent("dev-keys")
+        let folder = configuration.dataFolder.appendingPathComponent("dev-keys")
         let environmentFile = folder.appendingPathComponent("dev.env").path
-        var settings: [String: String]
-        if FileManager.default.fileExists(atPath: environmentFile) {
-            settings = DevelopmentKeyFiles.readEnvironmentFile(environmentFile)
-        } else if create {
-            settings = try DevelopmentKeyFiles.write(
+        if !FileManager.default.fileExists(atPath: environmentFile) {
+            guard create else { return nil }
+            _ = try DevelopmentKeyFiles.write(
                 to: folder, orderType: DevelopmentKeyFiles.defaultOrderType,
-                team: DevelopmentKeyFiles.defaultTeam, replace: false).environment
+                team: DevelopmentKeyFiles.defaultTeam, replace: false)
             notes.append("No order type configured: made development keys in \(folder.path) (not trusted by real devices).")
-        } else {
-            return nil
         }
-        guard let identifier = settings["WALLET_ORDERS_ORDER_TYPE"], let key = settings["WALLET_ORDERS_SIGNING_KEY"],
-              let wwdr = settings["WALLET_ORDERS_WWDR_CERT"] else {
+        guard var type = try await ServiceConfiguration.orderType(environmentFile: environmentFile) else {
             throw ConfigurationError("\(environmentFile) is incomplete: remove \(folder.path) to make new development keys")
         }
-        var type = OrderTypeConfiguration(identifier: identifier, signingKey: key, wwdrCertificate: wwdr)
-        type.signingCertificate = settings["WALLET_ORDERS_SIGNING_CERT"]
-        type.teamIdentifier = settings["WALLET_ORDERS_TEAM_ID"]
         let sample = URL(fileURLWithPath: "OrderTemplates/sample")
-        if FileManager.default.fileExists(atPath: sample.path) { type.template = sample.path }
+        if type.template == nil, FileManager.default.fileExists(atPath: sample.path) { type.template = sample.path }
         if let apns = configuration.developmentAPNS {
-            type.apnsKey = settings["WALLET_ORDERS_APNS_KEY"]
-            type.apnsKeyID = settings["WALLET_ORDERS_APNS_KEY_ID"]
-            type.apnsTeamID = settings["WALLET_ORDERS_APNS_TEAM_ID"]
-            type.apnsEnvironment = apns.url
+            type.apnsEnvironment = .custom(url: apns.url)
             type.apnsCA = apns.caFile
             notes.append("Pushes go to the local APNs at \(apns.url) with the development APNs key.")
+        } else {
+            // Without a local APNs to push to, the development pushes wait in the outbox.
+            type.apnsKey = nil
+            type.apnsCertificate = nil
         }
         return (type, notes)
+    }
+}
+
+/// Opens the store the configuration names.
+public enum StoreFactory {
+    /// The SQLite or PostgreSQL store at `location`, not yet migrated.
+    public static func open(_ location: DatabaseLocation, logger: Logger) async throws -> any OrderStore {
+        switch location {
+        case .sqlite(let path):
+            do {
+                return try SQLiteStore(path: path)
+            } catch {
+                throw ConfigurationError("the database \(path) cannot be opened: \(error)")
+            }
+        case .postgres(let url):
+            return PostgresStore(url: url, logger: logger)
+        }
+    }
+}
+
+/// Keeps the store's query planner statistics current while the service runs, and closes the store when the
+/// service stops (it is the first service, so it stops last).
+struct StoreUpkeepService: Service {
+    let store: any OrderStore
+    static let interval: Duration = .seconds(3_600)
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.interval)
+                if Task.isCancelled { break }
+                try? await store.optimize()
+            }
+        }
+        await store.close()
     }
 }

@@ -1,7 +1,11 @@
 import Foundation
+import Logging
 import WalletOrdersCrypto
 import WalletOrdersModel
 import WalletOrdersPackage
+import WalletOrdersPostgres
+import WalletOrdersSQLite
+import WalletOrdersService
 import WalletOrdersStore
 
 /// One result of the start-up checks: a sentence about one thing, and how bad it is.
@@ -47,7 +51,8 @@ public enum ServiceChecks {
     /// Checks `configuration` at `now`, and loads what passes: order types ready to sign, and APNs credentials
     /// whose provider tokens read `clock` when they are issued.
     public static func run(_ configuration: ServiceConfiguration, now: Date,
-                           clock: @escaping @Sendable () -> Date = Date.init) -> CheckReport {
+                           clock: @escaping @Sendable () -> Date = Date.init,
+                           logger: Logger = Logger(label: "wallet-orders.checks")) async -> CheckReport {
         var report = CheckReport()
         for type in configuration.orderTypes {
             check(type, allowsHTTP: configuration.allowsHTTPWebService, now: now, clock: clock, into: &report)
@@ -56,7 +61,7 @@ public enum ServiceChecks {
             report.findings.append(CheckFinding(level: .warning, message: "the webServiceURL \(configuration.webServiceURL) is "
                 + "plain http: fine for development, but Wallet only talks to https web services (set publicURL)"))
         }
-        report.findings.append(checkDatabase(configuration.databasePath))
+        report.findings.append(await checkDatabase(configuration.database, logger: logger))
         return report
     }
 
@@ -74,8 +79,6 @@ public enum ServiceChecks {
             problem("\(name) \(issue)")
             loadable = false
         }
-        let digest = DigestAlgorithm(rawValue: type.manifestDigest)
-        if digest == nil { problem("\(name): manifestDigest must be sha256 or sha1, not \(type.manifestDigest)") }
         let (identity, problems) = SigningIdentity.check(
             certificateFile: type.signingCertificate, keyFile: type.signingKey, password: type.signingKeyPassword,
             wwdrFile: type.wwdrCertificate, orderTypeIdentifier: type.identifier, now: now)
@@ -105,10 +108,10 @@ public enum ServiceChecks {
                 loadable = false
             }
         }
-        if loadable, let digest, let identity, problems.isEmpty {
+        if loadable, let identity, problems.isEmpty {
             report.orderTypes.append(OrderType(
                 identifier: type.identifier,
-                builder: PackageBuilder(identity: identity, digest: digest, allowsHTTPWebService: allowsHTTP),
+                builder: PackageBuilder(identity: identity, digest: type.manifestDigest, allowsHTTPWebService: allowsHTTP),
                 template: template))
         }
         do {
@@ -142,7 +145,51 @@ public enum ServiceChecks {
     }
 
     /// Whether the database can be opened and written; does not apply migrations.
-    static func checkDatabase(_ path: String) -> CheckFinding {
+    static func checkDatabase(_ location: DatabaseLocation, logger: Logger) async -> CheckFinding {
+        switch location {
+        case .sqlite(let path): await checkSQLite(path)
+        case .postgres(let url): await checkPostgres(url, logger: logger)
+        }
+    }
+
+    /// How long reaching PostgreSQL may take before the check says it cannot.
+    static let databaseTimeout: Duration = .seconds(10)
+
+    private static func checkPostgres(_ url: PostgresURL, logger: Logger) async -> CheckFinding {
+        var quiet = logger
+        quiet.logLevel = .critical
+        let store = PostgresStore(url: url, connections: 1, logger: quiet)
+        defer { Task { await store.close() } }
+        // PostgresNIO keeps trying to connect while a request waits; a check must end.
+        let outcome = await withTaskGroup(of: Result<[String], any Error>?.self) { group in
+            group.addTask {
+                do {
+                    try await store.checkWritable()
+                    return .success(try await store.pendingMigrations())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: databaseTimeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        switch outcome {
+        case .success(let pending)?:
+            return CheckFinding(level: .ok, message: "the database \(url) is writable"
+                + (pending.isEmpty ? "" : "; migrations to apply: \(pending.joined(separator: ", "))"))
+        case .failure(let error)?:
+            return CheckFinding(level: .problem, message: "the database \(url) cannot be written: \(String(reflecting: error))")
+        case nil:
+            return CheckFinding(level: .problem, message: "the database \(url) did not answer within \(databaseTimeout)")
+        }
+    }
+
+    private static func checkSQLite(_ path: String) async -> CheckFinding {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue {
@@ -150,8 +197,9 @@ public enum ServiceChecks {
             }
             do {
                 let store = try SQLiteStore(path: path)
-                try store.checkWritable()
-                let pending = try store.pendingMigrations()
+                defer { Task { await store.close() } }
+                try await store.checkWritable()
+                let pending = try await store.pendingMigrations()
                 return CheckFinding(level: .ok, message: "the database \(path) is writable"
                     + (pending.isEmpty ? "" : "; migrations to apply: \(pending.joined(separator: ", "))"))
             } catch {

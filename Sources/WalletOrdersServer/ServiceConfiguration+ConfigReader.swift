@@ -1,5 +1,7 @@
 import Configuration
 import Foundation
+import WalletOrdersCrypto
+import WalletOrdersPush
 
 extension ServiceConfiguration {
     /// Reads the configuration from a JSON file (optional) with `WALLET_ORDERS_*` environment variables over it.
@@ -13,15 +15,9 @@ extension ServiceConfiguration {
     /// A file can describe more order types: `"orderTypes": ["returns"]` names objects such as
     /// `"returns": {"orderType": "order.com.example.returns", "signingKey": …}` with the same keys.
     public static func load(file: String?, environment: [String: String]) async throws -> ServiceConfiguration {
-        let environmentProvider = KeyMappingProvider(
-            upstream: EnvironmentVariablesProvider(
-                environmentVariables: environment,
-                secretsSpecifier: .specific([
-                    "WALLET_ORDERS_MERCHANT_KEY", "WALLET_ORDERS_MERCHANT_KEYS", "WALLET_ORDERS_ADMIN_KEY",
-                    "WALLET_ORDERS_SIGNING_KEY_PASSWORD",
-                ])),
-            keyMapper: { $0.prepending(["walletOrders"]) })
-        var providers: [any ConfigProvider] = [environmentProvider]
+        var providers: [any ConfigProvider] = [
+            mapped(EnvironmentVariablesProvider(environmentVariables: environment, secretsSpecifier: secrets)),
+        ]
         if let file {
             guard FileManager.default.fileExists(atPath: file) else {
                 throw ConfigurationError("the configuration file \(file) does not exist")
@@ -35,13 +31,39 @@ extension ServiceConfiguration {
         return try ServiceConfiguration(reader: ConfigReader(providers: providers))
     }
 
+    /// Variables whose values are secrets: swift-configuration redacts them in its own logs. The database URL
+    /// may hold a password.
+    static let secrets = SecretsSpecifier<String, String>.specific([
+        "WALLET_ORDERS_MERCHANT_KEY", "WALLET_ORDERS_MERCHANT_KEYS", "WALLET_ORDERS_ADMIN_KEY",
+        "WALLET_ORDERS_SIGNING_KEY_PASSWORD", "WALLET_ORDERS_DATABASE",
+    ])
+
+    /// `WALLET_ORDERS_SIGNING_KEY` read as the key `signingKey`, and so on.
+    private static func mapped(_ provider: EnvironmentVariablesProvider) -> some ConfigProvider {
+        KeyMappingProvider(upstream: provider, keyMapper: { $0.prepending(["walletOrders"]) })
+    }
+
+    /// The order type an environment file (`dev.env`, as `keys dev` writes it) describes with `WALLET_ORDERS_*`
+    /// lines, read as `serve` reads the environment; nil when it names no order type.
+    public static func orderType(environmentFile path: String) async throws -> OrderTypeConfiguration? {
+        let provider: EnvironmentVariablesProvider
+        do {
+            provider = try await EnvironmentVariablesProvider(environmentFilePath: .init(path), secretsSpecifier: secrets)
+        } catch {
+            throw ConfigurationError("\(path) cannot be read: \(error)")
+        }
+        return try orderType(ConfigReader(provider: mapped(provider)))
+    }
+
     /// Reads the configuration from `reader`; see `load(file:environment:)` for the keys.
     public init(reader: ConfigReader) throws {
         self.init()
         host = reader.string(forKey: "host", default: host)
         port = reader.int(forKey: "port", default: port)
         guard (0...65_535).contains(port) else { throw ConfigurationError("port \(port) is not a TCP port") }
-        databasePath = reader.string(forKey: "database", default: databasePath)
+        if let location = reader.string(forKey: "database", isSecret: true).flatMap({ $0.isEmpty ? nil : $0 }) {
+            database = try DatabaseLocation(location)
+        }
         publicURL = reader.string(forKey: "publicURL")
         if let publicURL {
             guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
@@ -61,7 +83,7 @@ extension ServiceConfiguration {
         }
         if let main = try Self.orderType(reader) {
             orderTypes.append(main)
-        } else if let url = reader.string(forKey: "apnsEnvironment"), url.lowercased().hasPrefix("https://") {
+        } else if let text = reader.string(forKey: "apnsEnvironment"), case .custom(let url)? = APNSEnvironment(text) {
             developmentAPNS = (url, reader.string(forKey: "apnsCa"))
         }
         for name in reader.stringArray(forKey: "orderTypes", default: []) {
@@ -76,7 +98,7 @@ extension ServiceConfiguration {
         }
     }
 
-    private static func orderType(_ reader: ConfigReader) throws -> OrderTypeConfiguration? {
+    static func orderType(_ reader: ConfigReader) throws -> OrderTypeConfiguration? {
         // An empty value counts as unset: compose files and shells pass empty variables for settings left out.
         func value(_ key: String, secret: Bool = false) -> String? {
             reader.string(forKey: ConfigKey(key), isSecret: secret).flatMap { $0.isEmpty ? nil : $0 }
@@ -91,14 +113,44 @@ extension ServiceConfiguration {
         type.signingCertificate = value("signingCert")
         type.signingKeyPassword = value("signingKeyPassword", secret: true)
         type.template = value("template")
-        type.manifestDigest = value("manifestDigest") ?? "sha256"
+        if let digest = value("manifestDigest") {
+            guard let algorithm = DigestAlgorithm(rawValue: digest) else {
+                throw ConfigurationError("order type \(identifier): manifestDigest must be sha256 or sha1, not \(digest)")
+            }
+            type.manifestDigest = algorithm
+        }
         type.apnsKey = value("apnsKey")
         type.apnsKeyID = value("apnsKeyId")
         type.apnsTeamID = value("apnsTeamId")
         type.apnsCertificate = value("apnsCert")
         type.apnsCertificateKey = value("apnsCertKey")
-        type.apnsEnvironment = value("apnsEnvironment") ?? "production"
+        if let environment = value("apnsEnvironment") {
+            guard let parsed = APNSEnvironment(environment) else {
+                throw ConfigurationError("order type \(identifier): apnsEnvironment must be production, sandbox or an "
+                    + "https:// URL, not \(environment)")
+            }
+            type.apnsEnvironment = parsed
+        }
         type.apnsCA = value("apnsCa")
         return type
+    }
+}
+
+extension OrderTypeConfiguration {
+    /// The `WALLET_ORDERS_*` variables that describe this order type as `serve` reads them (the key's password
+    /// left out): what `keys dev` writes to dev.env, and what a test hands to a server it starts.
+    public var environment: [String: String] {
+        let settings: [(String, String?)] = [
+            ("ORDER_TYPE", identifier), ("TEAM_ID", teamIdentifier), ("SIGNING_CERT", signingCertificate),
+            ("SIGNING_KEY", signingKey), ("WWDR_CERT", wwdrCertificate), ("TEMPLATE", template),
+            ("MANIFEST_DIGEST", manifestDigest == .sha256 ? nil : manifestDigest.rawValue),
+            ("APNS_KEY", apnsKey), ("APNS_KEY_ID", apnsKeyID), ("APNS_TEAM_ID", apnsTeamID),
+            ("APNS_CERT", apnsCertificate), ("APNS_CERT_KEY", apnsCertificateKey),
+            ("APNS_ENVIRONMENT", apnsEnvironment == .production ? nil : apnsEnvironment.description),
+            ("APNS_CA", apnsCA),
+        ]
+        var variables: [String: String] = [:]
+        for case let (name, value?) in settings { variables["WALLET_ORDERS_" + name] = value }
+        return variables
     }
 }

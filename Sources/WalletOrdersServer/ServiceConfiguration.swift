@@ -1,12 +1,23 @@
 import Foundation
+import WalletOrdersCrypto
+import WalletOrdersPostgres
+import WalletOrdersPush
 
 /// Everything the service needs to start: where to listen, where the data lives, who may call, and the order
 /// types it signs for.
 public struct ServiceConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
-    /// The SQLite database file.
-    public var databasePath = "data/wallet-orders.sqlite"
+    /// Where the data lives: an SQLite file (the default), or PostgreSQL for several instances.
+    public var database = DatabaseLocation.sqlite(path: "data/wallet-orders.sqlite")
+    /// Where development keys and the development merchant key go when none are configured: beside the SQLite
+    /// file, or `data/` with PostgreSQL.
+    public var dataFolder: URL {
+        switch database {
+        case .sqlite(let path): URL(fileURLWithPath: path).deletingLastPathComponent()
+        case .postgres: URL(fileURLWithPath: "data")
+        }
+    }
     /// The public base URL devices reach the service at; it becomes each order's `webServiceURL`.
     /// Without one, the listening address stands in (for development: Wallet needs https).
     public var publicURL: String?
@@ -47,8 +58,8 @@ public struct OrderTypeConfiguration: Sendable {
     public var wwdrCertificate: String
     /// The template folder.
     public var template: String?
-    /// `sha256` (default) or `sha1`.
-    public var manifestDigest = "sha256"
+    /// The digest `manifest.json` uses: SHA-256 (Apple's documented choice) or SHA-1.
+    public var manifestDigest = DigestAlgorithm.sha256
     /// APNs token authentication: the `.p8` key file, its key ID, the team ID.
     public var apnsKey: String?
     public var apnsKeyID: String?
@@ -56,8 +67,8 @@ public struct OrderTypeConfiguration: Sendable {
     /// APNs certificate authentication instead: a TLS client certificate and its key (PEM).
     public var apnsCertificate: String?
     public var apnsCertificateKey: String?
-    /// `production`, `sandbox`, or an `https://` base URL.
-    public var apnsEnvironment = "production"
+    /// Which APNs the order type's pushes go to.
+    public var apnsEnvironment = APNSEnvironment.production
     /// A CA file to trust for a custom APNs base URL.
     public var apnsCA: String?
 
@@ -65,6 +76,35 @@ public struct OrderTypeConfiguration: Sendable {
         self.identifier = identifier
         self.signingKey = signingKey
         self.wwdrCertificate = wwdrCertificate
+    }
+}
+
+/// Where the service keeps its data.
+public enum DatabaseLocation: Sendable, CustomStringConvertible {
+    /// One SQLite file: the embedded default, for one instance.
+    case sqlite(path: String)
+    /// A PostgreSQL database several instances share.
+    case postgres(PostgresURL)
+
+    /// A `postgres://` (or `postgresql://`) URL, or else a file path.
+    public init(_ text: String) throws {
+        guard PostgresURL.isPostgres(text) else {
+            self = .sqlite(path: text)
+            return
+        }
+        do {
+            self = .postgres(try PostgresURL(text))
+        } catch let error as PostgresURLError {
+            throw ConfigurationError("database: \(error.description)")
+        }
+    }
+
+    /// The file path or the URL without its password.
+    public var description: String {
+        switch self {
+        case .sqlite(let path): path
+        case .postgres(let url): url.description
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Prometheus
+import WalletOrdersService
 import WalletOrdersStore
 
 /// The service's Prometheus metrics: requests by route and status, push outcomes, package builds and cache hits,
@@ -26,9 +27,11 @@ public final class ServiceMetrics: Sendable {
                              labels: [("route", route), ("method", method), ("status", String(status))]).increment()
     }
 
-    func packageBuilt() { packageBuilds.increment() }
-
-    func packageCacheHit() { packageCacheHits.increment() }
+    /// The order service's hooks, counting package builds and cache hits here.
+    public var serviceCounters: OrderService.Counters {
+        OrderService.Counters(packageBuilt: { [packageBuilds] in packageBuilds.increment() },
+                              packageCacheHit: { [packageCacheHits] in packageCacheHits.increment() })
+    }
 
     /// Counts what became of a round of pushes.
     public func pushesFinished(_ outcomes: [PushOutcome]) {
@@ -44,12 +47,11 @@ public final class ServiceMetrics: Sendable {
         }
     }
 
-    /// The text exposition, with the outbox counted from `store` now.
-    func exposition(store: SQLiteStore) async throws -> String {
-        let counts = try await store.pushCounts()
-        for status in ["pending", "sending", "delivered", "failed"] {
+    /// The text exposition, with the outbox as counted now.
+    func exposition(pushes counts: PushCounts) -> String {
+        for status in PushStatus.allCases {
             registry.makeGauge(descriptor: Self.name("pushes", "", "Pushes in the outbox by status"),
-                               labels: [("status", status)]).set(Double(counts.byStatus[status] ?? 0))
+                               labels: [("status", status.rawValue)]).set(Double(counts[status]))
         }
         registry.makeGauge(descriptor: Self.name("outbox_depth", "", "Pushes waiting to be sent (pending or sending)"))
             .set(Double(counts.outboxDepth))

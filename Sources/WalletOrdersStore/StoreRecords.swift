@@ -8,23 +8,197 @@ public struct StoredOrder: Sendable {
     public let authenticationToken: String
     /// order.json, server-filled fields included.
     public let document: OrderDocument
-    public let status: String
+    public let status: Order.Status
     public let createdAt: Date
     /// The order's `updatedAt`, whole seconds; each update moves it forward at least one second.
     public let updatedAt: Date
-    /// The global change counter's value when the order was last written.
+    /// Orders the writes for "which orders changed since": a newer write of any order of the type has a larger tag.
     public let changeTag: Int64
     /// 1 when created, one more per update.
     public let version: Int
+
+    public init(orderTypeIdentifier: String, orderIdentifier: String, authenticationToken: String,
+                document: OrderDocument, status: Order.Status, createdAt: Date, updatedAt: Date,
+                changeTag: Int64, version: Int) {
+        self.orderTypeIdentifier = orderTypeIdentifier
+        self.orderIdentifier = orderIdentifier
+        self.authenticationToken = authenticationToken
+        self.document = document
+        self.status = status
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.changeTag = changeTag
+        self.version = version
+    }
+
+    /// The head of this order, without its document.
+    public var head: OrderHead {
+        OrderHead(authenticationToken: authenticationToken, updatedAt: updatedAt, changeTag: changeTag, version: version)
+    }
+}
+
+/// An order and its per-order files, as the write path reads them before building the next version.
+public struct CurrentOrder: Sendable {
+    public let order: StoredOrder
+    /// The merchant's per-order files (images, return labels), by package path.
+    public let assets: [String: Data]
+
+    public init(order: StoredOrder, assets: [String: Data]) {
+        self.order = order
+        self.assets = assets
+    }
+}
+
+/// One version of an order, ready to commit: built, validated and signed before any transaction starts.
+public struct OrderWrite: Sendable {
+    public let orderTypeIdentifier: String
+    public let orderIdentifier: String
+    public let authenticationToken: String
+    public let document: OrderDocument
+    public let createdAt: Date
+    public let updatedAt: Date
+    /// The per-order files of this version; nil when an update leaves them as they were.
+    public let assets: [String: Data]?
+    /// The signed package of this version.
+    public let package: Data
+
+    public init(orderTypeIdentifier: String, orderIdentifier: String, authenticationToken: String,
+                document: OrderDocument, createdAt: Date, updatedAt: Date, assets: [String: Data]?, package: Data) {
+        self.orderTypeIdentifier = orderTypeIdentifier
+        self.orderIdentifier = orderIdentifier
+        self.authenticationToken = authenticationToken
+        self.document = document
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.assets = assets
+        self.package = package
+    }
+
+    /// The order's status as its document says (`open` when it says nothing the store knows).
+    public var status: Order.Status {
+        document["status"]?.stringValue.flatMap(Order.Status.init(rawValue:)) ?? .open
+    }
+}
+
+/// What committing a new version did.
+public struct OrderUpdate: Sendable {
+    public let order: StoredOrder
+    /// How many devices were registered, each with a push queued (or already pending).
+    public let pushesQueued: Int
+
+    public init(order: StoredOrder, pushesQueued: Int) {
+        self.order = order
+        self.pushesQueued = pushesQueued
+    }
 }
 
 /// The fields of an order needed to answer a device, without its document.
-public struct OrderHead: Sendable {
+public struct OrderHead: Sendable, Equatable {
     public let authenticationToken: String
     public let updatedAt: Date
     public let changeTag: Int64
     public let version: Int
+
+    public init(authenticationToken: String, updatedAt: Date, changeTag: Int64, version: Int) {
+        self.authenticationToken = authenticationToken
+        self.updatedAt = updatedAt
+        self.changeTag = changeTag
+        self.version = version
+    }
 }
+
+/// An order's head and, when one is stored for its current version, its signed package.
+public struct FetchedOrder: Sendable {
+    public let head: OrderHead
+    public let package: Data?
+
+    public init(head: OrderHead, package: Data?) {
+        self.head = head
+        self.package = package
+    }
+}
+
+/// One line of an order listing.
+public struct OrderSummary: Sendable, Codable, Equatable {
+    public let orderTypeIdentifier: String
+    public let orderIdentifier: String
+    public let status: Order.Status
+    public let createdAt: Date
+    public let updatedAt: Date
+    public let version: Int
+    /// How many devices are registered for the order.
+    public let registrations: Int
+
+    public init(orderTypeIdentifier: String, orderIdentifier: String, status: Order.Status, createdAt: Date,
+                updatedAt: Date, version: Int, registrations: Int) {
+        self.orderTypeIdentifier = orderTypeIdentifier
+        self.orderIdentifier = orderIdentifier
+        self.status = status
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.version = version
+        self.registrations = registrations
+    }
+}
+
+/// Which orders a listing shows.
+public struct OrderFilter: Sendable {
+    public var type: String?
+    public var status: Order.Status?
+    public var updatedSince: Date?
+
+    public init(type: String? = nil, status: Order.Status? = nil, updatedSince: Date? = nil) {
+        self.type = type
+        self.status = status
+        self.updatedSince = updatedSince
+    }
+}
+
+/// One version of an order: when it was written and the status it had.
+public struct OrderVersion: Sendable, Codable, Equatable {
+    public let version: Int
+    public let status: Order.Status
+    public let updatedAt: Date
+
+    public init(version: Int, status: Order.Status, updatedAt: Date) {
+        self.version = version
+        self.status = status
+        self.updatedAt = updatedAt
+    }
+}
+
+/// Which page of a newest-first listing to read.
+public struct PageRequest: Sendable, Equatable {
+    /// At most this many records.
+    public let limit: Int
+    /// Start after this cursor: the `next` of the page before.
+    public let before: Int64?
+
+    public init(limit: Int, before: Int64? = nil) {
+        self.limit = max(1, limit)
+        self.before = before
+    }
+}
+
+/// One page of a newest-first listing, and where the next one starts (nil on the last page).
+public struct Page<Record: Sendable>: Sendable {
+    public let records: [Record]
+    public let next: Int64?
+
+    public init(records: [Record], next: Int64?) {
+        self.records = records
+        self.next = next
+    }
+
+    /// A page from up to `limit + 1` rows read newest first: the extra row only says that there is more.
+    public init(rows: [(cursor: Int64, record: Record)], limit: Int) {
+        let page = rows.prefix(limit)
+        records = page.map(\.record)
+        next = rows.count > limit ? page.last?.cursor : nil
+    }
+}
+
+extension Page: Equatable where Record: Equatable {}
 
 /// A device registered for an order's updates.
 public struct Registration: Sendable, Codable, Equatable {
@@ -34,6 +208,29 @@ public struct Registration: Sendable, Codable, Equatable {
     public let pushToken: String
     public let createdAt: Date
     public let updatedAt: Date
+
+    public init(deviceIdentifier: String, orderTypeIdentifier: String, orderIdentifier: String, pushToken: String,
+                createdAt: Date, updatedAt: Date) {
+        self.deviceIdentifier = deviceIdentifier
+        self.orderTypeIdentifier = orderTypeIdentifier
+        self.orderIdentifier = orderIdentifier
+        self.pushToken = pushToken
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// Which registrations a listing shows.
+public struct RegistrationFilter: Sendable {
+    public var device: String?
+    public var type: String?
+    public var id: String?
+
+    public init(device: String? = nil, type: String? = nil, id: String? = nil) {
+        self.device = device
+        self.type = type
+        self.id = id
+    }
 }
 
 /// What registering did.
@@ -47,23 +244,13 @@ public enum RegistrationOutcome: Sendable, Equatable {
 /// The orders of one type that changed for a device since a tag.
 public struct ChangedOrders: Sendable, Equatable {
     public let orderIdentifiers: [String]
-    /// The tag to hand back next time: the newest change among the device's orders.
+    /// The tag to hand back next time.
     public let lastModified: Int64
-}
 
-/// A push waiting in, or gone through, the outbox.
-public struct PushRecord: Sendable, Codable, Equatable {
-    public let id: Int64
-    public let orderTypeIdentifier: String
-    public let orderIdentifier: String
-    public let deviceIdentifier: String
-    public let pushToken: String
-    public let status: String
-    public let attempts: Int
-    public let nextAttemptAt: Date
-    public let lastError: String?
-    public let createdAt: Date
-    public let updatedAt: Date
+    public init(orderIdentifiers: [String], lastModified: Int64) {
+        self.orderIdentifiers = orderIdentifiers
+        self.lastModified = lastModified
+    }
 }
 
 /// A message a device sent to the log endpoint.
@@ -72,27 +259,130 @@ public struct DeviceLogEntry: Sendable, Codable, Equatable {
     public let receivedAt: Date
     public let remoteAddress: String?
     public let message: String
+
+    public init(id: Int64, receivedAt: Date, remoteAddress: String?, message: String) {
+        self.id = id
+        self.receivedAt = receivedAt
+        self.remoteAddress = remoteAddress
+        self.message = message
+    }
 }
 
-/// One line of an order listing.
-public struct OrderSummary: Sendable, Codable, Equatable {
+/// Which device log entries a listing shows.
+public struct LogFilter: Sendable {
+    public var since: Date?
+    /// Only entries containing this text (case-insensitive for ASCII).
+    public var containing: String?
+
+    public init(since: Date? = nil, containing: String? = nil) {
+        self.since = since
+        self.containing = containing
+    }
+}
+
+/// Counts for admins: what the database holds and how pushes went lately.
+public struct StoreStats: Sendable, Codable, Equatable {
+    public let orders: Int
+    public let ordersByStatus: [String: Int]
+    public let registrations: Int
+    public let devices: Int
+    public let deviceLogs: Int
+    /// Pushes waiting to be sent: pending or being sent.
+    public let outboxDepth: Int
+    public let pushesByStatus: [String: Int]
+    /// Pushes that reached `delivered` or `failed` in the last hour and the last day, by that status.
+    public let pushesLastHour: [String: Int]
+    public let pushesLastDay: [String: Int]
+
+    public init(orders: Int, ordersByStatus: [String: Int], registrations: Int, devices: Int, deviceLogs: Int,
+                pushes: PushCounts, pushesLastHour: [String: Int], pushesLastDay: [String: Int]) {
+        self.orders = orders
+        self.ordersByStatus = ordersByStatus
+        self.registrations = registrations
+        self.devices = devices
+        self.deviceLogs = deviceLogs
+        self.outboxDepth = pushes.outboxDepth
+        self.pushesByStatus = pushes.byStatus
+        self.pushesLastHour = pushesLastHour
+        self.pushesLastDay = pushesLastDay
+    }
+}
+
+/// An order loaded in bulk: its first version, with its package when one is at hand.
+public struct ImportedOrder: Sendable {
     public let orderTypeIdentifier: String
     public let orderIdentifier: String
-    public let status: String
+    public let authenticationToken: String
+    public let document: OrderDocument
     public let createdAt: Date
     public let updatedAt: Date
-    public let version: Int
-    public let registrations: Int
-    /// Where the next page starts (the listing is newest first).
-    public let cursor: Int64
+    public let package: Data?
+
+    public init(orderTypeIdentifier: String, orderIdentifier: String, authenticationToken: String,
+                document: OrderDocument, createdAt: Date, updatedAt: Date, package: Data?) {
+        self.orderTypeIdentifier = orderTypeIdentifier
+        self.orderIdentifier = orderIdentifier
+        self.authenticationToken = authenticationToken
+        self.document = document
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.package = package
+    }
+}
+
+/// A registration loaded in bulk.
+public struct ImportedRegistration: Sendable {
+    public let deviceIdentifier: String
+    public let orderTypeIdentifier: String
+    public let orderIdentifier: String
+    public let pushToken: String
+    public let createdAt: Date
+
+    public init(deviceIdentifier: String, orderTypeIdentifier: String, orderIdentifier: String, pushToken: String,
+                createdAt: Date) {
+        self.deviceIdentifier = deviceIdentifier
+        self.orderTypeIdentifier = orderTypeIdentifier
+        self.orderIdentifier = orderIdentifier
+        self.pushToken = pushToken
+        self.createdAt = createdAt
+    }
 }
 
 /// Why the store refused a write.
-public enum StoreError: Error, Equatable, Sendable {
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An order with this type and identifier already exists.
     case orderExists
     /// No order has this type and identifier.
     case orderNotFound
-    /// The order has no string `orderTypeIdentifier` and `orderIdentifier` to be stored under.
-    case missingIdentifiers
+    /// The order moved on to another version between the read and the commit.
+    case versionConflict
+    /// The database says something the store cannot use.
+    case unexpected(String)
+
+    public var description: String {
+        switch self {
+        case .orderExists: "an order with this type and identifier already exists"
+        case .orderNotFound: "no such order"
+        case .versionConflict: "the order changed meanwhile"
+        case .unexpected(let detail): detail
+        }
+    }
+}
+
+/// Something that changed in the store, for those who wait on it.
+public enum StoreEvent: Sendable, Equatable {
+    /// Pushes were queued: a worker should look at the outbox.
+    case pushesQueued
+    /// A new version of an order was committed.
+    case orderChanged(type: String, id: String, version: Int)
+}
+
+extension Date {
+    /// Whole unix seconds, as the stores keep times.
+    public var unixSeconds: Int64 { Int64(timeIntervalSince1970.rounded(.down)) }
+
+    /// The date of whole unix seconds.
+    public init(unixSeconds: Int64) {
+        self.init(timeIntervalSince1970: Double(unixSeconds))
+    }
 }

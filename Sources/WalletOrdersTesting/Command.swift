@@ -10,6 +10,10 @@ public enum Command {
     }
 
     /// Runs `executable` (looked up on PATH unless it has a slash) with `arguments` and waits for it.
+    ///
+    /// Spawned with `posix_spawn` and reaped with `waitpid`, not with Foundation's `Process`: on Linux that
+    /// notices an exit through a descriptor the child inherits, so a program that leaves a daemon behind
+    /// (`pg_ctl start`) would never be seen to finish.
     @discardableResult
     public static func run(
         _ executable: String,
@@ -18,40 +22,59 @@ public enum Command {
         directory: String? = nil,
         input: Data? = nil
     ) throws -> Result {
-        let process = Process()
-        if executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [executable] + arguments
-        }
-        if let environment {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         // Files rather than pipes: a chatty program can never stall on a full pipe.
         let scratch = try TemporaryDirectory("command")
-        try scratch.write("out", Data())
-        try scratch.write("err", Data())
-        let output = try FileHandle(forWritingTo: scratch.url.appendingPathComponent("out"))
-        let error = try FileHandle(forWritingTo: scratch.url.appendingPathComponent("err"))
-        defer {
-            try? output.close()
-            try? error.close()
+        let inputPath = try scratch.write("in", input ?? Data())
+        let outputPath = try scratch.write("out", Data())
+        let errorPath = try scratch.write("err", Data())
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, inputPath, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_TRUNC, 0o600)
+        // glibc's posix_spawn_file_actions_addchdir_np is not visible from Swift: `env -C` changes folder instead.
+        let command = directory.map { ["/usr/bin/env", "-C", $0, executable] + arguments } ?? [executable] + arguments
+
+        let variables = ProcessInfo.processInfo.environment.merging(environment ?? [:]) { $1 }
+            .map { "\($0.key)=\($0.value)" }
+        let status = try withCStrings(command) { argv in
+            try withCStrings(variables) { envp in
+                var pid = pid_t()
+                let spawned = command[0].contains("/")
+                    ? posix_spawn(&pid, command[0], &actions, nil, argv, envp)
+                    : posix_spawnp(&pid, command[0], &actions, nil, argv, envp)
+                guard spawned == 0 else {
+                    throw CommandError("cannot start \(executable): \(String(cString: strerror(spawned)))")
+                }
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) == -1 {
+                    guard errno == EINTR else { throw CommandError("cannot wait for \(executable)") }
+                }
+                // WIFEXITED / WEXITSTATUS, and 128 + the signal otherwise, as a shell reports it.
+                return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+            }
         }
-        let standardInput = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = standardInput
-        try process.run()
-        if let input { standardInput.fileHandleForWriting.write(input) }
-        try standardInput.fileHandleForWriting.close()
-        process.waitUntilExit()
         return Result(
-            status: process.terminationStatus,
-            output: (try? String(contentsOfFile: scratch.path("out"), encoding: .utf8)) ?? "",
-            error: (try? String(contentsOfFile: scratch.path("err"), encoding: .utf8)) ?? "")
+            status: status,
+            output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
+            error: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
+    }
+
+    /// A program that could not be started or waited for.
+    public struct CommandError: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// `strings` as a NULL-terminated array of C strings, alive for the duration of `body`.
+    private static func withCStrings<Value>(
+        _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) throws -> Value
+    ) rethrows -> Value {
+        let pointers = strings.map { strdup($0) } + [nil]
+        defer { for pointer in pointers { free(pointer) } }
+        return try body(pointers)
     }
 
     /// The built `wallet-orders` binary next to the running test bundle.

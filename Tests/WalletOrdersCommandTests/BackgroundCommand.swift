@@ -5,12 +5,11 @@ import WalletOrdersServer
 import WalletOrdersTesting
 
 /// Runs `wallet-orders keys dev --out <folder>/keys` and answers the settings its dev.env holds.
-func makeDevelopmentKeys(in folder: TemporaryDirectory) throws -> [String: String] {
+func makeDevelopmentKeys(in folder: TemporaryDirectory) async throws -> [String: String] {
     let made = try Command.run(Command.walletOrdersBinary, ["keys", "dev", "--out", folder.path("keys")])
     #expect(made.status == 0, "\(made.error)")
-    let environment = DevelopmentKeyFiles.readEnvironmentFile(folder.path("keys/dev.env"))
-    #expect(!environment.isEmpty, "keys dev wrote its settings")
-    return environment
+    let type = try await ServiceConfiguration.orderType(environmentFile: folder.path("keys/dev.env"))
+    return try #require(type, "keys dev wrote its settings").environment
 }
 
 /// `wallet-orders` running in the background for a test, its output collected in a file of `folder`.

@@ -7,13 +7,13 @@ import WalletOrdersTesting
 @Suite struct PackageCommandTests {
     let binary = Command.walletOrdersBinary
 
-    private func developmentKeys(_ folder: TemporaryDirectory) throws -> [String: String] {
-        try makeDevelopmentKeys(in: folder)
+    private func developmentKeys(_ folder: TemporaryDirectory) async throws -> [String: String] {
+        try await makeDevelopmentKeys(in: folder)
     }
 
-    @Test func keysPackageAndVerifyWorkTogether() throws {
+    @Test func keysPackageAndVerifyWorkTogether() async throws {
         let folder = try TemporaryDirectory("cli")
-        let environment = try developmentKeys(folder)
+        let environment = try await developmentKeys(folder)
         #expect(environment["WALLET_ORDERS_SIGNING_KEY"] == folder.path("keys/order-type.key"))
         let keyMode = try FileManager.default.attributesOfItem(atPath: folder.path("keys/order-type.key"))[.posixPermissions] as? Int
         #expect(keyMode == 0o600)
@@ -39,9 +39,9 @@ import WalletOrdersTesting
         #expect(cms.status == 0, "\(cms.error)")
     }
 
-    @Test func verifyExitsNonZeroAndListsProblemsForATamperedPackage() throws {
+    @Test func verifyExitsNonZeroAndListsProblemsForATamperedPackage() async throws {
         let folder = try TemporaryDirectory("cli")
-        let environment = try developmentKeys(folder)
+        let environment = try await developmentKeys(folder)
         try folder.write("order.json", SampleOrder.json().serialized())
         _ = try Command.run(binary, [
             "package", folder.path("order.json"), "--template", SampleOrder.templateFolder.path,
@@ -60,9 +60,9 @@ import WalletOrdersTesting
         #expect(verified.output.contains("order.json orderIdentifier: is required"))
     }
 
-    @Test func packageReportsEveryProblemOfAnInvalidOrder() throws {
+    @Test func packageReportsEveryProblemOfAnInvalidOrder() async throws {
         let folder = try TemporaryDirectory("cli")
-        let environment = try developmentKeys(folder)
+        let environment = try await developmentKeys(folder)
         var order = SampleOrder.json().objectValue!
         order["status"] = .string("lost")
         order["orderManagementURL"] = .string("ftp://example.com")
@@ -77,9 +77,9 @@ import WalletOrdersTesting
         #expect(!FileManager.default.fileExists(atPath: folder.path("a.order")))
     }
 
-    @Test func anEncryptedKeyNeedsThePasswordFromTheEnvironment() throws {
+    @Test func anEncryptedKeyNeedsThePasswordFromTheEnvironment() async throws {
         let folder = try TemporaryDirectory("cli")
-        var environment = try developmentKeys(folder)
+        var environment = try await developmentKeys(folder)
         let encrypted = folder.path("keys/encrypted.key")
         _ = try Command.run("openssl", [
             "pkey", "-in", folder.path("keys/order-type.key"), "-aes256", "-passout", "env:PW", "-out", encrypted,
@@ -97,9 +97,9 @@ import WalletOrdersTesting
         #expect(!accepted.output.contains("let me in") && !accepted.error.contains("let me in"))
     }
 
-    @Test func keysDevDoesNotOverwriteWithoutForce() throws {
+    @Test func keysDevDoesNotOverwriteWithoutForce() async throws {
         let folder = try TemporaryDirectory("cli")
-        _ = try developmentKeys(folder)
+        _ = try await developmentKeys(folder)
         let again = try Command.run(binary, ["keys", "dev", "--out", folder.path("keys")])
         #expect(again.status != 0)
         #expect(again.error.contains("pass --force"))

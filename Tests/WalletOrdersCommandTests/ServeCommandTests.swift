@@ -56,10 +56,10 @@ import WalletOrdersTesting
     }
 
     /// `doctor` prints serve's start-up checks; `serve` refuses to start on the same problems, one line each.
-    @Test func doctorAndServeReportEveryProblemWithTheConfiguration() throws {
+    @Test func doctorAndServeReportEveryProblemWithTheConfiguration() async throws {
         let folder = try TemporaryDirectory("doctor")
         let keys = folder.path("keys")
-        var environment = try makeDevelopmentKeys(in: folder)
+        var environment = try await makeDevelopmentKeys(in: folder)
         environment["WALLET_ORDERS_MERCHANT_KEY"] = "merchant-key-0123456789"
         environment["WALLET_ORDERS_PUBLIC_URL"] = "https://orders.example.com"
         let database = ["--database", folder.path("data/orders.sqlite")]

@@ -7,6 +7,7 @@ import WalletOrdersModel
 import WalletOrdersPackage
 import WalletOrdersPush
 import WalletOrdersServer
+import WalletOrdersService
 import WalletOrdersStore
 import WalletOrdersTesting
 
@@ -15,6 +16,7 @@ final class APNSHarness: Sendable {
     let apns: LocalAPNS
     let folder: TemporaryDirectory
     let service: OrderService
+    let store: any OrderStore
     let route: PushRoute
     let transport: CurlPushTransport
     let port: Int
@@ -22,7 +24,8 @@ final class APNSHarness: Sendable {
 
     static let teamID = DevelopmentKeys.team
 
-    init(apnsNow: @escaping @Sendable () -> Date = Date.init, connections: Int = 1, streams: Int = 100) async throws {
+    init(_ engine: StoreEngine = .sqlite, apnsNow: @escaping @Sendable () -> Date = Date.init, connections: Int = 1,
+         streams: Int = 100) async throws {
         let keys = DevelopmentKeys.shared
         folder = try TemporaryDirectory("apns")
         let publicKey = try PublicKey(pem: Data(keys.chain.apnsKey.publicKeyPEM().utf8))
@@ -42,7 +45,7 @@ final class APNSHarness: Sendable {
         port = await iterator.next() ?? 0
 
         transport = CurlPushTransport(
-            endpoint: APNSEndpoint(baseURL: "https://127.0.0.1:\(port)", caFile: caPath), connections: connections,
+            endpoint: APNSEndpoint(.custom(url: "https://127.0.0.1:\(port)"), caFile: caPath), connections: connections,
             streamsPerConnection: streams)
         route = PushRoute(
             transport: transport,
@@ -52,15 +55,14 @@ final class APNSHarness: Sendable {
             identifier: DevelopmentKeys.orderType,
             builder: PackageBuilder(identity: keys.identity),
             template: try OrderTemplate(directory: SampleOrder.templateFolder))
-        let store = try SQLiteStore(path: folder.path("orders.sqlite"))
-        try store.migrate()
+        store = try await TestStore.make(engine, in: folder).store
         service = OrderService(store: store, orderTypes: [type], webServiceURL: "https://orders.example.com")
     }
 
     func worker(firstRetryDelay: TimeInterval = 0) -> PushWorker {
         var logger = Logger(label: "push")
         logger.logLevel = .critical
-        return PushWorker(store: service.store, routes: [DevelopmentKeys.orderType: route], logger: logger,
+        return PushWorker(store: store, routes: [DevelopmentKeys.orderType: route], logger: logger,
                           idleWait: .milliseconds(100), firstRetryDelay: firstRetryDelay)
     }
 
@@ -68,21 +70,27 @@ final class APNSHarness: Sendable {
     func order(devices: [String: String]) async throws -> StoredOrder {
         var body = SampleOrder.json().objectValue!
         for key in ["createdAt", "updatedAt", "merchant", "orderIdentifier"] { body.removeValue(forKey: key) }
-        let order = try await service.create(.object(body))
+        let order = try await service.create(.object(body)).order
         for (device, token) in devices {
-            _ = try await service.store.register(device: device, type: order.orderTypeIdentifier,
-                                                 id: order.orderIdentifier, pushToken: token, now: Date())
+            _ = try await store.register(device: device, type: order.orderTypeIdentifier,
+                                         id: order.orderIdentifier, pushToken: token, now: Date())
         }
         return order
     }
 
     func update(_ order: StoredOrder, status: String) async throws -> Int {
         try await service.patch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
-                                patch: .object(["status": .string(status)])).1
+                                patch: .object(["status": .string(status)])).pushesQueued
     }
 
-    func stop() {
+    /// Every push in the outbox, newest first.
+    func pushes() async throws -> [PushRecord] {
+        try await store.pushes(PushFilter(), page: PageRequest(limit: 100)).records
+    }
+
+    func stop() async {
         transport.shutdown()
         server.cancel()
+        await store.close()
     }
 }

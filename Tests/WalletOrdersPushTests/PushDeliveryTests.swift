@@ -11,9 +11,10 @@ import WalletOrdersTesting
 @Suite(.serialized) struct PushDeliveryTests {
     let devices = ["d1": "aa01", "d2": "bb02", "d3": "cc03"]
 
-    @Test func anUpdateSendsExactlyOnePushPerDeviceWithAppleHeadersAndAValidToken() async throws {
-        let harness = try await APNSHarness()
-        defer { harness.stop() }
+    @Test(arguments: StoreEngine.allCases)
+    func anUpdateSendsExactlyOnePushPerDeviceWithAppleHeadersAndAValidToken(engine: StoreEngine) async throws {
+        let harness = try await APNSHarness(engine)
+        defer { Task { await harness.stop() } }
         let order = try await harness.order(devices: devices)
         #expect(try await harness.update(order, status: "completed") == 3)
         #expect(try await harness.update(order, status: "open") == 3, "a second update before sending collapses")
@@ -32,14 +33,14 @@ import WalletOrdersTesting
             #expect(push.teamID == APNSHarness.teamID)
         }
         #expect(Set(received.map(\.clientPort)).count == 1, "one connection carries every stream")
-        let pushes = try await harness.service.store.pushes(limit: 10)
-        #expect(pushes.map(\.status) == ["delivered", "delivered", "delivered"])
+        let pushes = try await harness.pushes()
+        #expect(pushes.map(\.status) == [.delivered, .delivered, .delivered])
         #expect(try await harness.worker().sendDue() == 0)
     }
 
     @Test func aBatchLargerThanTheStreamLimitIsAnsweredInOrderOverOneConnection() async throws {
         let harness = try await APNSHarness(streams: 4)
-        defer { harness.stop() }
+        defer { Task { await harness.stop() } }
         let tokens = (0..<50).map { String(format: "%04x", $0) }
         harness.apns.set(.fail(status: 410, reason: "Unregistered", times: 1), for: tokens[37])
         let token = try harness.route.providerToken!.current()
@@ -53,51 +54,55 @@ import WalletOrdersTesting
         #expect(Set(harness.apns.received.map(\.clientPort)).count == 1)
     }
 
-    @Test func unregisteredAndBadTokensLoseTheirRegistrations() async throws {
-        let harness = try await APNSHarness()
-        defer { harness.stop() }
+    @Test(arguments: StoreEngine.allCases)
+    func unregisteredAndBadTokensLoseTheirRegistrations(engine: StoreEngine) async throws {
+        let harness = try await APNSHarness(engine)
+        defer { Task { await harness.stop() } }
         let order = try await harness.order(devices: devices)
         harness.apns.set(.fail(status: 410, reason: "Unregistered", times: 1), for: "aa01")
         harness.apns.set(.fail(status: 400, reason: "BadDeviceToken", times: 1), for: "bb02")
         _ = try await harness.update(order, status: "completed")
         try await harness.worker().sendDue()
 
-        let remaining = try await harness.service.store.registrations(type: order.orderTypeIdentifier, id: order.orderIdentifier)
+        let remaining = try await harness.store.registrations(
+            RegistrationFilter(type: order.orderTypeIdentifier, id: order.orderIdentifier), limit: 10)
         #expect(remaining.map(\.deviceIdentifier) == ["d3"])
-        let pushes = try await harness.service.store.pushes(limit: 10)
+        let pushes = try await harness.pushes()
         #expect(Set(pushes.map { "\($0.deviceIdentifier) \($0.status) \($0.lastError ?? "")" })
             == ["d1 failed Unregistered", "d2 failed BadDeviceToken", "d3 delivered "])
     }
 
-    @Test func tooManyRequestsThenSuccessEndsDelivered() async throws {
-        let harness = try await APNSHarness()
-        defer { harness.stop() }
+    @Test(arguments: StoreEngine.allCases)
+    func tooManyRequestsThenSuccessEndsDelivered(engine: StoreEngine) async throws {
+        let harness = try await APNSHarness(engine)
+        defer { Task { await harness.stop() } }
         let order = try await harness.order(devices: ["d1": "aa01"])
         harness.apns.set(.fail(status: 429, reason: "TooManyRequests", times: 1), for: "aa01")
         harness.apns.set(nil, for: "zz")
         _ = try await harness.update(order, status: "completed")
         let worker = harness.worker(firstRetryDelay: 0)
         try await worker.sendDue()
-        var push = try #require(try await harness.service.store.pushes(limit: 1).first)
-        #expect(push.status == "pending")
+        var push = try #require(try await harness.pushes().first)
+        #expect(push.status == .pending)
         #expect(push.lastError == "TooManyRequests")
         try await worker.sendDue()
-        push = try #require(try await harness.service.store.pushes(limit: 1).first)
-        #expect(push.status == "delivered")
+        push = try #require(try await harness.pushes().first)
+        #expect(push.status == .delivered)
         #expect(push.attempts == 2)
         #expect(harness.apns.received.map(\.status) == [429, 200])
     }
 
-    @Test func serverErrorsBackOffAndGiveUpAfterTheLimit() async throws {
-        let harness = try await APNSHarness()
-        defer { harness.stop() }
+    @Test(arguments: StoreEngine.allCases)
+    func serverErrorsBackOffAndGiveUpAfterTheLimit(engine: StoreEngine) async throws {
+        let harness = try await APNSHarness(engine)
+        defer { Task { await harness.stop() } }
         let order = try await harness.order(devices: ["d1": "aa01"])
         harness.apns.set(.fail(status: 503, reason: "ServiceUnavailable", times: 100), for: "aa01")
         _ = try await harness.update(order, status: "completed")
         let worker = harness.worker(firstRetryDelay: 0)
         for _ in 0..<PushWorker.maxAttempts { try await worker.sendDue() }
-        let push = try #require(try await harness.service.store.pushes(limit: 1).first)
-        #expect(push.status == "failed")
+        let push = try #require(try await harness.pushes().first)
+        #expect(push.status == .failed)
         #expect(push.lastError == "gave up after 8 attempts: ServiceUnavailable")
         #expect(harness.apns.received.count == PushWorker.maxAttempts)
         // With a real first delay, the next attempt is pushed into the future.
@@ -106,13 +111,16 @@ import WalletOrdersTesting
         #expect(delay >= 120 && delay <= 240)
     }
 
-    @Test func pushesLeftPendingOrInFlightAreSentAfterARestart() async throws {
-        let harness = try await APNSHarness()
-        defer { harness.stop() }
+    @Test(arguments: StoreEngine.allCases)
+    func pushesLeftPendingOrInFlightAreSentAfterARestart(engine: StoreEngine) async throws {
+        let harness = try await APNSHarness(engine)
+        defer { Task { await harness.stop() } }
         let order = try await harness.order(devices: ["d1": "aa01", "d2": "bb02"])
         _ = try await harness.update(order, status: "completed")
-        // A process that claimed pushes and died before sending them.
-        let claimed = try await harness.service.store.claimDuePushes(now: Date(), limit: 1, types: [DevelopmentKeys.orderType])
+        // An instance that claimed a push and died before sending it: its lease has run out.
+        let claimed = try await harness.store.claimDuePushes(
+            types: [DevelopmentKeys.orderType], limit: 1,
+            claim: PushClaim(owner: "dead-instance", leaseUntil: Date().addingTimeInterval(-1)), now: Date())
         #expect(claimed.count == 1)
 
         let worker = harness.worker()
@@ -121,7 +129,7 @@ import WalletOrdersTesting
         running.cancel()
         await running.value
         #expect(Set(harness.apns.received.map(\.deviceToken)) == ["aa01", "bb02"])
-        #expect(try await harness.service.store.pushes(limit: 10).map(\.status) == ["delivered", "delivered"])
+        #expect(try await harness.pushes().map(\.status) == [.delivered, .delivered])
     }
 
     @Test func theProviderTokenChecksOutWithOpenSSL() async throws {
@@ -171,16 +179,17 @@ import WalletOrdersTesting
         #expect(try provider.current() != second, "renewed at 50 minutes")
     }
 
-    @Test func anExpiredTokenIsRenewedOnceAndRetried() async throws {
+    @Test(arguments: StoreEngine.allCases)
+    func anExpiredTokenIsRenewedOnceAndRetried(engine: StoreEngine) async throws {
         // The local APNs runs two hours ahead, so every token it sees is expired: one renewal, then a failure.
-        let harness = try await APNSHarness(apnsNow: { Date().addingTimeInterval(7_200) })
-        defer { harness.stop() }
+        let harness = try await APNSHarness(engine, apnsNow: { Date().addingTimeInterval(7_200) })
+        defer { Task { await harness.stop() } }
         let order = try await harness.order(devices: ["d1": "aa01"])
         _ = try await harness.update(order, status: "completed")
         try await harness.worker().sendDue()
-        let push = try #require(try await harness.service.store.pushes(limit: 1).first)
+        let push = try #require(try await harness.pushes().first)
         #expect(push.lastError == "ExpiredProviderToken")
-        #expect(push.status == "failed", "a token younger than 20 minutes is not renewed, so retrying cannot help")
+        #expect(push.status == .failed, "a token younger than 20 minutes is not renewed, so retrying cannot help")
         #expect(harness.apns.received.map(\.reason) == ["ExpiredProviderToken"])
     }
 }

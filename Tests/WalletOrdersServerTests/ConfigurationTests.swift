@@ -8,7 +8,8 @@ import WalletOrdersTesting
         let configuration = try await ServiceConfiguration.load(file: nil, environment: [:])
         #expect(configuration.host == "127.0.0.1")
         #expect(configuration.port == 8080)
-        #expect(configuration.databasePath == "data/wallet-orders.sqlite")
+        #expect(configuration.database.description == "data/wallet-orders.sqlite")
+        #expect(configuration.dataFolder.path.hasSuffix("/data"))
         #expect(configuration.webServiceURL == "http://127.0.0.1:8080")
         #expect(configuration.orderTypes.isEmpty)
     }
@@ -30,12 +31,13 @@ import WalletOrdersTesting
         ])
         #expect(configuration.host == "0.0.0.0")
         #expect(configuration.port == 9100)
+        #expect(configuration.database.description == "data/wallet-orders.sqlite")
         #expect(configuration.webServiceURL == "https://orders.example.com")
         #expect(configuration.merchantKeys == ["file-key-0123456789", "env-key-0123456789"])
         #expect(configuration.orderTypes.map(\.identifier) == ["order.com.example.shop", "order.com.example.returns"])
         #expect(configuration.orderTypes[0].signingKeyPassword == "secret")
-        #expect(configuration.orderTypes[0].manifestDigest == "sha1")
-        #expect(configuration.orderTypes[0].apnsEnvironment == "sandbox")
+        #expect(configuration.orderTypes[0].manifestDigest == .sha1)
+        #expect(configuration.orderTypes[0].apnsEnvironment == .sandbox)
         #expect(configuration.orderTypes[1].signingKey == "/keys/r.key")
     }
 
@@ -48,7 +50,7 @@ import WalletOrdersTesting
         ])
         let type = try #require(configuration.orderTypes.first)
         #expect(type.teamIdentifier == nil && type.signingKeyPassword == nil)
-        #expect(type.apnsEnvironment == "production")
+        #expect(type.apnsEnvironment == .production)
         #expect(type.apnsKeyID == "ABC123DEFG")
         await #expect(throws: ConfigurationError.self) {
             try await ServiceConfiguration.load(file: nil, environment: [
@@ -67,6 +69,16 @@ import WalletOrdersTesting
         await #expect(throws: ConfigurationError.self) {
             try await ServiceConfiguration.load(file: nil, environment: ["WALLET_ORDERS_ADMIN_KEY": "short"])
         }
+        for (name, value) in [("MANIFEST_DIGEST", "md5"), ("APNS_ENVIRONMENT", "http://apns.example.com"),
+                              ("DATABASE", "postgres://nobody-at-all/")] {
+            let error = await #expect(throws: ConfigurationError.self) {
+                try await ServiceConfiguration.load(file: nil, environment: [
+                    "WALLET_ORDERS_ORDER_TYPE": "order.com.example.shop", "WALLET_ORDERS_SIGNING_KEY": "/k.pem",
+                    "WALLET_ORDERS_WWDR_CERT": "/w.pem", "WALLET_ORDERS_\(name)": value,
+                ])
+            }
+            #expect(error?.description.contains(value.prefix(8)) == true, "\(error.map(String.init(describing:)) ?? "")")
+        }
         let emptyAdminKey = try await ServiceConfiguration.load(file: nil, environment: ["WALLET_ORDERS_ADMIN_KEY": ""])
         #expect(emptyAdminKey.adminKey == nil, "an empty admin key is no admin key, so /admin stays off")
         await #expect(throws: ConfigurationError.self) {
@@ -78,10 +90,31 @@ import WalletOrdersTesting
         var configuration = ServiceConfiguration()
         configuration.orderTypes = [type]
         let folder = try TemporaryDirectory("config")
-        configuration.databasePath = folder.path("orders.sqlite")
-        let report = ServiceChecks.run(configuration, now: Date())
+        configuration.database = .sqlite(path: folder.path("orders.sqlite"))
+        let report = await ServiceChecks.run(configuration, now: Date())
         #expect(report.orderTypes.isEmpty, "an order type with a problem is not loaded")
         #expect(report.problems
             == ["order type order.com.example.other: \(keys.certificatePath) is the certificate for order.com.example.dev, not for order.com.example.other"])
+    }
+}
+
+@Suite struct DatabaseSettingTests {
+    @Test func aPostgresURLPicksPostgreSQLAndAnythingElseIsAnSQLiteFile() async throws {
+        let postgres = try await ServiceConfiguration.load(file: nil, environment: [
+            "WALLET_ORDERS_DATABASE": "postgres://shop:pw@db.internal:5433/orders",
+        ])
+        guard case .postgres(let url) = postgres.database else {
+            Issue.record("expected PostgreSQL, got \(postgres.database)")
+            return
+        }
+        #expect(url.host == "db.internal" && url.port == 5433 && url.database == "orders")
+        #expect(postgres.database.description == "postgres://shop@db.internal:5433/orders")
+        #expect(postgres.dataFolder.lastPathComponent == "data")
+        let sqlite = try await ServiceConfiguration.load(file: nil, environment: ["WALLET_ORDERS_DATABASE": "/var/lib/wo/orders.db"])
+        guard case .sqlite(let path) = sqlite.database else {
+            Issue.record("expected SQLite, got \(sqlite.database)")
+            return
+        }
+        #expect(path == "/var/lib/wo/orders.db" && sqlite.dataFolder.path == "/var/lib/wo")
     }
 }

@@ -4,24 +4,27 @@ import HummingbirdTesting
 import Testing
 import WalletOrdersModel
 import WalletOrdersPackage
+import WalletOrdersStore
 import WalletOrdersTesting
 
 /// Every row of the device API table, over HTTP against the real server and a real SQLite file.
 @Suite struct DeviceAPITests {
-    @Test func registeringAnswers201ThenOn200AndReplacesThePushToken() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func registeringAnswers201ThenOn200AndReplacesThePushToken(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let order = try await client.createOrder()
             #expect(try await client.register(order, device: "device-1", pushToken: "AABB01").status == .created)
             #expect(try await client.register(order, device: "device-1", pushToken: "ccdd02").status == .ok)
-            let registrations = try await client.service.store.registrations(type: order.type, id: order.id)
+            let registrations = try await client.store.registrations(RegistrationFilter(type: order.type, id: order.id), limit: 100)
             #expect(registrations.map(\.pushToken) == ["ccdd02"])
             #expect(try await client.register(order, device: "device-2").status == .created)
         }
     }
 
-    @Test func wrongTokenMissingTokenAndUnknownOrderAllAnswer401Alike() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func wrongTokenMissingTokenAndUnknownOrderAllAnswer401Alike(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let order = try await client.createOrder()
             let wrong = try await client.register(order, device: "d1", token: String(repeating: "0", count: 64))
@@ -38,14 +41,15 @@ import WalletOrdersTesting
                 #expect(response.json == .object(["error": .string("missing or wrong credentials")]))
                 #expect(response.headers[.wwwAuthenticate] == "AppleOrder")
             }
-            #expect(try await client.service.store.registrations(type: order.type, id: order.id).isEmpty)
+            #expect(try await client.store.registrations(RegistrationFilter(type: order.type, id: order.id), limit: 100).isEmpty)
             let fetch = try await client.fetch(ServiceHarness.OrderDetails(type: order.type, id: order.id, token: "x"))
             #expect(fetch.status == .unauthorized)
         }
     }
 
-    @Test func aBodyWithoutAUsablePushTokenAnswers400() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func aBodyWithoutAUsablePushTokenAnswers400(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let order = try await client.createOrder()
             let path = "/v1/devices/d1/registrations/\(order.type)/\(order.id)"
@@ -64,23 +68,25 @@ import WalletOrdersTesting
         }
     }
 
-    @Test func unregisteringAnswers200AlsoWhenNothingWasRegistered() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func unregisteringAnswers200AlsoWhenNothingWasRegistered(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let order = try await client.createOrder()
             _ = try await client.register(order, device: "d1")
             let path = "/v1/devices/d1/registrations/\(order.type)/\(order.id)"
             let auth: HTTPFields = [.authorization: "AppleOrder \(order.token)"]
             #expect(try await client.request(.delete, path, headers: auth).status == .ok)
-            #expect(try await client.service.store.registrations(type: order.type, id: order.id).isEmpty)
+            #expect(try await client.store.registrations(RegistrationFilter(type: order.type, id: order.id), limit: 100).isEmpty)
             #expect(try await client.request(.delete, path, headers: auth).status == .ok)
             #expect(try await client.request(.delete, path).status == .unauthorized)
             #expect(try await client.changed(device: "d1").status == .noContent)
         }
     }
 
-    @Test func listingAnswers204Or200WithATagThatMovesForward() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func listingAnswers204Or200WithATagThatMovesForward(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             #expect(try await client.changed(device: "nobody").status == .noContent)
             let first = try await client.createOrder(id: "A-1")
@@ -106,8 +112,9 @@ import WalletOrdersTesting
         }
     }
 
-    @Test func twoUpdatesInOneSecondAndABackwardClockAreAllReported() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func twoUpdatesInOneSecondAndABackwardClockAreAllReported(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let order = try await client.createOrder()
             _ = try await client.register(order, device: "d1")
@@ -126,15 +133,18 @@ import WalletOrdersTesting
                 // A device holding the previous Last-Modified must not be told 304.
                 let fetched = try await client.fetch(order, headers: [.ifModifiedSince: try #require(lastModified)])
                 #expect(fetched.status == .ok, "after \(status)")
-                #expect(fetched.headers[.lastModified] != lastModified)
+                // Never later than now (RFC 9110, section 8.8.2.1), though updatedAt ran ahead of the clock.
+                let sent = try #require(fetched.headers[.lastModified].flatMap(Self.httpDate))
+                #expect(sent <= harness.clock.now, "after \(status)")
                 lastModified = fetched.headers[.lastModified]
             }
             #expect(updatedAts.count == 3)
         }
     }
 
-    @Test func fetchingAnswersTheSignedPackageWithCacheHeaders() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func fetchingAnswersTheSignedPackageWithCacheHeaders(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let order = try await client.createOrder()
             let response = try await client.fetch(order)
@@ -161,7 +171,7 @@ import WalletOrdersTesting
 
             // Built once per version: the same bytes again, straight from the store.
             #expect(Data(buffer: try await client.fetch(order).body) == package)
-            #expect(try await client.service.store.package(type: order.type, id: order.id, version: 1) == package)
+            #expect(try await client.store.orderForFetch(type: order.type, id: order.id)?.package == package)
 
             for headers: HTTPFields in [
                 [.ifModifiedSince: "Sun, 22 Nov 2026 10:15:30 GMT"],
@@ -190,8 +200,9 @@ import WalletOrdersTesting
         }
     }
 
-    @Test func logMessagesAreStoredAndUnreadableBodiesStillAnswer200() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func logMessagesAreStoredAndUnreadableBodiesStillAnswer200(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let body = JSONValue.object(["logs": .array([.string("first"), .string("second"), .int(3)])]).serialized()
             #expect(try await client.request(.post, "/v1/log", body: body).status == .ok)
@@ -202,14 +213,15 @@ import WalletOrdersTesting
             let huge = try await client.request(.post, "/v1/log", body: Data(repeating: 0x20, count: 300_000))
             #expect(huge.status == .contentTooLarge)
 
-            let logs = try await client.service.store.logs(limit: 10)
+            let logs = try await client.store.logs(LogFilter(), page: PageRequest(limit: 10)).records
             #expect(logs.map(\.message) == [String(repeating: "x", count: 4_096), "second", "first"])
             #expect(logs.first?.remoteAddress == "127.0.0.1")
         }
     }
 
-    @Test func oddCharactersInIdentifiersAnswer400WithJSON() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func oddCharactersInIdentifiersAnswer400WithJSON(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let order = try await client.createOrder()
             for path in [
@@ -226,5 +238,13 @@ import WalletOrdersTesting
             // Percent-encoded characters that are allowed decode to the same identifier.
             #expect(try await client.request(.get, "/v1/devices/d%2D1/registrations/\(order.type)").status == .noContent)
         }
+    }
+
+    private static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.date(from: text)
     }
 }

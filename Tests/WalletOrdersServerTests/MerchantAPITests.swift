@@ -17,8 +17,9 @@ import WalletOrdersTesting
         return .object(fields)
     }
 
-    @Test func creatingFillsWhatTheServiceOwnsAndAnswersOrderDetails() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func creatingFillsWhatTheServiceOwnsAndAnswersOrderDetails(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let response = try await client.merchant(.post, "/api/v1/orders", json: orderBody())
             #expect(response.status == .created)
@@ -43,8 +44,9 @@ import WalletOrdersTesting
         }
     }
 
-    @Test func anInvalidOrderAnswers400WithEveryProblemAndWritesNothing() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func anInvalidOrderAnswers400WithEveryProblemAndWritesNothing(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let response = try await client.merchant(.post, "/api/v1/orders", json: orderBody { order in
                 order["status"] = .string("lost")
@@ -70,8 +72,9 @@ import WalletOrdersTesting
         }
     }
 
-    @Test func badJSONAndTheWrongOrderTypeAnswer400() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func badJSONAndTheWrongOrderTypeAnswer400(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let broken = try await client.request(
                 .post, "/api/v1/orders",
@@ -96,8 +99,9 @@ import WalletOrdersTesting
 
     /// Found by schemathesis: a non-string orderIdentifier crashed the server, and a null merchant was stored
     /// missing while the signed package had the template's.
-    @Test func aNonStringIdentifierAnswers400AndNullFieldsTakeTheTemplateDefault() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func aNonStringIdentifierAnswers400AndNullFieldsTakeTheTemplateDefault(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             for identifier in [JSONValue.int(5), .null, .object([:])] {
                 let response = try await client.merchant(.post, "/api/v1/orders", json: orderBody { $0["orderIdentifier"] = identifier })
@@ -119,8 +123,9 @@ import WalletOrdersTesting
         }
     }
 
-    @Test func aTakenIdentifierAnswers409() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func aTakenIdentifierAnswers409(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let body = orderBody { $0["orderIdentifier"] = .string("A-1") }
             #expect(try await client.merchant(.post, "/api/v1/orders", json: body).status == .created)
@@ -130,8 +135,9 @@ import WalletOrdersTesting
         }
     }
 
-    @Test func missingOrWrongKeysAnswer401() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func missingOrWrongKeysAnswer401(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             #expect(try await client.merchant(.post, "/api/v1/orders", json: orderBody(), key: "wrong-key-0123456789").status
                 == .unauthorized)
@@ -143,8 +149,9 @@ import WalletOrdersTesting
         }
     }
 
-    @Test func updatesQueueOnePushPerDeviceAndCollapseUntilSent() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func updatesQueueOnePushPerDeviceAndCollapseUntilSent(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let order = try await client.createOrder()
             for device in ["d1", "d2", "d3"] { _ = try await client.register(order, device: device, pushToken: "\(device.count)ab\(device)".filter(\.isHexDigit)) }
@@ -169,8 +176,9 @@ import WalletOrdersTesting
         }
     }
 
-    @Test func serviceOwnedFieldsCannotChangeAndPatchNeedsMergePatch() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func serviceOwnedFieldsCannotChangeAndPatchNeedsMergePatch(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let order = try await client.createOrder()
             let path = "/api/v1/orders/\(order.type)/\(order.id)"
@@ -185,15 +193,16 @@ import WalletOrdersTesting
             #expect(text.status == .unsupportedMediaType)
             let invalid = try await client.patch(order, .object(["status": .string("lost")]))
             #expect(invalid.status == .badRequest)
-            let stored = try await client.service.store.order(type: order.type, id: order.id)
+            let stored = try await client.store.order(type: order.type, id: order.id)
             #expect(stored?.version == 1, "a refused update writes nothing")
             #expect(try await client.patch(
                 ServiceHarness.OrderDetails(type: order.type, id: "missing", token: ""), .object([:])).status == .notFound)
         }
     }
 
-    @Test func perOrderAssetsArePackagedAndPatchedByPath() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func perOrderAssetsArePackagedAndPatchedByPath(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let png = try Data(contentsOf: SampleOrder.templateFolder.appendingPathComponent("mug.png"))
             let order = try await client.createOrder { order in
@@ -215,12 +224,13 @@ import WalletOrdersTesting
                 "lineItems": .array([.object(["title": .string("Mug"), "quantity": .int(1), "image": .string("mug.png")])]),
             ]))
             #expect(accepted.status == .ok)
-            #expect(try await client.service.store.assets(type: order.type, id: order.id).isEmpty)
+            #expect(try await client.store.currentOrder(type: order.type, id: order.id)?.assets.isEmpty == true)
         }
     }
 
-    @Test func oversizedBodiesAnswer413() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func oversizedBodiesAnswer413(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let response = try await client.request(
                 .post, "/api/v1/orders", headers: [.authorization: "Bearer \(ServiceHarness.merchantKey)"],
@@ -230,8 +240,9 @@ import WalletOrdersTesting
         }
     }
 
-    @Test func listsPageThroughOrdersRegistrationsAndLogs() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func listsPageThroughOrdersRegistrationsAndLogs(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             for index in 1...5 { _ = try await client.createOrder(id: "A-\(index)") }
             let first = try await client.merchant(.get, "/api/v1/orders?limit=2")
@@ -242,7 +253,7 @@ import WalletOrdersTesting
             #expect(try await client.merchant(.get, "/api/v1/orders?limit=0").status == .badRequest)
 
             let order = ServiceHarness.OrderDetails(type: DevelopmentKeys.orderType, id: "A-1",
-                                                    token: try await client.service.store.order(type: DevelopmentKeys.orderType, id: "A-1")!.authenticationToken)
+                                                    token: try await client.store.order(type: DevelopmentKeys.orderType, id: "A-1")!.authenticationToken)
             _ = try await client.register(order, device: "phone-1", pushToken: "abcd")
             let registrations = try await client.merchant(.get, "/api/v1/orders/\(order.type)/A-1/registrations")
             #expect(registrations.json["registrations"]?.arrayValue?.first?["deviceIdentifier"] == .string("phone-1"))
@@ -255,8 +266,9 @@ import WalletOrdersTesting
         }
     }
 
-    @Test func ordersAndRegistrationsSurviveARestart() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func ordersAndRegistrationsSurviveARestart(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         let box = OrderBox()
         try await harness.run { client in
             let order = try await client.createOrder()
@@ -270,10 +282,10 @@ import WalletOrdersTesting
             #expect(fetched.status == .ok)
             #expect(Data(buffer: fetched.body) == package)
             #expect(try await client.changed(device: "d1").json["orderIdentifiers"] == .array([.string(order.id)]))
-            let stored = try await client.service.store.order(type: order.type, id: order.id)
+            let stored = try await client.store.order(type: order.type, id: order.id)
             #expect(stored?.version == 2)
-            #expect(stored?.status == "completed")
-            #expect(try await client.service.store.pushes(status: "pending", limit: 10).count == 1)
+            #expect(stored?.status == .completed)
+            #expect(try await client.store.pushes(PushFilter(status: .pending), page: PageRequest(limit: 10)).records.count == 1)
         }
     }
 }

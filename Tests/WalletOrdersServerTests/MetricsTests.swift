@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 import WalletOrdersModel
+import WalletOrdersTesting
 
 /// `/metrics` in Prometheus' text format after real traffic, and the request id every response carries.
 @Suite struct MetricsTests {
@@ -11,8 +12,9 @@ import WalletOrdersModel
             .flatMap { Double($0.dropFirst(series.count + 1)) }
     }
 
-    @Test func trafficShowsUpByRouteAndStatusWithPackagesAndTheOutbox() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func trafficShowsUpByRouteAndStatusWithPackagesAndTheOutbox(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let order = try await client.createOrder()
             #expect(try await client.register(order, device: "device-1").status == .created)
@@ -46,8 +48,9 @@ import WalletOrdersModel
         }
     }
 
-    @Test func everyResponseCarriesARequestIdAndMetricsNeedTheAdminKeyWhenOneIsSet() async throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreEngine.allCases)
+    func everyResponseCarriesARequestIdAndMetricsNeedTheAdminKeyWhenOneIsSet(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
         try await harness.run(adminKey: "admin-key-for-tests-0123456789") { client in
             let first = try await client.request(.get, "/healthz")
             let second = try await client.request(.get, "/v1/no/such/route")

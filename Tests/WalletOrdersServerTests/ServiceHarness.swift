@@ -4,9 +4,11 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import Synchronization
 import WalletOrdersModel
 import WalletOrdersPackage
 import WalletOrdersServer
+import WalletOrdersService
 import WalletOrdersStore
 import WalletOrdersTesting
 
@@ -21,48 +23,66 @@ final class ManualClock: Sendable {
     func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
 }
 
-/// The real service on a real port over a temporary SQLite file, with the sample template and development keys.
-struct ServiceHarness {
+/// The real service on a real port over a fresh store (a temporary SQLite file or a new PostgreSQL database),
+/// with the sample template and development keys.
+final class ServiceHarness: Sendable {
     static let merchantKey = "merchant-key-for-tests-0123456789"
+    let engine: StoreEngine
     let folder: TemporaryDirectory
     let clock = ManualClock()
 
-    init() throws {
+    /// Where the first run made its store, so that later runs (a restart) find the same data.
+    private let location = Mutex<String?>(nil)
+
+    init(_ engine: StoreEngine = .sqlite) throws {
+        self.engine = engine
         folder = try TemporaryDirectory("service")
     }
 
-    var databasePath: String { folder.path("data/orders.sqlite") }
-
-    func makeService() throws -> OrderService {
-        let keys = DevelopmentKeys.shared
-        let type = OrderType(
-            identifier: DevelopmentKeys.orderType,
-            builder: PackageBuilder(identity: keys.identity, allowsHTTPWebService: false),
-            template: try OrderTemplate(directory: SampleOrder.templateFolder))
-        let store = try SQLiteStore(path: databasePath)
-        try store.migrate()
-        let clock = self.clock
-        return OrderService(store: store, orderTypes: [type], webServiceURL: "https://orders.example.com/wallet",
-                            now: { clock.now })
+    private func openStore() async throws -> any OrderStore {
+        if let location = location.withLock({ $0 }) { return try await TestStore.reopen(engine, at: location) }
+        let (store, made) = try await TestStore.make(engine, in: folder)
+        location.withLock { $0 = made }
+        return store
     }
 
-    /// Runs `body` against the service listening on a free loopback port.
+    static func orderType() throws -> OrderType {
+        OrderType(
+            identifier: DevelopmentKeys.orderType,
+            builder: PackageBuilder(identity: DevelopmentKeys.shared.identity, allowsHTTPWebService: false),
+            template: try OrderTemplate(directory: SampleOrder.templateFolder))
+    }
+
+    /// Runs `body` against the service listening on a free loopback port; the store is closed afterwards.
     func run(adminKey: String? = nil, _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
-        let service = try makeService()
+        let store = try await openStore()
+        let clock = self.clock
+        let metrics = ServiceMetrics()
+        let service = OrderService(store: store, orderTypes: [try Self.orderType()],
+                                   webServiceURL: "https://orders.example.com/wallet", now: { clock.now },
+                                   counters: metrics.serviceCounters)
         var configuration = ServiceConfiguration()
         configuration.port = 0
         configuration.merchantKeys = [Self.merchantKey]
         configuration.adminKey = adminKey
         var logger = Logger(label: "tests")
         logger.logLevel = .warning
-        let app = ServiceApplication.make(service: service, configuration: configuration, logger: logger)
-        try await app.test(.live) { client in try await body(Client(client: client, service: service)) }
+        let app = ServiceApplication.make(service: service, metrics: metrics, configuration: configuration, logger: logger)
+        do {
+            try await app.test(.live) { client in try await body(Client(client: client, service: service, store: store)) }
+            await store.close()
+        } catch {
+            await store.close()
+            throw error
+        }
     }
 
     /// A thin layer over the test client that speaks JSON.
     struct Client: Sendable {
         let client: any TestClientProtocol
         let service: OrderService
+        /// The store behind the service, for tests to check what was written.
+        let store: any OrderStore
 
         @discardableResult
         func request(

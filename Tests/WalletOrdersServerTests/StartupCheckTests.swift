@@ -22,94 +22,111 @@ import WalletOrdersTesting
         type.apnsTeamID = DevelopmentKeys.team
         var configuration = ServiceConfiguration()
         configuration.publicURL = "https://orders.example.com"
-        configuration.databasePath = folder.path("data/orders.sqlite")
+        configuration.database = .sqlite(path: folder.path("data/orders.sqlite"))
         configuration.orderTypes = [type]
         configuration.merchantKeys = ["merchant-key-0123456789"]
         return configuration
     }
 
-    func problems(_ configuration: ServiceConfiguration, now: Date = Date()) -> [String] {
-        ServiceChecks.run(configuration, now: now).problems
+    func problems(_ configuration: ServiceConfiguration, now: Date = Date()) async -> [String] {
+        await ServiceChecks.run(configuration, now: now).problems
     }
 
-    @Test func aSoundConfigurationPassesWithoutWarnings() {
-        let report = ServiceChecks.run(configuration(), now: Date())
+    @Test func aSoundConfigurationPassesWithoutWarnings() async {
+        let report = await ServiceChecks.run(configuration(), now: Date())
         let findings = report.findings
         #expect(report.orderTypes.map(\.identifier) == [DevelopmentKeys.orderType], "a sound order type is loaded")
         #expect(findings.allSatisfy { $0.level == .ok }, "\(findings)")
         #expect(findings.count == 3)
     }
 
-    @Test func certificatesExpiringSoonAreWarnedAboutAndExpiredOnesRefused() {
+    @Test func certificatesExpiringSoonAreWarnedAboutAndExpiredOnesRefused() async {
         // The development WWDR certificate outlives the Order Type ID certificate by an hour.
         let expiry = keys.chain.orderTypeCertificate.notAfter
         let wwdrExpiry = keys.chain.wwdr.notAfter
         #expect(wwdrExpiry == expiry.addingTimeInterval(3_600))
         let type = "order type \(DevelopmentKeys.orderType)"
-        let soon = ServiceChecks.run(configuration(), now: expiry.addingTimeInterval(-10 * 86_400 - 60)).findings
+        let soon = await ServiceChecks.run(configuration(), now: expiry.addingTimeInterval(-10 * 86_400 - 60)).findings
         #expect(soon.filter { $0.level == .warning }.map(\.message) == [
             "\(type): \(keys.certificatePath) expires on \(RFC3339Text(expiry)), in 10 days: renew it",
             "\(type): \(keys.wwdrPath) expires on \(RFC3339Text(wwdrExpiry)), in 10 days: renew it",
         ], "\(soon)")
         #expect(!soon.contains { $0.level == .problem })
 
-        #expect(problems(configuration(), now: expiry.addingTimeInterval(60)) == [
+        #expect(await problems(configuration(), now: expiry.addingTimeInterval(60)) == [
             "\(type): \(keys.certificatePath) expired on \(RFC3339Text(expiry))",
         ])
     }
 
-    @Test func aKeyThatIsNotTheCertificatesIsRefused() throws {
+    @Test func aKeyThatIsNotTheCertificatesIsRefused() async throws {
         let other = try folder.write("other.key", Data(PrivateKey.generateRSA().pkcs8PEM().utf8))
         var configuration = configuration()
         configuration.orderTypes[0].signingKey = other
-        #expect(problems(configuration) == [
+        #expect(await problems(configuration) == [
             "order type \(DevelopmentKeys.orderType): \(other) is not the private key of the certificate in \(keys.certificatePath)",
         ])
     }
 
-    @Test func everyProblemIsListedOnce() throws {
+    @Test func everyProblemIsListedOnce() async throws {
         let rsa = try folder.write("rsa.p8", Data(PrivateKey.generateRSA().pkcs8PEM().utf8))
         var configuration = configuration()
         configuration.orderTypes[0].identifier = "order.com.example.other"
         configuration.orderTypes[0].wwdrCertificate = keys.rootPath
         configuration.orderTypes[0].apnsKey = rsa
-        let found = problems(configuration)
+        let found = await problems(configuration)
         #expect(found.count == 3, "\(found)")
         #expect(found[0].hasPrefix("order type order.com.example.other: \(keys.certificatePath) (") && found[0].contains("was not issued by the WWDR certificate in \(keys.rootPath)"))
         #expect(found[1] == "order type order.com.example.other: \(keys.certificatePath) is the certificate for \(DevelopmentKeys.orderType), not for order.com.example.other")
         #expect(found[2] == "order type order.com.example.other: \(rsa) is not a P-256 key, so it cannot sign APNs tokens (ES256)")
 
         // serve refuses with the same sentences, one per line, and writes nothing.
-        let error = #expect(throws: ConfigurationError.self) {
-            try ServiceBootstrap(configuration: configuration, logger: Logger(label: "test"))
+        let error = await #expect(throws: ConfigurationError.self) {
+            try await ServiceBootstrap.make(configuration: configuration, logger: Logger(label: "test"))
         }
         #expect(error?.description == "\n  " + found.joined(separator: "\n  "))
-        #expect(!FileManager.default.fileExists(atPath: configuration.databasePath))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("data/orders.sqlite")))
     }
 
-    @Test func anUnreadableAPNsKeyIsRefused() {
+    @Test func anUnreadableAPNsKeyIsRefused() async {
         var configuration = configuration()
         configuration.orderTypes[0].apnsKey = folder.path("missing.p8")
-        #expect(problems(configuration) == [
+        #expect(await problems(configuration) == [
             "order type \(DevelopmentKeys.orderType): cannot read the APNs key \(folder.path("missing.p8"))",
         ])
     }
 
-    @Test func aDatabaseThatCannotBeWrittenIsRefused() throws {
+    @Test func aDatabaseThatCannotBeWrittenIsRefused() async throws {
         var configuration = configuration()
         let file = try folder.write("not-a-folder", Data("x".utf8))
-        configuration.databasePath = "\(file)/orders.sqlite"
-        #expect(problems(configuration) == [
+        configuration.database = .sqlite(path: "\(file)/orders.sqlite")
+        #expect(await problems(configuration) == [
             "the database \(file)/orders.sqlite cannot be created: \(file) is a file, not a folder",
         ])
-        configuration.databasePath = folder.path("a-folder")
-        try FileManager.default.createDirectory(atPath: configuration.databasePath, withIntermediateDirectories: true)
-        #expect(problems(configuration) == ["the database \(configuration.databasePath) is a folder, not an SQLite file"])
+        let directory = folder.path("a-folder")
+        configuration.database = .sqlite(path: directory)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        #expect(await problems(configuration) == ["the database \(directory) is a folder, not an SQLite file"])
 
         // A file SQLite cannot write: not a database at all.
-        configuration.databasePath = try folder.write("garbage.sqlite", Data(repeating: 0x41, count: 4_096))
-        let found = problems(configuration)
-        #expect(found.count == 1 && found[0].hasPrefix("the database \(configuration.databasePath) cannot be written: "), "\(found)")
+        let garbage = try folder.write("garbage.sqlite", Data(repeating: 0x41, count: 4_096))
+        configuration.database = .sqlite(path: garbage)
+        let found = await problems(configuration)
+        #expect(found.count == 1 && found[0].hasPrefix("the database \(garbage) cannot be written: "), "\(found)")
+    }
+
+    @Test func aPostgresDatabaseIsCheckedAndAnUnreachableOneRefused() async throws {
+        var configuration = configuration()
+        let url = try TestStore.emptyPostgresDatabase()
+        configuration.database = try DatabaseLocation(url)
+        let findings = await ServiceChecks.run(configuration, now: Date()).findings
+        #expect(findings.contains { $0.level == .ok && $0.message.hasPrefix("the database postgres://postgres@127.0.0.1:") &&
+            $0.message.contains("is writable; migrations to apply: 0001_initial") }, "\(findings)")
+
+        // Nothing listens on port 1.
+        configuration.database = try DatabaseLocation("postgres://shop:secret-password@127.0.0.1:1/orders?sslmode=disable")
+        let refused = await problems(configuration)
+        #expect(refused.count == 1 && refused[0].hasPrefix("the database postgres://shop@127.0.0.1:1/orders "), "\(refused)")
+        #expect(!refused[0].contains("secret-password"))
     }
 
     private func RFC3339Text(_ date: Date) -> String {

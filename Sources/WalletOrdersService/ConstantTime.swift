@@ -1,7 +1,7 @@
 /// Comparisons whose time does not depend on where two secrets differ.
-enum ConstantTime {
+public enum ConstantTime {
     /// Whether `a` and `b` are equal, looking at every byte of the longer one whatever they hold.
-    static func equals(_ a: String, _ b: String) -> Bool {
+    public static func equals(_ a: String, _ b: String) -> Bool {
         let left = Array(a.utf8)
         let right = Array(b.utf8)
         var difference = UInt8(truncatingIfNeeded: left.count ^ right.count)
@@ -14,7 +14,7 @@ enum ConstantTime {
     }
 
     /// Whether `candidate` equals any of `secrets`; every secret is compared, so timing tells nothing of which.
-    static func matchesAny(_ candidate: String, _ secrets: [String]) -> Bool {
+    public static func matchesAny(_ candidate: String, _ secrets: [String]) -> Bool {
         secrets.reduce(false) { found, secret in equals(candidate, secret) || found }
     }
 }

@@ -1,0 +1,57 @@
+import Foundation
+import Logging
+import PostgresNIO
+import WalletOrdersStore
+
+/// Instances tell each other about queued pushes and new order versions through `NOTIFY`: a notification is
+/// sent when its transaction commits, and every instance `LISTEN`ing hears it.
+extension PostgresStore {
+    /// Sends `event` to every listening instance when the transaction on `connection` commits.
+    func notify(_ connection: PostgresConnection, _ event: StoreEvent) async throws {
+        try await connection.query("SELECT pg_notify(\(Self.channel), \(Self.payload(event)))", logger: logger)
+    }
+
+    /// `p` for queued pushes; `o <version> <type> <id>` for a new version (identifiers hold no spaces).
+    static func payload(_ event: StoreEvent) -> String {
+        switch event {
+        case .pushesQueued: "p"
+        case .orderChanged(let type, let id, let version): "o \(version) \(type) \(id)"
+        }
+    }
+
+    static func event(_ payload: String) -> StoreEvent? {
+        let parts = payload.split(separator: " ")
+        switch parts.first {
+        case "p": return .pushesQueued
+        case "o" where parts.count == 4:
+            guard let version = Int(parts[1]) else { return nil }
+            return .orderChanged(type: String(parts[2]), id: String(parts[3]), version: version)
+        default: return nil
+        }
+    }
+
+    /// Listens on one connection until cancelled, reconnecting after a failure. Each (re)connection publishes
+    /// `pushesQueued`, since notifications sent while no one listened are gone.
+    static func listen(client: PostgresClient, hub: StoreEventHub, logger: Logger) async {
+        var delay = Duration.milliseconds(100)
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: channel) { notifications in
+                        hub.publish(.pushesQueued)
+                        delay = .milliseconds(100)
+                        for try await notification in notifications {
+                            if let event = event(notification.payload) { hub.publish(event) }
+                        }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { return }
+                logger.warning("listening for other instances failed; trying again",
+                               metadata: ["error": "\(String(reflecting: error))", "retry": "\(delay)"])
+            }
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, .seconds(5))
+        }
+    }
+}

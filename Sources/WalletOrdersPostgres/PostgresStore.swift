@@ -1,0 +1,515 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+import WalletOrdersMigrations
+import WalletOrdersModel
+import WalletOrdersStore
+
+/// The store in PostgreSQL, for several instances of the service sharing one database.
+///
+/// What differs from SQLite, where many writers commit at once: listing tags are the writing transaction's id,
+/// capped by the oldest transaction still running (so a tag never runs ahead of a write not yet visible);
+/// pushes are claimed with `FOR UPDATE SKIP LOCKED`; every instance hears of queued pushes and new versions
+/// through `LISTEN`/`NOTIFY` on the channel `wallet_orders`.
+public final class PostgresStore: OrderStore {
+    let client: PostgresClient
+    let logger: Logger
+    let hub = StoreEventHub()
+    let url: PostgresURL
+    private let running: Task<Void, Never>
+    /// The task that listens for other instances' notifications, started by the first subscriber.
+    private let listening = Mutex<Task<Void, Never>?>(nil)
+
+    /// The channel instances notify each other on.
+    static let channel = "wallet_orders"
+
+    public var location: String { url.description }
+
+    /// Connects to the database at `url` with up to `connections` connections for queries (and one more to
+    /// listen for other instances once someone subscribes to `events()`). Call `migrate()` before use and
+    /// `close()` when done.
+    public init(url: PostgresURL, connections: Int = 20, logger: Logger) {
+        self.url = url
+        self.logger = logger
+        let client = PostgresClient(configuration: url.clientConfiguration(connections: connections + 1),
+                                    backgroundLogger: logger)
+        self.client = client
+        running = Task { await client.run() }
+    }
+
+    public func close() async {
+        if let task = listening.withLock({ $0 }) {
+            task.cancel()
+            await task.value
+        }
+        running.cancel()
+        await running.value
+        hub.close()
+    }
+
+    public func events() -> AsyncStream<StoreEvent> {
+        let stream = hub.subscribe()
+        listening.withLock { task in
+            if task == nil {
+                task = Task { [client, hub, logger] in await Self.listen(client: client, hub: hub, logger: logger) }
+            }
+        }
+        return stream
+    }
+
+    // MARK: Migrations
+
+    public func migrate() async throws -> [String] {
+        let migrations = try Migrations.all(for: .postgres)
+        return try await transaction { connection in
+            // Two instances starting at once: the second waits here, then finds nothing left to apply.
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: self.logger)
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at bigint NOT NULL)
+                """, logger: self.logger)
+            let applied = Set(try await self.strings(connection, "SELECT name FROM schema_migrations"))
+            var names: [String] = []
+            for migration in migrations where !applied.contains(migration.name) {
+                for statement in SQLScript.statements(migration.sql) {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
+                }
+                try await connection.query("""
+                    INSERT INTO schema_migrations (name, applied_at) VALUES (\(migration.name), \(Date().unixSeconds))
+                    """, logger: self.logger)
+                names.append(migration.name)
+            }
+            return names
+        }
+    }
+
+    /// The advisory lock migrations hold: any constant no other application uses.
+    static let migrationLock: Int64 = 0x57_4F_5F_4D_49_47  // "WO_MIG"
+
+    public func pendingMigrations() async throws -> [String] {
+        let names = try Migrations.all(for: .postgres).map(\.name)
+        let exists = try await first(Bool.self, "SELECT to_regclass('schema_migrations') IS NOT NULL") ?? false
+        guard exists else { return names }
+        let applied = Set(try await client.withConnection { try await self.strings($0, "SELECT name FROM schema_migrations") })
+        return names.filter { !applied.contains($0) }
+    }
+
+    public func checkWritable() async throws {
+        _ = try await transaction { connection in
+            try await connection.query("CREATE TEMPORARY TABLE write_check (x integer) ON COMMIT DROP", logger: self.logger)
+            try await connection.query("INSERT INTO write_check VALUES (1)", logger: self.logger)
+        }
+    }
+
+    public func isReachable() async -> Bool {
+        (try? await first(Int.self, "SELECT 1")) == 1
+    }
+
+    /// Autovacuum keeps PostgreSQL's statistics; a manual ANALYZE helps only after bulk loads.
+    public func optimize() async throws {
+        try await client.query("ANALYZE", logger: logger)
+    }
+
+    // MARK: Orders
+
+    public func createOrder(_ order: OrderWrite) async throws -> StoredOrder {
+        let type = order.orderTypeIdentifier, id = order.orderIdentifier
+        let stored = try await transaction { connection in
+            let rows = try await connection.query("""
+                INSERT INTO orders (order_type_identifier, order_identifier, authentication_token, document, status,
+                                    created_at, updated_at, change_tag, version)
+                VALUES (\(type), \(id), \(order.authenticationToken), \(Self.text(order.document)),
+                        \(order.status.rawValue), \(order.createdAt.unixSeconds), \(order.updatedAt.unixSeconds),
+                        pg_current_xact_id()::text::bigint, 1)
+                ON CONFLICT (order_type_identifier, order_identifier) DO NOTHING
+                RETURNING change_tag
+                """, logger: self.logger).collect()
+            guard let row = rows.first else { throw StoreError.orderExists }
+            let tag: Int64 = try Columns(row)["change_tag"]
+            try await self.recordVersion(connection, order, version: 1)
+            try await self.replaceAssets(connection, type: type, id: id, assets: order.assets ?? [:])
+            try await self.storePackage(connection, type: type, id: id, version: 1, data: order.package)
+            try await self.notify(connection, .orderChanged(type: type, id: id, version: 1))
+            return StoredOrder(
+                orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: order.authenticationToken,
+                document: order.document, status: order.status,
+                createdAt: Date(unixSeconds: order.createdAt.unixSeconds),
+                updatedAt: Date(unixSeconds: order.updatedAt.unixSeconds), changeTag: tag, version: 1)
+        }
+        hub.publish(.orderChanged(type: type, id: id, version: 1))
+        return stored
+    }
+
+    public func currentOrder(type: String, id: String) async throws -> CurrentOrder? {
+        try await client.withConnection { connection in
+            guard let order = try await self.fetchOrder(connection, type: type, id: id) else { return nil }
+            var assets: [String: Data] = [:]
+            for row in try await connection.query("""
+                SELECT path, data FROM order_assets WHERE order_type_identifier = \(type) AND order_identifier = \(id)
+                """, logger: self.logger).collect() {
+                let columns = Columns(row)
+                assets[try columns["path"]] = try columns["data"] as Data
+            }
+            return CurrentOrder(order: order, assets: assets)
+        }
+    }
+
+    public func updateOrder(_ order: OrderWrite, expectedVersion: Int, now: Date) async throws -> OrderUpdate {
+        let type = order.orderTypeIdentifier, id = order.orderIdentifier
+        let version = expectedVersion + 1
+        let update = try await transaction { connection in
+            let rows = try await connection.query("""
+                UPDATE orders SET document = \(Self.text(order.document)), status = \(order.status.rawValue),
+                                  updated_at = \(order.updatedAt.unixSeconds),
+                                  change_tag = pg_current_xact_id()::text::bigint, version = \(version)
+                WHERE order_type_identifier = \(type) AND order_identifier = \(id) AND version = \(expectedVersion)
+                RETURNING change_tag, created_at
+                """, logger: self.logger).collect()
+            guard let row = rows.first else {
+                let exists = try await connection.query("""
+                    SELECT 1 FROM orders WHERE order_type_identifier = \(type) AND order_identifier = \(id)
+                    """, logger: self.logger).collect()
+                throw exists.isEmpty ? StoreError.orderNotFound : StoreError.versionConflict
+            }
+            let columns = Columns(row)
+            let tag: Int64 = try columns["change_tag"], createdAt: Int64 = try columns["created_at"]
+            try await self.recordVersion(connection, order, version: version)
+            if let assets = order.assets { try await self.replaceAssets(connection, type: type, id: id, assets: assets) }
+            try await self.storePackage(connection, type: type, id: id, version: version, data: order.package)
+            let queued = try await self.queuePushes(connection, type: type, id: id, now: now)
+            try await self.notify(connection, .orderChanged(type: type, id: id, version: version))
+            if queued > 0 { try await self.notify(connection, .pushesQueued) }
+            let stored = StoredOrder(
+                orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: order.authenticationToken,
+                document: order.document, status: order.status, createdAt: Date(unixSeconds: createdAt),
+                updatedAt: Date(unixSeconds: order.updatedAt.unixSeconds), changeTag: tag, version: version)
+            return OrderUpdate(order: stored, pushesQueued: queued)
+        }
+        hub.publish(.orderChanged(type: type, id: id, version: version))
+        if update.pushesQueued > 0 { hub.publish(.pushesQueued) }
+        return update
+    }
+
+    public func order(type: String, id: String) async throws -> StoredOrder? {
+        try await client.withConnection { try await self.fetchOrder($0, type: type, id: id) }
+    }
+
+    public func orderHead(type: String, id: String) async throws -> OrderHead? {
+        let rows = try await client.query("""
+            SELECT authentication_token, updated_at, change_tag, version FROM orders
+            WHERE order_type_identifier = \(type) AND order_identifier = \(id)
+            """, logger: logger).collect()
+        return try rows.first.map { try Self.head(Columns($0)) }
+    }
+
+    public func orderForFetch(type: String, id: String) async throws -> FetchedOrder? {
+        let rows = try await client.query("""
+            SELECT o.authentication_token, o.updated_at, o.change_tag, o.version, p.data AS package
+            FROM orders o
+            LEFT JOIN order_packages p ON p.order_type_identifier = o.order_type_identifier
+                                      AND p.order_identifier = o.order_identifier AND p.version = o.version
+            WHERE o.order_type_identifier = \(type) AND o.order_identifier = \(id)
+            """, logger: logger).collect()
+        return try rows.first.map { row in
+            let columns = Columns(row)
+            return FetchedOrder(head: try Self.head(columns), package: try columns["package"])
+        }
+    }
+
+    public func savePackage(type: String, id: String, version: Int, data: Data) async throws -> Bool {
+        try await transaction { connection in
+            // The order's row lock keeps a newer version from landing between the check and the write.
+            let rows = try await connection.query("""
+                SELECT version FROM orders WHERE order_type_identifier = \(type) AND order_identifier = \(id) FOR SHARE
+                """, logger: self.logger).collect()
+            guard let row = rows.first, try Columns(row)["version"] as Int == version else { return false }
+            try await self.storePackage(connection, type: type, id: id, version: version, data: data)
+            return true
+        }
+    }
+
+    public func orders(_ filter: OrderFilter, page: PageRequest) async throws -> Page<OrderSummary> {
+        let rows = try await client.query("""
+            SELECT o.seq, o.order_type_identifier, o.order_identifier, o.status, o.created_at, o.updated_at, o.version,
+                   (SELECT count(*) FROM registrations r
+                    WHERE r.order_type_identifier = o.order_type_identifier
+                      AND r.order_identifier = o.order_identifier)::bigint AS registrations
+            FROM orders o
+            WHERE (\(filter.type)::text IS NULL OR o.order_type_identifier = \(filter.type))
+              AND (\(page.before)::bigint IS NULL OR o.seq < \(page.before))
+              AND (\(filter.status?.rawValue)::text IS NULL OR o.status = \(filter.status?.rawValue))
+              AND (\(filter.updatedSince?.unixSeconds)::bigint IS NULL OR o.updated_at >= \(filter.updatedSince?.unixSeconds))
+            ORDER BY o.seq DESC LIMIT \(page.limit + 1)
+            """, logger: logger).collect()
+        return Page(rows: try rows.map { row in
+            let columns = Columns(row)
+            return (try columns["seq"], OrderSummary(
+                orderTypeIdentifier: try columns["order_type_identifier"], orderIdentifier: try columns["order_identifier"],
+                status: Self.status(try columns["status"]), createdAt: Date(unixSeconds: try columns["created_at"]),
+                updatedAt: Date(unixSeconds: try columns["updated_at"]), version: try columns["version"],
+                registrations: Int(try columns["registrations"] as Int64)))
+        }, limit: page.limit)
+    }
+
+    public func versions(type: String, id: String) async throws -> [OrderVersion] {
+        try await client.query("""
+            SELECT version, status, updated_at FROM order_versions
+            WHERE order_type_identifier = \(type) AND order_identifier = \(id) ORDER BY version
+            """, logger: logger).collect().map { row in
+            let columns = Columns(row)
+            return OrderVersion(version: try columns["version"], status: Self.status(try columns["status"]),
+                                updatedAt: Date(unixSeconds: try columns["updated_at"]))
+        }
+    }
+
+    // MARK: Registrations
+
+    public func register(device: String, type: String, id: String, pushToken: String, now: Date) async throws
+        -> RegistrationOutcome {
+        // xmax is 0 on a row this statement inserted, and the updating transaction's id on one it updated.
+        let rows = try await client.query("""
+            INSERT INTO registrations AS r (device_identifier, order_type_identifier, order_identifier, push_token,
+                                            created_at, updated_at)
+            VALUES (\(device), \(type), \(id), \(pushToken), \(now.unixSeconds), \(now.unixSeconds))
+            ON CONFLICT (device_identifier, order_type_identifier, order_identifier) DO UPDATE
+                SET push_token = excluded.push_token,
+                    updated_at = CASE WHEN r.push_token = excluded.push_token THEN r.updated_at ELSE excluded.updated_at END
+            RETURNING (xmax = 0) AS inserted
+            """, logger: logger).collect()
+        guard let row = rows.first else { throw StoreError.unexpected("registering returned nothing") }
+        return try Columns(row)["inserted"] as Bool ? .created : .existing
+    }
+
+    public func unregister(device: String, type: String, id: String) async throws {
+        try await client.query("""
+            DELETE FROM registrations
+            WHERE device_identifier = \(device) AND order_type_identifier = \(type) AND order_identifier = \(id)
+            """, logger: logger)
+    }
+
+    public func changedOrders(device: String, type: String, since tag: Int64?) async throws -> ChangedOrders? {
+        // The snapshot's xmin is the oldest transaction still running when this statement started: every write
+        // by an older transaction is visible now, so a tag below it skips nothing that commits later.
+        let rows = try await client.query("""
+            SELECT o.order_identifier, o.change_tag, pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS horizon
+            FROM registrations r
+            JOIN orders o ON o.order_type_identifier = r.order_type_identifier AND o.order_identifier = r.order_identifier
+            WHERE r.device_identifier = \(device) AND r.order_type_identifier = \(type)
+            """, logger: logger).collect()
+        guard !rows.isEmpty else { return nil }
+        let tagged: [(id: String, tag: Int64)] = try rows.map { row in
+            let columns = Columns(row)
+            return (try columns["order_identifier"], try columns["change_tag"])
+        }
+        let horizon: Int64 = try Columns(rows[0])["horizon"]
+        let newest = tagged.map(\.tag).max() ?? 0
+        let changed = tagged.filter { tag == nil || $0.tag > tag! }.sorted { $0.tag < $1.tag }.map(\.id)
+        return ChangedOrders(orderIdentifiers: changed, lastModified: max(tag ?? 0, min(newest, horizon - 1)))
+    }
+
+    public func registrations(_ filter: RegistrationFilter, limit: Int) async throws -> [Registration] {
+        try await client.query("""
+            SELECT device_identifier, order_type_identifier, order_identifier, push_token, created_at, updated_at
+            FROM registrations
+            WHERE (\(filter.device)::text IS NULL OR device_identifier = \(filter.device))
+              AND (\(filter.type)::text IS NULL OR order_type_identifier = \(filter.type))
+              AND (\(filter.id)::text IS NULL OR order_identifier = \(filter.id))
+            ORDER BY updated_at DESC, device_identifier LIMIT \(max(1, limit))
+            """, logger: logger).collect().map(Self.registration)
+    }
+
+    public func registrationCount(type: String, id: String) async throws -> Int {
+        Int(try await first(Int64.self, """
+            SELECT count(*) FROM registrations WHERE order_type_identifier = \(type) AND order_identifier = \(id)
+            """) ?? 0)
+    }
+
+    public func resendPushes(type: String, id: String, now: Date) async throws -> Int? {
+        let queued = try await transaction { connection -> Int? in
+            let exists = try await connection.query("""
+                SELECT 1 FROM orders WHERE order_type_identifier = \(type) AND order_identifier = \(id)
+                """, logger: self.logger).collect()
+            guard !exists.isEmpty else { return nil }
+            let queued = try await self.queuePushes(connection, type: type, id: id, now: now)
+            if queued > 0 { try await self.notify(connection, .pushesQueued) }
+            return queued
+        }
+        if let queued, queued > 0 { hub.publish(.pushesQueued) }
+        return queued
+    }
+
+    public func pruneFailedRegistrations() async throws -> Int {
+        try await count("""
+            WITH gone AS (
+                DELETE FROM registrations AS r
+                WHERE EXISTS (
+                    SELECT 1 FROM push_outbox AS f
+                    WHERE f.status = 'failed' AND f.order_type_identifier = r.order_type_identifier
+                      AND f.order_identifier = r.order_identifier AND f.push_token = r.push_token
+                      AND NOT EXISTS (
+                          SELECT 1 FROM push_outbox AS d
+                          WHERE d.status IN ('delivered', 'pending', 'sending') AND d.id > f.id
+                            AND d.order_type_identifier = f.order_type_identifier
+                            AND d.order_identifier = f.order_identifier AND d.push_token = f.push_token))
+                RETURNING 1)
+            SELECT count(*) FROM gone
+            """)
+    }
+
+    // MARK: Device logs
+
+    public func appendLogs(_ messages: [String], remoteAddress: String?, now: Date) async throws {
+        guard !messages.isEmpty else { return }
+        try await client.query("""
+            INSERT INTO device_logs (received_at, remote_address, message)
+            SELECT \(now.unixSeconds), \(remoteAddress), message FROM unnest(\(messages)::text[]) AS m(message)
+            """, logger: logger)
+    }
+
+    public func logs(_ filter: LogFilter, page: PageRequest) async throws -> Page<DeviceLogEntry> {
+        // strpos over lower(): a plain substring test, like SQLite's instr, with no LIKE wildcards to escape.
+        let rows = try await client.query("""
+            SELECT id, received_at, remote_address, message FROM device_logs
+            WHERE (\(page.before)::bigint IS NULL OR id < \(page.before))
+              AND (\(filter.since?.unixSeconds)::bigint IS NULL OR received_at >= \(filter.since?.unixSeconds))
+              AND (\(filter.containing)::text IS NULL OR strpos(lower(message), lower(\(filter.containing))) > 0)
+            ORDER BY id DESC LIMIT \(page.limit + 1)
+            """, logger: logger).collect()
+        return Page(rows: try rows.map { row in
+            let columns = Columns(row)
+            let id: Int64 = try columns["id"]
+            return (id, DeviceLogEntry(id: id, receivedAt: Date(unixSeconds: try columns["received_at"]),
+                                       remoteAddress: try columns["remote_address"], message: try columns["message"]))
+        }, limit: page.limit)
+    }
+
+    public func pruneLogs(before date: Date) async throws -> Int {
+        try await count("""
+            WITH gone AS (DELETE FROM device_logs WHERE received_at < \(date.unixSeconds) RETURNING 1)
+            SELECT count(*) FROM gone
+            """)
+    }
+
+    // MARK: Pieces of transactions
+
+    /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws,
+    /// with its own error rethrown (PostgresNIO's `withTransaction` wraps it).
+    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await client.withConnection { connection in
+            try await connection.query("BEGIN", logger: self.logger)
+            let result: Result
+            do {
+                result = try await body(connection)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: self.logger)
+                throw error
+            }
+            try await connection.query("COMMIT", logger: self.logger)
+            return result
+        }
+    }
+
+    /// The first column of the first row, or nil when there is no row.
+    func first<Value: PostgresDecodable>(_ type: Value.Type, _ query: PostgresQuery) async throws -> Value? {
+        // The one column of a one-column answer.
+        try await client.query(query, logger: logger).collect().first?.decode(Value.self)
+    }
+
+    /// A statement whose single row holds a count.
+    func count(_ query: PostgresQuery) async throws -> Int {
+        Int(try await first(Int64.self, query) ?? 0)
+    }
+
+    private func strings(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> [String] {
+        try await connection.query(query, logger: logger).collect().map { try Columns($0)["name"] }
+    }
+
+    /// One pending push per device registered for the order; answers how many devices that is.
+    func queuePushes(_ connection: PostgresConnection, type: String, id: String, now: Date) async throws -> Int {
+        // A pending push for the same order and token already covers this change: Wallet fetches the newest version.
+        try await connection.query("""
+            INSERT INTO push_outbox (order_type_identifier, order_identifier, device_identifier, push_token, status,
+                                     attempts, next_attempt_at, created_at, updated_at)
+            SELECT order_type_identifier, order_identifier, device_identifier, push_token, 'pending', 0,
+                   \(now.unixSeconds), \(now.unixSeconds), \(now.unixSeconds)
+            FROM registrations WHERE order_type_identifier = \(type) AND order_identifier = \(id)
+            ON CONFLICT (order_type_identifier, order_identifier, push_token) WHERE status = 'pending' DO NOTHING
+            """, logger: logger)
+        let rows = try await connection.query("""
+            SELECT count(*) AS devices FROM registrations
+            WHERE order_type_identifier = \(type) AND order_identifier = \(id)
+            """, logger: logger).collect()
+        guard let row = rows.first else { return 0 }
+        return Int(try Columns(row)["devices"] as Int64)
+    }
+
+    private func recordVersion(_ connection: PostgresConnection, _ order: OrderWrite, version: Int) async throws {
+        try await connection.query("""
+            INSERT INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at)
+            VALUES (\(order.orderTypeIdentifier), \(order.orderIdentifier), \(version), \(order.status.rawValue),
+                    \(order.updatedAt.unixSeconds))
+            ON CONFLICT (order_type_identifier, order_identifier, version) DO UPDATE
+                SET status = excluded.status, updated_at = excluded.updated_at
+            """, logger: logger)
+    }
+
+    private func fetchOrder(_ connection: PostgresConnection, type: String, id: String) async throws -> StoredOrder? {
+        let rows = try await connection.query("""
+            SELECT authentication_token, document, status, created_at, updated_at, change_tag, version FROM orders
+            WHERE order_type_identifier = \(type) AND order_identifier = \(id)
+            """, logger: logger).collect()
+        guard let row = rows.first else { return nil }
+        let columns = Columns(row)
+        let head = try Self.head(columns)
+        return StoredOrder(
+            orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: head.authenticationToken,
+            document: try OrderDocument(data: Data((try columns["document"] as String).utf8)),
+            status: Self.status(try columns["status"]), createdAt: Date(unixSeconds: try columns["created_at"]),
+            updatedAt: head.updatedAt, changeTag: head.changeTag, version: head.version)
+    }
+
+    private func replaceAssets(_ connection: PostgresConnection, type: String, id: String,
+                               assets: [String: Data]) async throws {
+        try await connection.query("""
+            DELETE FROM order_assets WHERE order_type_identifier = \(type) AND order_identifier = \(id)
+            """, logger: logger)
+        for (path, data) in assets {
+            try await connection.query("""
+                INSERT INTO order_assets (order_type_identifier, order_identifier, path, data)
+                VALUES (\(type), \(id), \(path), \(data))
+                """, logger: logger)
+        }
+    }
+
+    private func storePackage(_ connection: PostgresConnection, type: String, id: String, version: Int,
+                              data: Data) async throws {
+        try await connection.query("""
+            INSERT INTO order_packages (order_type_identifier, order_identifier, version, data)
+            VALUES (\(type), \(id), \(version), \(data))
+            ON CONFLICT (order_type_identifier, order_identifier) DO UPDATE
+                SET version = excluded.version, data = excluded.data
+            """, logger: logger)
+    }
+
+    static func text(_ document: OrderDocument) -> String {
+        String(decoding: document.json.serialized(), as: UTF8.self)
+    }
+
+    static func status(_ text: String) -> Order.Status {
+        Order.Status(rawValue: text) ?? .open
+    }
+
+    static func head(_ columns: Columns) throws -> OrderHead {
+        OrderHead(authenticationToken: try columns["authentication_token"],
+                  updatedAt: Date(unixSeconds: try columns["updated_at"]), changeTag: try columns["change_tag"],
+                  version: try columns["version"])
+    }
+
+    static func registration(_ row: PostgresRow) throws -> Registration {
+        let columns = Columns(row)
+        return Registration(
+            deviceIdentifier: try columns["device_identifier"], orderTypeIdentifier: try columns["order_type_identifier"],
+            orderIdentifier: try columns["order_identifier"], pushToken: try columns["push_token"],
+            createdAt: Date(unixSeconds: try columns["created_at"]), updatedAt: Date(unixSeconds: try columns["updated_at"]))
+    }
+}

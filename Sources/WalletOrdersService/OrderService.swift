@@ -1,0 +1,396 @@
+import Foundation
+import WalletOrdersModel
+import WalletOrdersPackage
+import WalletOrdersStore
+
+/// What the HTTP layer asks of the service: orders written, read and packaged, devices registered and answered,
+/// with every rule applied here, not in the routes. Knows nothing of HTTP: it throws `OrderServiceError`s.
+///
+/// A write reads the order's current version, applies the change, validates it and builds and signs its package
+/// outside any transaction, then asks the store to commit it only if the order is still at the version read; when
+/// another write got there first, it starts again from the read. The store's lock is held for the commit alone.
+public struct OrderService: Sendable {
+    let store: any OrderStore
+    public let orderTypes: [String: OrderType]
+    /// Each order's `webServiceURL`.
+    public let webServiceURL: String
+    /// The clock every write and answer reads.
+    public let now: @Sendable () -> Date
+    let counters: Counters
+
+    /// How many times a write reads and builds again after losing a race to another write of the same order.
+    static let maxWriteAttempts = 5
+    /// Fields the service sets; a merchant may send them only unchanged.
+    static let managedFields = ["authenticationToken", "webServiceURL", "createdAt", "updatedAt"]
+
+    /// Hooks for counting what the service does (for metrics).
+    public struct Counters: Sendable {
+        /// A package was built and signed.
+        public var packageBuilt: @Sendable () -> Void
+        /// A stored package was served without building it.
+        public var packageCacheHit: @Sendable () -> Void
+
+        public init(packageBuilt: @escaping @Sendable () -> Void = {},
+                    packageCacheHit: @escaping @Sendable () -> Void = {}) {
+            self.packageBuilt = packageBuilt
+            self.packageCacheHit = packageCacheHit
+        }
+    }
+
+    public init(store: any OrderStore, orderTypes: [OrderType], webServiceURL: String,
+                now: @escaping @Sendable () -> Date = Date.init, counters: Counters = Counters()) {
+        self.store = store
+        self.orderTypes = Dictionary(uniqueKeysWithValues: orderTypes.map { ($0.identifier, $0) })
+        self.webServiceURL = webServiceURL
+        self.now = now
+        self.counters = counters
+    }
+
+    // MARK: Writing orders
+
+    /// Creates an order from a merchant's body: order.json fields plus optional `assets` {path: base64}.
+    public func create(_ body: JSONValue) async throws -> WrittenOrder {
+        guard var fields = body.objectValue else { throw OrderServiceError.badRequest("the body must be a JSON object") }
+        let assets = try Self.decodeAssets(fields.removeValue(forKey: "assets"))
+        var problems: [OrderProblem] = []
+        for field in Self.managedFields where fields[field] != nil {
+            problems.append(OrderProblem(path: field, message: "is set by the service; leave it out"))
+        }
+        let type: OrderType
+        switch fields["orderTypeIdentifier"] {
+        case nil:
+            guard orderTypes.count == 1, let only = orderTypes.values.first else {
+                throw OrderServiceError.invalid(problems + [OrderProblem(
+                    path: "orderTypeIdentifier", message: "is required: this service signs more than one order type")])
+            }
+            type = only
+        case .string(let identifier)?:
+            guard let configured = orderTypes[identifier] else {
+                throw OrderServiceError.invalid(problems + [OrderProblem(
+                    path: "orderTypeIdentifier",
+                    message: "\"\(identifier)\" is not an order type this service signs (\(orderTypes.keys.sorted().joined(separator: ", ")))")])
+            }
+            type = configured
+        case let other?:
+            throw OrderServiceError.invalid(problems + [OrderProblem(
+                path: "orderTypeIdentifier", message: "must be a string, not \(other.typeName)")])
+        }
+        if let id = fields["orderIdentifier"], id.stringValue == nil {
+            problems.append(OrderProblem(path: "orderIdentifier", message: "must be a string, not \(id.typeName)"))
+        }
+        guard problems.isEmpty else { throw OrderServiceError.invalid(problems) }
+
+        var document = OrderDocument(fields: fields)
+        document["orderTypeIdentifier"] = .string(type.identifier)
+        if document["orderIdentifier"] == nil { document["orderIdentifier"] = .string(Random.identifier()) }
+        if document["schemaVersion"] == nil { document["schemaVersion"] = .int(1) }
+        if document["orderType"] == nil { document["orderType"] = .string("ecommerce") }
+        let token = Random.token()
+        document["authenticationToken"] = .string(token)
+        document["webServiceURL"] = .string(webServiceURL)
+        if let defaults = type.template.defaults { document = document.withDefaults(defaults) }
+        guard let id = document.orderIdentifier else { throw OrderServiceError.badRequest("orderIdentifier is missing") }
+        if let problem = Identifier.problem(with: id) {
+            throw OrderServiceError.invalid([OrderProblem(path: "orderIdentifier", message: problem)])
+        }
+        let createdAt = Date(unixSeconds: now().unixSeconds)
+        document["createdAt"] = .string(RFC3339.format(createdAt))
+        document["updatedAt"] = document["createdAt"]
+        let package = try build(type, document, assets)
+        do {
+            let order = try await store.createOrder(OrderWrite(
+                orderTypeIdentifier: type.identifier, orderIdentifier: id, authenticationToken: token,
+                document: document, createdAt: createdAt, updatedAt: createdAt, assets: assets, package: package))
+            return WrittenOrder(order: order, pushesQueued: 0)
+        } catch StoreError.orderExists {
+            throw OrderServiceError.orderExists(type: type.identifier, id: id)
+        }
+    }
+
+    /// Replaces an order with `body` (PUT): identifiers, token, service URL and creation time are kept.
+    public func replace(type: String, id: String, body: JSONValue) async throws -> WrittenOrder {
+        guard var fields = body.objectValue else { throw OrderServiceError.badRequest("the body must be a JSON object") }
+        let newAssets = try fields.removeValue(forKey: "assets").map { try Self.decodeAssets($0) }
+        return try await update(type: type, id: id) { [fields] _, assets in
+            (OrderDocument(fields: fields), newAssets ?? assets)
+        }
+    }
+
+    /// Changes an order with a JSON merge patch (PATCH, RFC 7396); `assets` in the patch merges into the
+    /// order's files, a null removing one.
+    public func patch(type: String, id: String, patch: JSONValue) async throws -> WrittenOrder {
+        guard var changes = patch.objectValue else {
+            throw OrderServiceError.badRequest("a merge patch must be a JSON object")
+        }
+        let assetChanges = changes.removeValue(forKey: "assets")
+        var removed: Set<String> = []
+        var added: [String: Data] = [:]
+        if let assetChanges {
+            guard let members = assetChanges.objectValue else {
+                throw OrderServiceError.badRequest("assets must be an object of path to base64 data")
+            }
+            for (path, value) in members where value == .null { removed.insert(path) }
+            added = try Self.decodeAssets(.object(members.filter { $0.value != .null }))
+        }
+        return try await update(type: type, id: id) { [changes, removed, added] current, assets in
+            var merged = assets.filter { !removed.contains($0.key) }
+            merged.merge(added) { $1 }
+            return (OrderDocument(fields: current.json.merging(patch: .object(changes)).objectValue ?? [:]), merged)
+        }
+    }
+
+    /// Reads, changes, validates, signs and commits, again from the read when another write won the race.
+    private func update(
+        type: String, id: String,
+        change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
+    ) async throws -> WrittenOrder {
+        guard let orderType = orderTypes[type] else { throw OrderServiceError.orderNotFound }
+        for _ in 0..<Self.maxWriteAttempts {
+            guard let current = try await store.currentOrder(type: type, id: id) else {
+                throw OrderServiceError.orderNotFound
+            }
+            let previous = current.order
+            var (document, assets) = try change(previous.document, current.assets)
+            var problems: [OrderProblem] = []
+            // The merchant may resend the fields the service owns, but not change them.
+            for field in ["orderTypeIdentifier", "orderIdentifier", "createdAt"] + Self.managedFields
+            where field != "updatedAt" {
+                if let sent = document[field], sent != previous.document[field] {
+                    problems.append(OrderProblem(path: field, message: "is set by the service and cannot change"))
+                }
+                document[field] = previous.document[field]
+            }
+            guard problems.isEmpty else { throw OrderServiceError.invalid(problems) }
+            if let defaults = orderType.template.defaults { document = document.withDefaults(defaults) }
+            // Each version's updatedAt is at least one second past the last: HTTP dates have one-second
+            // resolution, so a device comparing If-Modified-Since must never see two versions in one second.
+            let now = now()
+            let updatedAt = Date(unixSeconds: max(now.unixSeconds, previous.updatedAt.unixSeconds + 1))
+            document["updatedAt"] = .string(RFC3339.format(updatedAt))
+            let package = try build(orderType, document, assets)
+            let write = OrderWrite(
+                orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: previous.authenticationToken,
+                document: document, createdAt: previous.createdAt, updatedAt: updatedAt,
+                assets: assets == current.assets ? nil : assets, package: package)
+            do {
+                let update = try await store.updateOrder(write, expectedVersion: previous.version, now: now)
+                return WrittenOrder(order: update.order, pushesQueued: update.pushesQueued)
+            } catch StoreError.versionConflict {
+                continue
+            } catch StoreError.orderNotFound {
+                throw OrderServiceError.orderNotFound
+            }
+        }
+        throw OrderServiceError.writeConflict
+    }
+
+    // MARK: Reading orders
+
+    /// The current order and how many devices are registered for it.
+    public func order(type: String, id: String) async throws -> (order: StoredOrder, registrations: Int) {
+        guard let order = try await store.order(type: type, id: id) else { throw OrderServiceError.orderNotFound }
+        return (order, try await store.registrationCount(type: type, id: id))
+    }
+
+    /// The signed package of the order's current version, with the head it belongs to.
+    public func package(type: String, id: String) async throws -> FetchedPackage {
+        guard let fetched = try await store.orderForFetch(type: type, id: id) else { throw OrderServiceError.orderNotFound }
+        return try await complete(fetched, type: type, id: id)
+    }
+
+    /// Orders newest first.
+    public func orders(_ filter: OrderFilter, page: PageRequest) async throws -> Page<OrderSummary> {
+        try await store.orders(filter, page: page)
+    }
+
+    /// The devices registered for an order, newest first.
+    public func registrations(type: String, id: String) async throws -> [Registration] {
+        guard try await store.orderHead(type: type, id: id) != nil else { throw OrderServiceError.orderNotFound }
+        return try await store.registrations(RegistrationFilter(type: type, id: id), limit: Self.maxRegistrationsListed)
+    }
+
+    /// Every registration of one order is listed; an order followed by more devices than this is not a real one.
+    static let maxRegistrationsListed = 100_000
+
+    /// Registrations newest first, for admins.
+    public func registrations(_ filter: RegistrationFilter, limit: Int) async throws -> [Registration] {
+        try await store.registrations(filter, limit: limit)
+    }
+
+    /// Outbox rows newest first.
+    public func pushes(_ filter: PushFilter, page: PageRequest) async throws -> Page<PushRecord> {
+        try await store.pushes(filter, page: page)
+    }
+
+    /// How many pushes the outbox holds in each status.
+    public func pushCounts() async throws -> PushCounts {
+        try await store.pushCounts()
+    }
+
+    /// Device log entries newest first.
+    public func logs(_ filter: LogFilter, page: PageRequest) async throws -> Page<DeviceLogEntry> {
+        try await store.logs(filter, page: page)
+    }
+
+    /// Counts for admins.
+    public func stats() async throws -> StoreStats {
+        try await store.stats(now: now())
+    }
+
+    /// Whether the database answers.
+    public func isHealthy() async -> Bool {
+        await store.isReachable()
+    }
+
+    // MARK: Devices
+
+    /// Registers a device for an order's updates, given the order's authentication token and the device's push
+    /// token (hex, stored in lower case).
+    public func register(device: String, type: String, id: String, token: String?, pushToken: String?) async throws
+        -> RegistrationOutcome {
+        _ = try await authorize(type: type, id: id, token: token)
+        guard let pushToken, !pushToken.isEmpty, pushToken.count <= Self.maxPushTokenLength,
+              pushToken.allSatisfy({ $0.isHexDigit }) else {
+            throw OrderServiceError.invalidOrder("the body must be {\"pushToken\": \"<hex>\"}", problems: [
+                OrderProblem(path: "pushToken", message: "must be the device's hex push token"),
+            ])
+        }
+        return try await store.register(device: device, type: type, id: id, pushToken: pushToken.lowercased(),
+                                        now: now())
+    }
+
+    /// The longest push token accepted: APNs' are 32 bytes (64 hex digits) today, with room to grow.
+    static let maxPushTokenLength = 512
+
+    /// Removes a device's registration, given the order's authentication token.
+    public func unregister(device: String, type: String, id: String, token: String?) async throws {
+        _ = try await authorize(type: type, id: id, token: token)
+        try await store.unregister(device: device, type: type, id: id)
+    }
+
+    /// The device's orders of `type` changed since `tag`; nil when it is registered for none.
+    public func changedOrders(device: String, type: String, since tag: Int64?) async throws -> ChangedOrders? {
+        try await store.changedOrders(device: device, type: type, since: tag)
+    }
+
+    /// The order's head and package for a device holding the order's authentication token.
+    public func fetch(type: String, id: String, token: String?) async throws -> FetchedPackage {
+        let fetched = try await store.orderForFetch(type: type, id: id)
+        let head = try Self.check(token, fetched?.head)
+        return try await complete(FetchedOrder(head: head, package: fetched?.package), type: type, id: id)
+    }
+
+    /// Stores what a device sent to the log endpoint.
+    public func appendLogs(_ messages: [String], remoteAddress: String?) async throws {
+        try await store.appendLogs(messages, remoteAddress: remoteAddress, now: now())
+    }
+
+    /// The order's head when `token` is its authentication token. Unknown orders and wrong tokens are refused
+    /// alike, so a device cannot learn which orders exist.
+    func authorize(type: String, id: String, token: String?) async throws -> OrderHead {
+        try Self.check(token, try await store.orderHead(type: type, id: id))
+    }
+
+    static func check(_ token: String?, _ head: OrderHead?) throws -> OrderHead {
+        guard let head else {
+            // Compare anyway, so an unknown order takes as long to refuse as a wrong token.
+            _ = ConstantTime.equals(token ?? "", String(repeating: "0", count: 64))
+            throw OrderServiceError.unauthorized
+        }
+        guard let token, ConstantTime.equals(token, head.authenticationToken) else {
+            throw OrderServiceError.unauthorized
+        }
+        return head
+    }
+
+    // MARK: Packages
+
+    /// `fetched` with its package, built and stored now if none is stored for its version.
+    private func complete(_ fetched: FetchedOrder, type: String, id: String) async throws -> FetchedPackage {
+        if let package = fetched.package {
+            counters.packageCacheHit()
+            return FetchedPackage(head: fetched.head, package: package)
+        }
+        guard let orderType = orderTypes[type], let current = try await store.currentOrder(type: type, id: id) else {
+            throw OrderServiceError.orderNotFound
+        }
+        let data = try build(orderType, current.order.document, current.assets)
+        try await store.savePackage(type: type, id: id, version: current.order.version, data: data)
+        return FetchedPackage(head: current.order.head, package: data)
+    }
+
+    /// Builds and signs a package, counting it; package errors become service errors.
+    func build(_ type: OrderType, _ order: OrderDocument, _ assets: [String: Data]) throws -> Data {
+        counters.packageBuilt()
+        do {
+            return try type.package(order, assets: assets)
+        } catch let error as PackageError {
+            throw Self.serviceError(error)
+        }
+    }
+
+    static func serviceError(_ error: PackageError) -> OrderServiceError {
+        switch error {
+        case .invalidOrder(let problems): .invalid(problems)
+        case .invalidAsset(let path, let problem):
+            .invalidOrder("the assets are not valid", problems: [OrderProblem(path: "assets.\(path)", message: problem)])
+        case .tooLarge(let bytes, let limit): .packageTooLarge(bytes: bytes, limit: limit)
+        case .template, .signingIdentity, .failed: .packagingFailed("\(error)")
+        }
+    }
+
+    static func decodeAssets(_ value: JSONValue?) throws -> [String: Data] {
+        guard let value else { return [:] }
+        guard let members = value.objectValue else {
+            throw OrderServiceError.badRequest("assets must be an object of path to base64 data")
+        }
+        var assets: [String: Data] = [:]
+        var problems: [OrderProblem] = []
+        for (path, encoded) in members.sorted(by: { $0.key < $1.key }) {
+            guard let text = encoded.stringValue, let data = Data(base64Encoded: text) else {
+                problems.append(OrderProblem(path: "assets.\(path)", message: "must be base64 text"))
+                continue
+            }
+            if let problem = PackagePath.problem(with: path) {
+                problems.append(OrderProblem(path: "assets.\(path)", message: problem))
+                continue
+            }
+            assets[path] = data
+        }
+        guard problems.isEmpty else { throw OrderServiceError.invalidOrder("the assets are not valid", problems: problems) }
+        return assets
+    }
+}
+
+/// An order the service wrote, and how many devices it queued a push for.
+public struct WrittenOrder: Sendable {
+    public let order: StoredOrder
+    public let pushesQueued: Int
+}
+
+/// An order's head with the signed package of that version.
+public struct FetchedPackage: Sendable {
+    public let head: OrderHead
+    public let package: Data
+}
+
+/// Unguessable identifiers and tokens from the system's secure random source.
+public enum Random {
+    private static func hex(bytes: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes * 2)
+        for _ in 0..<bytes {
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// A new order identifier: 128 random bits.
+    public static func identifier() -> String { hex(bytes: 16) }
+    /// A new authentication token, or a key: 256 random bits.
+    public static func token() -> String { hex(bytes: 32) }
+}

@@ -1,0 +1,41 @@
+import WalletOrdersModel
+
+/// Why the service refused a request, in its own terms; the HTTP layer turns each into a status in one place.
+public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The request cannot be read as the operation needs it (not an object, a bad assets member …).
+    case badRequest(String)
+    /// The order (or its assets) breaks the rules; every problem is listed with its path.
+    case invalidOrder(String, problems: [OrderProblem])
+    /// The credential is missing or wrong, or the order does not exist: devices cannot tell which.
+    case unauthorized
+    /// No order has this type and identifier.
+    case orderNotFound
+    /// An order with this type and identifier already exists.
+    case orderExists(type: String, id: String)
+    /// Other writes to the order kept winning the race; the merchant may try again.
+    case writeConflict
+    /// The signed package would be too large for Wallet.
+    case packageTooLarge(bytes: Int, limit: Int)
+    /// The package could not be built or signed for a reason that is not the order's fault.
+    case packagingFailed(String)
+
+    public var description: String {
+        switch self {
+        case .badRequest(let message): message
+        case .invalidOrder(let message, let problems):
+            ([message] + problems.map { "  - \($0)" }).joined(separator: "\n")
+        case .unauthorized: "missing or wrong credentials"
+        case .orderNotFound: "no such order"
+        case .orderExists(let type, let id): "an order \(id) of type \(type) already exists"
+        case .writeConflict: "the order kept changing while this update was being made; send it again"
+        case .packageTooLarge(let bytes, let limit):
+            "the package is \(bytes) bytes; Wallet accepts packages below \(limit) bytes (5 MB): use smaller images"
+        case .packagingFailed(let message): "the package could not be built: \(message)"
+        }
+    }
+
+    /// An invalid order with these problems.
+    static func invalid(_ problems: [OrderProblem]) -> OrderServiceError {
+        .invalidOrder("the order is not valid", problems: problems)
+    }
+}

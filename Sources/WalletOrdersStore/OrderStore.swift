@@ -1,0 +1,118 @@
+import Foundation
+import WalletOrdersModel
+
+/// Where orders, their packages, device registrations, device logs and the push outbox live.
+///
+/// Two engines implement it: SQLite (one file, one writer, the embedded default) and PostgreSQL (several
+/// instances of the service sharing one database). Every method is one transaction; a store never calls back
+/// into the layers above it. Both engines pass the same conformance tests.
+public protocol OrderStore: Sendable {
+    /// Where the data lives, for people: a file path or `postgres://user@host:port/db` without the password.
+    var location: String { get }
+
+    /// Applies the migrations not yet applied, in order, and returns their names.
+    func migrate() async throws -> [String]
+    /// The migrations not yet applied, in order.
+    func pendingMigrations() async throws -> [String]
+    /// Throws unless the database takes a write.
+    func checkWritable() async throws
+    /// Whether the database answers a query now.
+    func isReachable() async -> Bool
+    /// Keeps the query planner's statistics current; cheap when nothing changed. The service calls it from time to time.
+    func optimize() async throws
+    /// Releases connections and background work; the store is unusable afterwards.
+    func close() async
+
+    /// What changes to watch: pushes queued and order versions written, by this process or (PostgreSQL) any
+    /// other instance. Each call is a new subscription; it ends when the store closes.
+    func events() -> AsyncStream<StoreEvent>
+
+    // MARK: Orders
+
+    /// Stores a new order (version 1) with its assets and package; throws `StoreError.orderExists` when the
+    /// type and identifier are taken.
+    func createOrder(_ order: OrderWrite) async throws -> StoredOrder
+    /// The order with its assets, as the write path reads it before building the next version; nil when none.
+    func currentOrder(type: String, id: String) async throws -> CurrentOrder?
+    /// Commits the next version of an order, if it is still at `expectedVersion`: the document, its package, its
+    /// history row and one push per registered device (due at `now`), all or nothing. Throws
+    /// `StoreError.versionConflict` when another write got there first, `StoreError.orderNotFound` when it is gone.
+    func updateOrder(_ order: OrderWrite, expectedVersion: Int, now: Date) async throws -> OrderUpdate
+    /// The order, or nil when there is none.
+    func order(type: String, id: String) async throws -> StoredOrder?
+    /// What checking a device's token needs, without the document or package; nil when there is no such order.
+    func orderHead(type: String, id: String) async throws -> OrderHead?
+    /// What answering a device about an order needs, and the stored package of its current version when there
+    /// is one; nil when there is no such order. One read: this is the request devices make most.
+    func orderForFetch(type: String, id: String) async throws -> FetchedOrder?
+    /// Stores the package of `version`, unless the order has moved on; answers whether it was stored.
+    @discardableResult
+    func savePackage(type: String, id: String, version: Int, data: Data) async throws -> Bool
+    /// Orders newest first, filtered, one page.
+    func orders(_ filter: OrderFilter, page: PageRequest) async throws -> Page<OrderSummary>
+    /// Every version of an order, oldest first.
+    func versions(type: String, id: String) async throws -> [OrderVersion]
+
+    // MARK: Registrations
+
+    /// Registers a device for an order's updates; an existing registration takes the new push token.
+    func register(device: String, type: String, id: String, pushToken: String, now: Date) async throws
+        -> RegistrationOutcome
+    /// Removes a device's registration for an order; nothing happens when there is none.
+    func unregister(device: String, type: String, id: String) async throws
+    /// The device's orders of `type` changed after `tag` (all of them without one); nil when the device is
+    /// registered for no order of that type. The answer's tag never runs ahead of a write not yet visible, so
+    /// a device that hands it back never misses an update.
+    func changedOrders(device: String, type: String, since tag: Int64?) async throws -> ChangedOrders?
+    /// Registrations newest first, of one device, one order type, one order, or all of them.
+    func registrations(_ filter: RegistrationFilter, limit: Int) async throws -> [Registration]
+    /// How many devices are registered for an order.
+    func registrationCount(type: String, id: String) async throws -> Int
+    /// Queues a push to every device registered for an order again; answers how many, nil when there is no order.
+    func resendPushes(type: String, id: String, now: Date) async throws -> Int?
+    /// Deletes registrations whose last push failed for good with nothing newer for them; answers how many.
+    func pruneFailedRegistrations() async throws -> Int
+
+    // MARK: Device logs
+
+    /// Stores messages a device sent to the log endpoint.
+    func appendLogs(_ messages: [String], remoteAddress: String?, now: Date) async throws
+    /// Device log entries, newest first, filtered, one page.
+    func logs(_ filter: LogFilter, page: PageRequest) async throws -> Page<DeviceLogEntry>
+    /// Deletes device log entries received before `date`; answers how many.
+    func pruneLogs(before date: Date) async throws -> Int
+
+    // MARK: The push outbox
+
+    /// Claims up to `limit` due pending pushes of the order `types` for `claim`, oldest first: they become
+    /// `sending`, held by the claim's owner until its lease ends. Two instances never claim the same push.
+    func claimDuePushes(types: [String], limit: Int, claim: PushClaim, now: Date) async throws -> [PushJob]
+    /// Extends the lease of every push `owner` holds; answers how many it holds.
+    @discardableResult
+    func renewClaims(owner: String, until: Date) async throws -> Int
+    /// Puts the pushes `owner` holds back in the queue (a graceful stop); answers how many.
+    @discardableResult
+    func releaseClaims(owner: String) async throws -> Int
+    /// Puts pushes whose lease ended (their instance died) back in the queue; answers how many.
+    @discardableResult
+    func reclaimExpiredClaims(now: Date) async throws -> Int
+    /// Records what became of pushes `owner` sent, in one transaction. A push whose claim `owner` no longer
+    /// holds (it was reclaimed) is left to whoever holds it now.
+    func finishPushes(_ outcomes: [(PushJob, PushOutcome)], owner: String, now: Date) async throws
+    /// When the next pending push of the order `types` is due, or nil when none is pending.
+    func nextPushDue(types: [String]) async throws -> Date?
+    /// Outbox rows newest first, filtered, one page.
+    func pushes(_ filter: PushFilter, page: PageRequest) async throws -> Page<PushRecord>
+    /// How many pushes the outbox holds in each status.
+    func pushCounts() async throws -> PushCounts
+    /// Deletes delivered and failed pushes last touched before `date`; answers how many.
+    func prunePushes(finishedBefore date: Date) async throws -> Int
+
+    // MARK: Counts and bulk loading
+
+    /// Counts for admins.
+    func stats(now: Date) async throws -> StoreStats
+    /// Loads many orders and registrations at once, without pushes or history beyond version 1: for imports
+    /// and benchmarks. Orders come first; registrations must name orders that exist.
+    func importRecords(orders: [ImportedOrder], registrations: [ImportedRegistration]) async throws
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Where a push stands in the outbox.
+public enum PushStatus: String, Sendable, Codable, CaseIterable {
+    /// Waiting to be sent, at `nextAttemptAt` or later.
+    case pending
+    /// Claimed by an instance that is sending it now.
+    case sending
+    /// APNs accepted it.
+    case delivered
+    /// Given up, with APNs' reason or the last error.
+    case failed
+}
+
+/// A push waiting in, or gone through, the outbox. Its push token stays out: the device's registration holds it.
+public struct PushRecord: Sendable, Codable, Equatable {
+    public let id: Int64
+    public let orderTypeIdentifier: String
+    public let orderIdentifier: String
+    public let deviceIdentifier: String
+    public let status: PushStatus
+    public let attempts: Int
+    public let nextAttemptAt: Date
+    public let lastError: String?
+    public let createdAt: Date
+    public let updatedAt: Date
+
+    public init(id: Int64, orderTypeIdentifier: String, orderIdentifier: String, deviceIdentifier: String,
+                status: PushStatus, attempts: Int, nextAttemptAt: Date, lastError: String?, createdAt: Date,
+                updatedAt: Date) {
+        self.id = id
+        self.orderTypeIdentifier = orderTypeIdentifier
+        self.orderIdentifier = orderIdentifier
+        self.deviceIdentifier = deviceIdentifier
+        self.status = status
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.lastError = lastError
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// Which pushes a listing shows.
+public struct PushFilter: Sendable {
+    public var status: PushStatus?
+    public var type: String?
+    public var id: String?
+
+    public init(status: PushStatus? = nil, type: String? = nil, id: String? = nil) {
+        self.status = status
+        self.type = type
+        self.id = id
+    }
+}
+
+/// Who claims pushes, and until when the claim holds unless renewed.
+public struct PushClaim: Sendable, Equatable {
+    /// The instance that sends them: unique per process.
+    public let owner: String
+    public let leaseUntil: Date
+
+    public init(owner: String, leaseUntil: Date) {
+        self.owner = owner
+        self.leaseUntil = leaseUntil
+    }
+}
+
+/// A push taken from the outbox to be sent.
+public struct PushJob: Sendable, Equatable {
+    public let id: Int64
+    public let orderTypeIdentifier: String
+    public let orderIdentifier: String
+    public let deviceIdentifier: String
+    public let pushToken: String
+    /// Attempts so far, this one included.
+    public let attempts: Int
+
+    public init(id: Int64, orderTypeIdentifier: String, orderIdentifier: String, deviceIdentifier: String,
+                pushToken: String, attempts: Int) {
+        self.id = id
+        self.orderTypeIdentifier = orderTypeIdentifier
+        self.orderIdentifier = orderIdentifier
+        self.deviceIdentifier = deviceIdentifier
+        self.pushToken = pushToken
+        self.attempts = attempts
+    }
+}
+
+/// What became of a push.
+public enum PushOutcome: Sendable, Equatable {
+    /// APNs accepted it.
+    case delivered
+    /// Try again at that time (429, 5xx, network trouble).
+    case retry(at: Date, reason: String)
+    /// Give up, with APNs' reason.
+    case failed(reason: String)
+    /// The token is dead for this topic (410 Unregistered, BadDeviceToken, DeviceTokenNotForTopic): its
+    /// registrations for the order type go, and so do its other pending pushes.
+    case tokenRejected(reason: String)
+}
+
+/// How many pushes the outbox holds in each status.
+public struct PushCounts: Sendable, Equatable {
+    public let byStatus: [String: Int]
+
+    public init(byStatus: [String: Int]) {
+        self.byStatus = byStatus
+    }
+
+    /// Pushes in one status.
+    public subscript(status: PushStatus) -> Int { byStatus[status.rawValue] ?? 0 }
+
+    /// Pushes waiting to be sent: pending or being sent.
+    public var outboxDepth: Int { self[.pending] + self[.sending] }
+}

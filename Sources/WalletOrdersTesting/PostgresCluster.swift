@@ -1,0 +1,152 @@
+import Foundation
+import Synchronization
+
+/// A throwaway PostgreSQL server for tests and local tries: `initdb` into a temporary folder, `pg_ctl start` on a
+/// free loopback port with its socket in that folder, stopped and removed when the process exits.
+///
+/// PostgreSQL refuses to run as root, so when the process is root the server runs as the `postgres` user that
+/// Debian's `postgresql` package creates (through `runuser`). Needs the server binaries: Debian's `postgresql`.
+public final class PostgresCluster: Sendable {
+    /// The folder holding the data directory, the socket and the log.
+    public let folder: String
+    /// The TCP port on 127.0.0.1.
+    public let port: Int
+    private let binaries: String
+    private let databases = Atomic<Int>(0)
+
+    /// One cluster per process, started on first use; each test makes databases of its own in it.
+    public static var shared: PostgresCluster {
+        get throws { try sharedCluster.get() }
+    }
+
+    private static let sharedCluster = Result<PostgresCluster, any Error>(catching: {
+        let cluster = try PostgresCluster()
+        registerStopAtExit(cluster)
+        return cluster
+    })
+
+    /// Starts a new cluster. `settings` are extra server settings (`-c name=value`).
+    public init(settings: [String: String] = [:]) throws {
+        guard let binaries = Self.findBinaries() else {
+            throw ClusterError("PostgreSQL's server programs are not installed (Debian: apt-get install postgresql)")
+        }
+        self.binaries = binaries
+        folder = try Self.makeFolder()
+        port = try Self.freePort()
+        try run("initdb", ["-D", "\(folder)/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"])
+        // Enough connections for tests running side by side, each with a small pool; durability is not what a
+        // test checks, so commits do not wait for the disk.
+        var options = ["listen_addresses": "127.0.0.1", "port": "\(port)", "unix_socket_directories": folder,
+                       "max_connections": "400", "fsync": "off", "synchronous_commit": "off",
+                       "full_page_writes": "off"]
+        options.merge(settings) { $1 }
+        let serverOptions = options.sorted { $0.key < $1.key }.map { "-c \($0.key)=\($0.value)" }.joined(separator: " ")
+        try run("pg_ctl", ["-D", "\(folder)/data", "-l", "\(folder)/server.log", "-w", "-t", "60", "-o", serverOptions, "start"])
+    }
+
+    /// A URL for `database` as the superuser, over TCP without TLS.
+    public func url(database: String = "postgres") -> String {
+        "postgres://postgres@127.0.0.1:\(port)/\(database)?sslmode=disable"
+    }
+
+    /// Makes a new database, a copy of `template` when given, and answers its URL.
+    public func createDatabase(named name: String? = nil, template: String? = nil) throws -> String {
+        let name = name ?? "test_\(databases.add(1, ordering: .relaxed).newValue)"
+        try psql("CREATE DATABASE \"\(name)\"" + (template.map { " TEMPLATE \"\($0)\"" } ?? ""))
+        return url(database: name)
+    }
+
+    /// Runs one SQL statement as the superuser in `database` with `psql`, answering what it printed.
+    @discardableResult
+    public func psql(_ sql: String, database: String = "postgres") throws -> String {
+        let result = try Command.run("\(binaries)/psql", [
+            "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres",
+            "-d", database, "-c", sql,
+        ])
+        guard result.status == 0 else { throw ClusterError("psql failed: \(result.error)") }
+        return result.output
+    }
+
+    /// Stops the server at once and removes its folder.
+    public func stop() {
+        _ = try? run("pg_ctl", ["-D", "\(folder)/data", "-m", "immediate", "-w", "stop"])
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// The server's log, for a failing test to show.
+    public var log: String { (try? String(contentsOfFile: "\(folder)/server.log", encoding: .utf8)) ?? "" }
+
+    /// Runs a server program as the user PostgreSQL accepts.
+    private func run(_ program: String, _ arguments: [String]) throws {
+        let path = "\(binaries)/\(program)"
+        let result = getuid() == 0
+            ? try Command.run("runuser", ["-u", "postgres", "--", path] + arguments, directory: folder)
+            : try Command.run(path, arguments, directory: folder)
+        guard result.status == 0 else {
+            throw ClusterError("\(program) failed (\(result.status)): \(result.error)\(result.output)\n\(log)")
+        }
+    }
+
+    /// `/usr/lib/postgresql/<newest version>/bin`, or where `pg_config` says.
+    private static func findBinaries() -> String? {
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
+            .compactMap(Int.init).sorted()
+        if let newest = versions.last, FileManager.default.isExecutableFile(atPath: "\(root)/\(newest)/bin/initdb") {
+            return "\(root)/\(newest)/bin"
+        }
+        if let bindir = try? Command.run("pg_config", ["--bindir"]), bindir.status == 0 {
+            let path = bindir.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            if FileManager.default.isExecutableFile(atPath: "\(path)/initdb") { return path }
+        }
+        return nil
+    }
+
+    /// A new folder the server's user owns; short, since a Unix socket path must stay under 108 bytes.
+    private static func makeFolder() throws -> String {
+        let path = "/tmp/wo-pg-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        if getuid() == 0 {
+            let owner = try Command.run("chown", ["postgres:postgres", path])
+            guard owner.status == 0 else {
+                throw ClusterError("cannot hand \(path) to the postgres user: \(owner.error)")
+            }
+        }
+        return path
+    }
+
+    /// A port nothing listens on now: the kernel's pick for a socket bound to port 0.
+    private static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw ClusterError("cannot open a socket to find a free port") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
+            }
+        }
+        guard bound else { throw ClusterError("cannot bind a socket to find a free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Why the cluster could not be used.
+    public struct ClusterError: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+
+/// The shared cluster, stopped when the process exits (an `atexit` handler cannot capture it).
+private let clusterToStop = Mutex<PostgresCluster?>(nil)
+
+private func registerStopAtExit(_ cluster: PostgresCluster) {
+    clusterToStop.withLock { $0 = cluster }
+    atexit {
+        clusterToStop.withLock { $0 }?.stop()
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+import WalletOrdersPostgres
+import WalletOrdersSQLite
+import WalletOrdersStore
+
+/// The store engines, for tests that run against each.
+public enum StoreEngine: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sqlite
+    case postgres
+
+    public var description: String { rawValue }
+}
+
+/// Fresh, migrated stores for tests: a new SQLite file, or a new database in the shared throwaway PostgreSQL.
+public enum TestStore {
+    /// A fresh store of `engine`, with where it lives (an SQLite path or a `postgres://` URL). SQLite files go in
+    /// `folder`. Close the store when done.
+    public static func make(_ engine: StoreEngine, in folder: TemporaryDirectory) async throws
+        -> (store: any OrderStore, location: String) {
+        switch engine {
+        case .sqlite:
+            let path = folder.path("data/orders.sqlite")
+            let store = try SQLiteStore(path: path)
+            _ = try await store.migrate()
+            return (store, path)
+        case .postgres:
+            let url = try await postgresDatabase()
+            return (PostgresStore(url: try PostgresURL(url), connections: 4, logger: quietLogger), url)
+        }
+    }
+
+    /// The store at `location` (from `make`) opened again, as a restarted service would.
+    public static func reopen(_ engine: StoreEngine, at location: String) async throws -> any OrderStore {
+        switch engine {
+        case .sqlite: try SQLiteStore(path: location)
+        case .postgres: PostgresStore(url: try PostgresURL(location), connections: 4, logger: quietLogger)
+        }
+    }
+
+    /// Runs `body` with a fresh store of `engine`, and closes it afterwards.
+    public static func with<Result>(_ engine: StoreEngine,
+                                    _ body: (any OrderStore) async throws -> Result) async throws -> Result {
+        let folder = try TemporaryDirectory("store")
+        let (store, _) = try await make(engine, in: folder)
+        do {
+            let result = try await body(store)
+            await store.close()
+            return result
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
+    /// A new database in the shared cluster, already migrated: a copy of a template migrated once per process.
+    public static func postgresDatabase() async throws -> String {
+        let cluster = try PostgresCluster.shared
+        try await template.prepare(cluster)
+        return try cluster.createDatabase(template: Template.name)
+    }
+
+    /// An empty database in the shared cluster, with no migrations applied.
+    public static func emptyPostgresDatabase() throws -> String {
+        try PostgresCluster.shared.createDatabase()
+    }
+
+    static let quietLogger: Logger = {
+        var logger = Logger(label: "test-store")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    private static let template = Template()
+
+    /// The migrated database every test database is copied from.
+    private actor Template {
+        static let name = "wallet_orders_template"
+        /// The one preparation every caller waits for (an actor may be re-entered while it awaits).
+        private var preparation: Task<Void, any Error>?
+
+        func prepare(_ cluster: PostgresCluster) async throws {
+            if preparation == nil {
+                preparation = Task {
+                    _ = try cluster.createDatabase(named: Self.name)
+                    let store = PostgresStore(url: try PostgresURL(cluster.url(database: Self.name)), connections: 1,
+                                              logger: TestStore.quietLogger)
+                    do {
+                        _ = try await store.migrate()
+                        await store.close()
+                    } catch {
+                        await store.close()
+                        throw error
+                    }
+                }
+            }
+            try await preparation?.value
+        }
+    }
+}

@@ -73,7 +73,8 @@ import WalletOrdersTesting
         ], environment: environment)
         #expect(packaged.status != 0)
         #expect(packaged.error.contains("status: \"lost\" is not one of open, completed, cancelled"))
-        #expect(packaged.error.contains("orderManagementURL: must be an https URL"))
+        #expect(packaged.error.contains(
+            "orderManagementURL: \"ftp://example.com\" is not an http or https URL such as https://shop.example.com/orders/1001"))
         #expect(!FileManager.default.fileExists(atPath: folder.path("a.order")))
     }
 

@@ -37,8 +37,8 @@ import WalletOrdersTesting
         let listed = try Command.run("unzip", ["-Z1", folder.path("package.order")]).output
             .split(separator: "\n").map(String.init)
         #expect(listed == [
-            "order.json", "en.lproj/order.strings", "fr.lproj/order.strings", "logo.png", "logo@2x.png", "mug.png",
-            "manifest.json", "signature",
+            "order.json", "en.lproj/order.strings", "fr.lproj/order.strings", "logo.png", "logo@2x.png", "logo@3x.png",
+            "mug.png", "manifest.json", "signature",
         ])
 
         let verified = try Command.run("openssl", [

@@ -56,6 +56,12 @@ let package = Package(
             // The whole folder, so a new migration needs no change here.
             resources: [.copy("sql")]
         ),
+        // The order JSON Schema (2020-12) served at /schemas/order.json, as a resource of its own module.
+        .target(
+            name: "WalletOrdersSchemas",
+            path: "Schemas",
+            resources: [.copy("order.schema.json")]
+        ),
         // Orders, registrations, device logs and the push outbox in SQLite; knows nothing of HTTP or APNs.
         .target(
             name: "WalletOrdersStore",
@@ -140,7 +146,10 @@ let package = Package(
             path: "Benchmarks/PushBenchmark"
         ),
 
-        .testTarget(name: "WalletOrdersModelTests", dependencies: ["WalletOrdersModel", "WalletOrdersTesting"]),
+        .testTarget(
+            name: "WalletOrdersModelTests",
+            dependencies: ["WalletOrdersModel", "WalletOrdersSchemas", "WalletOrdersTesting"]
+        ),
         .testTarget(name: "WalletOrdersCryptoTests", dependencies: ["WalletOrdersCrypto", "WalletOrdersTesting"]),
         .testTarget(
             name: "WalletOrdersPackageTests",

@@ -58,7 +58,7 @@ import WalletOrdersTesting
 
             let second = try await client.merchant(.post, "/api/v1/orders", json: orderBody { order in
                 order["status"] = .string("lost")
-                order["orderManagementURL"] = .string("http://shop.example.com/orders")
+                order["orderManagementURL"] = .string("ftp://shop.example.com/orders")
                 order["lineItems"] = .array([.object(["title": .string("Mug"), "quantity": .int(1), "image": .string("cup.png")])])
             })
             #expect(second.status == .badRequest)

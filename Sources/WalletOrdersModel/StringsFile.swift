@@ -23,6 +23,7 @@ public struct StringsFile: Sendable, Hashable {
             self.message = message
         }
 
+        /// `line N: message`, or the message alone for the whole file.
         public var description: String { line.map { "line \($0): \(message)" } ?? message }
     }
 

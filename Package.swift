@@ -57,6 +57,12 @@ let package = Package(
             // Whole folders, so a new migration needs no change here.
             resources: [.copy("sqlite"), .copy("postgres")]
         ),
+        // The order JSON Schema (2020-12) served at /schemas/order.json, as a resource of its own module.
+        .target(
+            name: "WalletOrdersSchemas",
+            path: "Schemas",
+            resources: [.copy("order.schema.json")]
+        ),
         // What a store is: the protocol both engines implement and the records they hold; no engine, no I/O.
         .target(name: "WalletOrdersStore", dependencies: ["WalletOrdersModel"]),
         // The store in one SQLite file (GRDB): the embedded default, for one instance.
@@ -97,6 +103,7 @@ let package = Package(
                 "WalletOrdersStore",
                 "WalletOrdersSQLite",
                 "WalletOrdersPostgres",
+                "WalletOrdersSchemas",
                 "WalletOrdersService",
                 "WalletOrdersPush",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -175,7 +182,10 @@ let package = Package(
             path: "Benchmarks/PushBenchmark"
         ),
 
-        .testTarget(name: "WalletOrdersModelTests", dependencies: ["WalletOrdersModel", "WalletOrdersTesting"]),
+        .testTarget(
+            name: "WalletOrdersModelTests",
+            dependencies: ["WalletOrdersModel", "WalletOrdersSchemas", "WalletOrdersTesting"]
+        ),
         .testTarget(name: "WalletOrdersCryptoTests", dependencies: ["WalletOrdersCrypto", "WalletOrdersTesting"]),
         .testTarget(
             name: "WalletOrdersPackageTests",
@@ -185,6 +195,12 @@ let package = Package(
             name: "WalletOrdersStoreTests",
             dependencies: [
                 "WalletOrdersStore", "WalletOrdersSQLite", "WalletOrdersPostgres", "WalletOrdersModel", "WalletOrdersTesting",
+            ]
+        ),
+        .testTarget(
+            name: "WalletOrdersServiceTests",
+            dependencies: [
+                "WalletOrdersService", "WalletOrdersStore", "WalletOrdersModel", "WalletOrdersPackage", "WalletOrdersTesting",
             ]
         ),
         .testTarget(

@@ -63,10 +63,13 @@ struct Package: ParsableCommand {
                 ?? OrderTemplate()
             // The order's own updatedAt stamps the package, so one version of an order always gives the same bytes.
             let signingTime = document.withDefaults(orderTemplate.defaults ?? .object([:])).updatedAt ?? Date()
-            let package = try PackageBuilder(identity: identity, digest: algorithm)
-                .build(order: document, template: orderTemplate, signingTime: signingTime)
+            let builder = PackageBuilder(identity: identity, digest: algorithm)
+            let package = try builder.build(order: document, template: orderTemplate, signingTime: signingTime)
             try package.write(to: URL(fileURLWithPath: out), options: .atomic)
             print("Wrote \(out) (\(package.count) bytes), signed by \(identity.certificate.subjectDescription)")
+            for warning in try builder.validate(order: document, template: orderTemplate).warnings {
+                print("warning: \(warning)")
+            }
         } catch let error as PackageError {
             throw CommandFailure("\(error)")
         } catch let error as JSONValue.ParseError {

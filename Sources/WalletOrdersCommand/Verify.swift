@@ -7,8 +7,11 @@ import WalletOrdersPackage
 /// `wallet-orders verify`: check a package as Wallet would.
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check an .order package: layout, manifest digests, signature and chain, order.json, size.",
-        discussion: "Exits 0 when the package is good and 1 with a list of problems when it is not."
+        abstract: "Check an .order package: layout, digests, signature and chain, order.json, localizations, size.",
+        discussion: """
+        Exits 0 when the package is good and 1 with a list of problems when it is not. Warnings (objects that \
+        devices before iOS 17 do not show, deprecated fields, plain-http links) are printed either way.
+        """
     )
 
     @Argument(help: "The .order file to check.")
@@ -39,6 +42,7 @@ struct Verify: ParsableCommand {
         if let digest = report.digest { print("  manifest: \(digest.rawValue)") }
         if let signer = report.signer { print("  signer: \(signer)") }
         if let time = report.signingTime { print("  signed at: \(RFC3339.format(time))") }
+        for warning in report.warnings { print("  warning: \(warning)") }
         if report.isValid {
             print(report.chainChecked ? "OK: the package is valid and chains to the trusted root."
                 : "OK: the package is valid (chain not checked: pass --ca ROOT.pem to check it).")

@@ -28,6 +28,7 @@ public struct Order: Codable, Sendable, Hashable {
     public var returns: [Return]?
     public var orderProvider: OrderProvider?
     public var associatedApplications: [Application]?
+    public var associatedApplicationIdentifiers: [String]?
 
     /// Where the order stands as a whole.
     public enum Status: String, Codable, Sendable, Hashable {
@@ -47,10 +48,58 @@ public struct Order: Codable, Sendable, Hashable {
         public var phoneNumber: String?
     }
 
-    /// An amount of money. Apple types `amount` as a JSON number.
+    /// An amount of money.
     public struct CurrencyAmount: Codable, Sendable, Hashable {
-        public var amount: Decimal
+        public var amount: Amount
         public var currency: String
+    }
+
+    /// A CurrencyAmount's `amount` as the merchant wrote it: Apple's CurrencyAmount page types it as a decimal
+    /// string (`"23.40"`), and order builders in use send JSON numbers (`23.4`). Either is written back as it came.
+    public enum Amount: Codable, Sendable, Hashable, CustomStringConvertible {
+        /// A decimal string, digits kept as written: `"23.40"`.
+        case string(String)
+        /// A JSON number.
+        case number(Decimal)
+
+        /// The amount as a number.
+        public var value: Decimal {
+            switch self {
+            case .string(let text): Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? .nan
+            case .number(let number): number
+            }
+        }
+
+        /// The amount as order.json writes it, without quotes.
+        public var description: String {
+            switch self {
+            case .string(let text): text
+            case .number(let number): "\(number)"
+            }
+        }
+
+        /// Reads a decimal string (`"23.40"`, `"-5"`) or a JSON number; anything else is a decoding error.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                guard OrderChecker.isDecimal(text) else {
+                    throw DecodingError.dataCorruptedError(
+                        in: container, debugDescription: "\"\(text)\" is not a decimal number such as \"23.40\"")
+                }
+                self = .string(text)
+            } else {
+                self = .number(try container.decode(Decimal.self))
+            }
+        }
+
+        /// Writes a string back as a string and a number as a number.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .string(let text): try container.encode(text)
+            case .number(let number): try container.encode(number)
+            }
+        }
     }
 
     /// What was paid, and how.
@@ -59,7 +108,12 @@ public struct Order: Codable, Sendable, Hashable {
         /// Deprecated by Apple but still required by Wallet for schema version 1.
         public var status: String?
         public var summaryItems: [SummaryItem]?
+        /// iOS 17.0 and later.
         public var transactions: [Transaction]?
+        /// Deprecated by Apple in favour of `transactions`.
+        public var paymentMethods: [String]?
+        /// Deprecated by Apple in favour of `transactions`.
+        public var applePayTransactionIdentifiers: [String]?
     }
 
     /// One line of the payment summary.
@@ -68,7 +122,7 @@ public struct Order: Codable, Sendable, Hashable {
         public var value: CurrencyAmount
     }
 
-    /// A purchase or refund.
+    /// A purchase or refund (iOS 17.0 and later).
     public struct Transaction: Codable, Sendable, Hashable {
         public var transactionType: String
         public var status: String
@@ -87,7 +141,8 @@ public struct Order: Codable, Sendable, Hashable {
     /// One product in the order.
     public struct LineItem: Codable, Sendable, Hashable {
         public var title: String
-        public var quantity: Int
+        /// A number, fractions allowed (1.5 kg).
+        public var quantity: Decimal
         public var subtitle: String?
         public var image: String?
         public var price: CurrencyAmount?
@@ -166,7 +221,7 @@ public struct Order: Codable, Sendable, Hashable {
         public var altText: String?
     }
 
-    /// The return policy.
+    /// The return policy (iOS 17.2 and later).
     public struct ReturnInfo: Codable, Sendable, Hashable {
         public var returnPolicyURL: String
         public var returnManagementURL: String?
@@ -175,7 +230,7 @@ public struct Order: Codable, Sendable, Hashable {
         public var displayCountdown: Bool?
     }
 
-    /// A return of some or all of the order.
+    /// A return of some or all of the order (iOS 17.2 and later).
     public struct Return: Codable, Sendable, Hashable {
         public var returnIdentifier: String
         public var status: String
@@ -191,7 +246,7 @@ public struct Order: Codable, Sendable, Hashable {
         public var lineItems: [LineItem]?
     }
 
-    /// A platform that manages orders for the merchant.
+    /// A platform that manages orders for the merchant (iOS 17.4 and later).
     public struct OrderProvider: Codable, Sendable, Hashable {
         public var displayName: String
         public var url: String
@@ -202,6 +257,8 @@ public struct Order: Codable, Sendable, Hashable {
     /// An app linked to the order.
     public struct Application: Codable, Sendable, Hashable {
         public var storeIdentifier: Int
+        /// Any absolute URL, the app's own scheme included (`myapp://orders/88`).
         public var launchURL: String?
+        public var customProductPageIdentifier: String?
     }
 }

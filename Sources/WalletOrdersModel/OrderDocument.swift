@@ -45,9 +45,14 @@ public struct OrderDocument: Sendable, Hashable {
     public var createdAt: Date? { fields["createdAt"]?.stringValue.flatMap(RFC3339.parse) }
     public var updatedAt: Date? { fields["updatedAt"]?.stringValue.flatMap(RFC3339.parse) }
 
-    /// Every problem with this order; see `OrderValidator.problems(in:files:allowHTTPWebService:)`.
+    /// Every problem with this order; see `OrderValidator.validate(_:files:allowHTTPWebService:skipping:)`.
     public func problems(files: Set<String>? = nil, allowHTTPWebService: Bool = false) -> [OrderProblem] {
-        OrderValidator.problems(in: json, files: files, allowHTTPWebService: allowHTTPWebService)
+        validate(files: files, allowHTTPWebService: allowHTTPWebService).problems
+    }
+
+    /// Every problem and warning with this order; see `OrderValidator.validate(_:files:allowHTTPWebService:skipping:)`.
+    public func validate(files: Set<String>? = nil, allowHTTPWebService: Bool = false) -> OrderValidation {
+        OrderValidator.validate(json, files: files, allowHTTPWebService: allowHTTPWebService)
     }
 
     /// This order laid over `defaults`: objects merge key by key, and the order's own values win.

@@ -2,8 +2,10 @@ import Foundation
 
 /// Checks an order.json against Apple's Wallet Orders schema and reports every problem at once.
 ///
-/// Field rules follow Apple's WalletOrders reference (Order, Merchant, Payment, LineItem, ShippingFulfillment,
-/// PickupFulfillment, Barcode, ReturnInfo, Return …). Fields the validator does not know are left alone.
+/// Field rules follow Apple's WalletOrders reference (Order, Merchant, Payment, PaymentTransaction, LineItem,
+/// ShippingFulfillment, PickupFulfillment, Barcode, ReturnInfo, Return, OrderProvider, Application …). Fields the
+/// validator does not know are left alone, and a field set to null counts as left out. Schemas/order.schema.json
+/// states the same rules as a JSON Schema, but for the few in `OrderRule`.
 public enum OrderValidator {
     /// The schema versions this service writes.
     public static let schemaVersions = [1, 2]
@@ -23,28 +25,49 @@ public enum OrderValidator {
     static let barcodeFormats = ["qr", "pdf417", "aztec", "code128"]
     static let changeNotifications = ["enabled", "disabledIfAppInstalled"]
 
-    /// Every problem in `order`.
+    /// Every problem and warning for `order`.
     ///
     /// With `files` (the paths a package will hold), every file the order names must be among them, at the top
-    /// level or in a `.lproj` folder; with nil, file references are not checked.
+    /// level or in a `.lproj` folder; an image base name (`logo`) needs one of its files (`logo.png`,
+    /// `logo@2x.png`, `logo@3x.png`, or JPEGs). With nil, file references are not checked.
     ///
     /// `allowHTTPWebService` lets `webServiceURL` be plain http, for local development only: Wallet itself
-    /// talks to https web services alone.
+    /// talks to https web services alone. `skipping` leaves out the problems of some rules.
+    public static func validate(
+        _ order: JSONValue, files: Set<String>? = nil, allowHTTPWebService: Bool = false,
+        skipping: Set<OrderRule> = []
+    ) -> OrderValidation {
+        guard let members = order.objectValue else {
+            return OrderValidation(problems: [
+                OrderProblem(path: "", message: "order.json must be a JSON object, not \(order.typeName)"),
+            ])
+        }
+        var checker = OrderChecker(skipping: skipping)
+        checkTopLevel(OrderChecker.Object(members: members, path: ""), allowHTTPWebService: allowHTTPWebService,
+                      &checker)
+        if let files {
+            for reference in checker.fileReferences {
+                if reference.isBaseName {
+                    if PackagePath.imageFiles(forBaseName: reference.name, in: files).isEmpty {
+                        let name = reference.name
+                        checker.report(reference.path, "names the image \(name), but the package holds none of "
+                            + "\(name).png, \(name)@2x.png, \(name)@3x.png (or .jpg, .jpeg), at the top level or "
+                            + "in a .lproj folder", rule: .referencedFilesInPackage)
+                    }
+                } else if !PackagePath.contains(file: reference.name, in: files) {
+                    checker.report(reference.path, "names \(reference.name), which is not in the package",
+                                   rule: .referencedFilesInPackage)
+                }
+            }
+        }
+        return OrderValidation(problems: checker.problems, warnings: checker.warnings)
+    }
+
+    /// Every problem in `order`; see `validate(_:files:allowHTTPWebService:skipping:)`, whose warnings this leaves out.
     public static func problems(
         in order: JSONValue, files: Set<String>? = nil, allowHTTPWebService: Bool = false
     ) -> [OrderProblem] {
-        var checker = OrderChecker()
-        guard let members = order.objectValue else {
-            return [OrderProblem(path: "", message: "order.json must be a JSON object, not \(order.typeName)")]
-        }
-        let root = OrderChecker.Object(members: members, path: "")
-        checkTopLevel(root, allowHTTPWebService: allowHTTPWebService, &checker)
-        if let files {
-            for (path, file) in checker.fileReferences where !PackagePath.contains(file: file, in: files) {
-                checker.report(path, "names \(file), which is not in the package")
-            }
-        }
-        return checker.problems
+        validate(order, files: files, allowHTTPWebService: allowHTTPWebService).problems
     }
 
     private static func checkTopLevel(_ root: OrderChecker.Object, allowHTTPWebService: Bool, _ c: inout OrderChecker) {
@@ -58,26 +81,26 @@ public enum OrderValidator {
             }
         }
         c.oneOf(root, "orderType", ["ecommerce"], required: true)
-        c.url(root, "orderManagementURL", required: true)
+        c.url(root, "orderManagementURL", .web, required: true)
         let created = c.date(root, "createdAt", required: true)
         let updated = c.date(root, "updatedAt", required: true)
         if let created, let updated, updated < created {
-            c.report("updatedAt", "must not be earlier than createdAt")
+            c.report("updatedAt", "must not be earlier than createdAt", rule: .updatedAtNotBeforeCreatedAt)
         }
         c.oneOf(root, "status", orderStatuses, required: true)
-        c.string(root, "orderNumber", maxLength: 256)
+        c.string(root, "orderNumber", maxLength: OrderChecker.Length.name)
         c.string(root, "statusDescription")
         c.oneOf(root, "changeNotifications", changeNotifications)
 
-        let serviceURL = c.url(root, "webServiceURL", httpsOnly: !allowHTTPWebService)
-        let token = c.string(root, "authenticationToken", maxLength: 256)
-        if let token, token.count < minimumTokenLength {
+        c.url(root, "webServiceURL", .webService(allowHTTP: allowHTTPWebService))
+        if let token = c.string(root, "authenticationToken", maxLength: OrderChecker.Length.name),
+           token.unicodeScalars.count < minimumTokenLength {
             c.report("authenticationToken", "must be at least \(minimumTokenLength) characters long")
         }
-        if serviceURL != nil, root.members["authenticationToken"] == nil {
+        if root.has("webServiceURL"), !root.has("authenticationToken") {
             c.report("authenticationToken", "is required when webServiceURL is given")
         }
-        if token != nil, root.members["webServiceURL"] == nil {
+        if root.has("authenticationToken"), !root.has("webServiceURL") {
             c.report("webServiceURL", "is required when authenticationToken is given")
         }
 
@@ -91,39 +114,45 @@ public enum OrderValidator {
         for fulfillment in c.objects(root, "fulfillments") { checkFulfillment(fulfillment, &c) }
         if let customer = c.object(root, "customer") {
             for key in ["givenName", "familyName", "organizationName", "emailAddress", "phoneNumber"] {
-                c.string(customer, key, maxLength: 256)
+                c.string(customer, key, maxLength: OrderChecker.Length.name)
             }
         }
         if let barcode = c.object(root, "barcode") { checkBarcode(barcode, &c) }
         if let info = c.object(root, "returnInfo") {
-            c.url(info, "returnPolicyURL", required: true)
-            c.url(info, "returnManagementURL")
+            c.warn(info.path, Availability.returnInfo.warning)
+            c.url(info, "returnPolicyURL", .web, required: true)
+            c.url(info, "returnManagementURL", .web)
             c.string(info, "returnPolicyDescription")
             c.date(info, "returnDeadline")
             c.boolean(info, "displayCountdown")
         }
-        for item in c.objects(root, "returns") { checkReturn(item, &c) }
+        let returns = c.objects(root, "returns")
+        if !returns.isEmpty { c.warn("returns", Availability.returns.warning) }
+        for item in returns { checkReturn(item, &c) }
         if let provider = c.object(root, "orderProvider") {
+            c.warn(provider.path, Availability.orderProvider.warning)
             c.string(provider, "displayName", required: true)
-            c.url(provider, "url", required: true)
+            c.url(provider, "url", .web, required: true)
             c.image(provider, "trackingLogoNameLightColorScheme", required: true)
             c.image(provider, "trackingLogoNameDarkColorScheme", required: true)
         }
         for application in c.objects(root, "associatedApplications") {
             c.integer(application, "storeIdentifier", required: true, minimum: 1)
-            c.url(application, "launchURL", httpsOnly: false)
+            c.url(application, "launchURL", .app)
+            c.string(application, "customProductPageIdentifier", maxLength: OrderChecker.Length.name)
         }
+        c.strings(root, "associatedApplicationIdentifiers")
     }
 
     private static func checkMerchant(_ merchant: OrderChecker.Object, _ c: inout OrderChecker) {
-        c.string(merchant, "merchantIdentifier", required: true, maxLength: 256)
-        c.string(merchant, "displayName", required: true, maxLength: 256)
-        c.url(merchant, "url", required: true)
+        c.string(merchant, "merchantIdentifier", required: true, maxLength: OrderChecker.Length.name)
+        c.string(merchant, "displayName", required: true, maxLength: OrderChecker.Length.name)
+        c.url(merchant, "url", .web, required: true)
         c.image(merchant, "logo")
-        c.url(merchant, "businessChatURL")
-        c.url(merchant, "contactURL")
-        c.string(merchant, "emailAddress", maxLength: 256)
-        c.string(merchant, "phoneNumber", maxLength: 64)
+        c.url(merchant, "businessChatURL", .web)
+        c.url(merchant, "contactURL", .web)
+        c.string(merchant, "emailAddress", maxLength: OrderChecker.Length.name)
+        c.string(merchant, "phoneNumber", maxLength: OrderChecker.Length.code)
         if let address = c.object(merchant, "address") { checkAddress(address, &c) }
     }
 
@@ -135,8 +164,15 @@ public enum OrderValidator {
             c.string(item, "label", required: true)
             c.currencyAmount(item, "value", required: true)
         }
+        for key in ["paymentMethods", "applePayTransactionIdentifiers"] where payment.has(key) {
+            c.warn(payment.path(key), "is deprecated by Apple; payment.transactions[] (iOS 17) replaces it")
+        }
+        c.strings(payment, "paymentMethods")
+        c.strings(payment, "applePayTransactionIdentifiers")
+        let transactions = c.objects(payment, "transactions")
+        if !transactions.isEmpty { c.warn(payment.path("transactions"), Availability.transactions.warning) }
         var lastRefundStatus: (path: String, status: String)?
-        for transaction in c.objects(payment, "transactions") {
+        for transaction in transactions {
             let type = c.oneOf(transaction, "transactionType", transactionTypes, required: true)
             let transactionStatus = c.oneOf(transaction, "status", transactionStatuses, required: true)
             c.currencyAmount(transaction, "amount", required: true)
@@ -155,23 +191,24 @@ public enum OrderValidator {
             let expected = ["pending", "approved", "completed"].contains(refund.status) ? "refunded" : "paid"
             if status != expected {
                 c.report(payment.path("status"),
-                         "must be \(expected) while the refund at \(refund.path) is \(refund.status), not \(status)")
+                         "must be \(expected) while the refund at \(refund.path) is \(refund.status), not \(status)",
+                         rule: .refundMatchesPaymentStatus)
             }
         }
     }
 
     private static func checkLineItem(_ item: OrderChecker.Object, _ c: inout OrderChecker) {
         c.string(item, "title", required: true)
-        c.integer(item, "quantity", required: true, minimum: 1)
+        c.positiveNumber(item, "quantity", required: true)
         c.string(item, "subtitle")
         c.image(item, "image")
         c.currencyAmount(item, "price")
-        c.string(item, "sku", maxLength: 256)
-        c.string(item, "gtin", maxLength: 64)
+        c.string(item, "sku", maxLength: OrderChecker.Length.name)
+        c.string(item, "gtin", maxLength: OrderChecker.Length.code)
     }
 
     private static func checkFulfillment(_ fulfillment: OrderChecker.Object, _ c: inout OrderChecker) {
-        c.string(fulfillment, "fulfillmentIdentifier", required: true, maxLength: 256)
+        c.string(fulfillment, "fulfillmentIdentifier", required: true, maxLength: OrderChecker.Length.name)
         c.string(fulfillment, "statusDescription")
         c.string(fulfillment, "notes")
         for item in c.objects(fulfillment, "lineItems") { checkLineItem(item, &c) }
@@ -179,24 +216,31 @@ public enum OrderValidator {
         case "shipping":
             c.oneOf(fulfillment, "status", shippingStatuses, required: true)
             c.oneOf(fulfillment, "shippingType", shippingTypes)
-            c.string(fulfillment, "carrier", maxLength: 256)
-            c.string(fulfillment, "trackingNumber", maxLength: 256)
-            c.url(fulfillment, "trackingURL")
+            c.string(fulfillment, "carrier", maxLength: OrderChecker.Length.name)
+            c.string(fulfillment, "trackingNumber", maxLength: OrderChecker.Length.name)
+            c.url(fulfillment, "trackingURL", .web)
             c.date(fulfillment, "shippedAt")
             c.date(fulfillment, "estimatedDeliveryAt")
-            c.string(fulfillment, "estimatedDeliveryWindowDuration")
+            c.duration(fulfillment, "estimatedDeliveryWindowDuration")
             c.date(fulfillment, "deliveredAt")
-            if let recipient = c.object(fulfillment, "recipient"), let address = c.object(recipient, "address") {
-                checkAddress(address, &c)
+            if let recipient = c.object(fulfillment, "recipient") {
+                for key in ["givenName", "familyName", "organizationName"] {
+                    c.string(recipient, key, maxLength: OrderChecker.Length.name)
+                }
+                if let address = c.object(recipient, "address") { checkAddress(address, &c) }
             }
         case "pickup":
             c.oneOf(fulfillment, "status", pickupStatuses, required: true)
             c.string(fulfillment, "displayName", required: true)
             c.date(fulfillment, "pickupAt")
-            c.string(fulfillment, "pickupWindowDuration")
+            c.duration(fulfillment, "pickupWindowDuration")
             c.date(fulfillment, "pickedUpAt")
             if let address = c.object(fulfillment, "address") { checkAddress(address, &c) }
-            if let location = c.object(fulfillment, "location") { checkLocation(location, &c) }
+            if let location = c.object(fulfillment, "location") {
+                c.number(location, "latitude", required: true, in: -90...90)
+                c.number(location, "longitude", required: true, in: -180...180)
+                c.number(location, "altitude")
+            }
             if let barcode = c.object(fulfillment, "barcode") { checkBarcode(barcode, &c) }
         default:
             break
@@ -204,13 +248,13 @@ public enum OrderValidator {
     }
 
     private static func checkReturn(_ item: OrderChecker.Object, _ c: inout OrderChecker) {
-        c.string(item, "returnIdentifier", required: true, maxLength: 256)
+        c.string(item, "returnIdentifier", required: true, maxLength: OrderChecker.Length.name)
         c.oneOf(item, "status", returnStatuses, required: true)
-        c.string(item, "carrier", maxLength: 256)
-        c.string(item, "returnNumber", maxLength: 256)
+        c.string(item, "carrier", maxLength: OrderChecker.Length.name)
+        c.string(item, "returnNumber", maxLength: OrderChecker.Length.name)
         c.string(item, "statusDescription")
         c.string(item, "notes")
-        c.url(item, "returnManagementURL")
+        c.url(item, "returnManagementURL", .web)
         for key in ["dropOffBy", "initiatedAt", "returnedAt"] { c.date(item, key) }
         for lineItem in c.objects(item, "lineItems") { checkLineItem(lineItem, &c) }
         c.attachment(item, "returnLabel")
@@ -219,27 +263,37 @@ public enum OrderValidator {
     private static func checkBarcode(_ barcode: OrderChecker.Object, _ c: inout OrderChecker) {
         c.oneOf(barcode, "format", barcodeFormats, required: true)
         c.string(barcode, "message", required: true)
-        c.string(barcode, "messageEncoding", required: true, maxLength: 64)
+        c.string(barcode, "messageEncoding", required: true, maxLength: OrderChecker.Length.code)
         c.string(barcode, "altText")
     }
 
     private static func checkAddress(_ address: OrderChecker.Object, _ c: inout OrderChecker) {
+        c.strings(address, "addressLines")
         for key in ["locality", "subLocality", "administrativeArea", "subAdministrativeArea", "postalCode"] {
-            c.string(address, key, maxLength: 256)
+            c.string(address, key, maxLength: OrderChecker.Length.name)
         }
-        if let country = c.string(address, "countryCode", maxLength: 2), country.count != 2 {
+        if let country = c.string(address, "countryCode", maxLength: 2), country.unicodeScalars.count != 2 {
             c.report(address.path("countryCode"), "must be a two-letter ISO 3166 country code")
         }
     }
+}
 
-    private static func checkLocation(_ location: OrderChecker.Object, _ c: inout OrderChecker) {
-        for (key, limit) in [("latitude", 90.0), ("longitude", 180.0)] {
-            switch location.members[key] {
-            case .int(let value)? where abs(Double(value)) <= limit: break
-            case .double(let value)? where abs(value) <= limit: break
-            case nil: c.report(location.path(key), "is required")
-            default: c.report(location.path(key), "must be a number from -\(Int(limit)) to \(Int(limit))")
-            }
+/// Objects of order.json that Wallet reads only from some iOS version on; older devices show the order without them.
+enum Availability: String {
+    case transactions = "PaymentTransaction", returns = "Return", returnInfo = "ReturnInfo"
+    case orderProvider = "OrderProvider"
+
+    /// The first iOS (and macOS) release that reads the object, from Apple's WalletOrders pages.
+    var release: (iOS: String, macOS: String) {
+        switch self {
+        case .transactions: ("17.0", "14.0")
+        case .returns, .returnInfo: ("17.2", "14.2")
+        case .orderProvider: ("17.4", "14.4")
         }
+    }
+
+    var warning: String {
+        "\(rawValue) needs iOS \(release.iOS) or macOS \(release.macOS); Wallet on older devices shows the order "
+            + "without it"
     }
 }

@@ -3,7 +3,18 @@ import Foundation
 /// RFC 3339 timestamps, the form order.json uses for every date.
 public enum RFC3339 {
     /// Parses `2026-11-22T10:15:30Z`, `2026-11-22T10:15:30.250+01:00` and the like; nil for anything else.
+    /// A space may stand for the `T`, as RFC 3339 allows applications to read.
     public static func parse(_ text: String) -> Date? {
+        parse(text, separators: "Tt ")
+    }
+
+    /// Parses an RFC 3339 `date-time` exactly as its grammar (section 5.6) writes it: `T` (or `t`) between date and
+    /// time. This is what order.json's dates must be, and the `date-time` pattern of Schemas/order.schema.json.
+    public static func parseDateTime(_ text: String) -> Date? {
+        parse(text, separators: "Tt")
+    }
+
+    private static func parse(_ text: String, separators: String) -> Date? {
         let bytes = Array(text.utf8)
         var index = 0
         func number(_ digits: Int) -> Int? {
@@ -23,7 +34,7 @@ public enum RFC3339 {
             return true
         }
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
+              expect(separators), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
               let second = number(2)
         else { return nil }
         var fraction = 0.0

@@ -5,7 +5,8 @@ import WalletOrdersModel
 ///
 /// A template folder holds images and PDFs at the top level, `<lang>.lproj/` folders with `order.strings` and
 /// localized images, and optionally `template.json` with default order fields. `README.md` and hidden files are
-/// skipped; anything else is an error, so a stray file never ends up in a signed package.
+/// skipped; anything else is an error, so a stray file never ends up in a signed package. The localizations must
+/// agree (see `Localizations`).
 public struct OrderTemplate: Sendable {
     /// Files to package, by package path.
     public let files: [String: Data]
@@ -50,6 +51,11 @@ public struct OrderTemplate: Sendable {
             } else {
                 try Self.add(name, from: url, to: &files)
             }
+        }
+        let problems = Localizations.problems(in: files)
+        guard problems.isEmpty else {
+            throw PackageError.template("\(directory.path): the localizations disagree:\n"
+                + problems.map { "  - \($0)" }.joined(separator: "\n"))
         }
         self.files = files
         self.defaults = defaults

@@ -22,33 +22,41 @@ public struct PackageBuilder: Sendable {
         self.allowsHTTPWebService = allowsHTTPWebService
     }
 
+    /// The checks `build` runs, without signing: the order laid over the template's default fields and validated
+    /// against the files the package will hold, the localizations of those files, and the order type against the
+    /// signing certificate. Throws `PackageError.invalidAsset` for an asset that cannot go into a package.
+    public func validate(
+        order: OrderDocument, template: OrderTemplate = OrderTemplate(), assets: [String: Data] = [:]
+    ) throws -> OrderValidation {
+        try prepare(order: order, template: template, assets: assets).validation
+    }
+
     /// The package for `order`: the template's files, then per-order `assets` over them, `order.json`,
     /// `manifest.json` and `signature`, zipped.
     ///
-    /// The order is laid over the template's default fields and validated; the signing time and every zip
-    /// timestamp is `signingTime`, so the same inputs always give the same bytes.
+    /// The order is laid over the template's default fields and checked as `validate` does; any problem throws
+    /// `PackageError.invalidOrder` with all of them. The signing time and every zip timestamp is `signingTime`,
+    /// so the same inputs always give the same bytes.
     public func build(
         order: OrderDocument,
         template: OrderTemplate = OrderTemplate(),
         assets: [String: Data] = [:],
         signingTime: Date
     ) throws -> Data {
-        var files = template.files
-        for (path, data) in assets {
-            if let problem = PackagePath.problem(with: path) ?? FileContent.problem(path: path, data: data) {
-                throw PackageError.invalidAsset(path: path, problem: problem)
-            }
-            files[path] = data
-        }
-        let order = template.defaults.map(order.withDefaults) ?? order
-        var problems = order.problems(files: Set(files.keys), allowHTTPWebService: allowsHTTPWebService)
-        if let type = order.orderTypeIdentifier, let signer = identity.orderTypeIdentifier, type != signer {
-            problems.append(OrderProblem(
-                path: "orderTypeIdentifier",
-                message: "\"\(type)\" does not match the signing certificate, which is for \(signer)"))
-        }
-        guard problems.isEmpty else { throw PackageError.invalidOrder(problems) }
-        files["order.json"] = order.serialized
+        try package(order: order, template: template, assets: assets, signingTime: signingTime).data
+    }
+
+    /// What `build` makes, with the warnings its checks found (objects older devices do not show, …).
+    public func package(
+        order: OrderDocument,
+        template: OrderTemplate = OrderTemplate(),
+        assets: [String: Data] = [:],
+        signingTime: Date
+    ) throws -> BuiltPackage {
+        let prepared = try prepare(order: order, template: template, assets: assets)
+        guard prepared.validation.isValid else { throw PackageError.invalidOrder(prepared.validation.problems) }
+        var files = prepared.files
+        files["order.json"] = prepared.order.serialized
 
         var manifest: [String: JSONValue] = [:]
         for (path, data) in files {
@@ -77,6 +85,35 @@ public struct PackageBuilder: Sendable {
         guard package.count < Self.maxPackageBytes else {
             throw PackageError.tooLarge(bytes: package.count, limit: Self.maxPackageBytes)
         }
-        return package
+        return BuiltPackage(data: package, warnings: prepared.validation.warnings)
     }
+
+    private func prepare(
+        order: OrderDocument, template: OrderTemplate, assets: [String: Data]
+    ) throws -> (order: OrderDocument, files: [String: Data], validation: OrderValidation) {
+        var files = template.files
+        for (path, data) in assets {
+            if let problem = PackagePath.problem(with: path) ?? FileContent.problem(path: path, data: data) {
+                throw PackageError.invalidAsset(path: path, problem: problem)
+            }
+            files[path] = data
+        }
+        let order = template.defaults.map(order.withDefaults) ?? order
+        var validation = order.validate(files: Set(files.keys), allowHTTPWebService: allowsHTTPWebService)
+        if let type = order.orderTypeIdentifier, let signer = identity.orderTypeIdentifier, type != signer {
+            validation.problems.append(OrderProblem(
+                path: "orderTypeIdentifier",
+                message: "\"\(type)\" does not match the signing certificate, which is for \(signer)"))
+        }
+        validation.problems += Localizations.problems(in: files)
+        return (order, files, validation)
+    }
+}
+
+/// A signed package and the warnings its order drew.
+public struct BuiltPackage: Sendable {
+    /// The `.order` file.
+    public let data: Data
+    /// What some devices will not show (objects newer than iOS 16, …), with paths into order.json.
+    public let warnings: [OrderProblem]
 }

@@ -6,6 +6,9 @@ import WalletOrdersModel
 public struct PackageReport: Sendable {
     /// Everything wrong, one sentence each; empty when the package is good.
     public var problems: [String] = []
+    /// What Wallet reads but not on every device (objects newer than iOS 16, deprecated fields, plain-http links),
+    /// one sentence each; warnings do not make a package invalid.
+    public var warnings: [String] = []
     /// The files in the package, in archive order.
     public var files: [String] = []
     /// The digest the manifest uses, when it could be told.
@@ -27,7 +30,7 @@ public struct PackageReport: Sendable {
 /// Checks `.order` packages the way Wallet would, and says everything that is wrong.
 public enum PackageVerifier {
     /// Checks zip layout, manifest digests, signature and chain, certificate/type match, order.json validity,
-    /// referenced files and size.
+    /// referenced files, localizations and size; warns about what older devices will not show.
     ///
     /// With `trustedRoots`, the signer must chain to one of them through the certificates in the signature;
     /// without, the signature is checked against the signer's own certificate only.
@@ -64,6 +67,9 @@ public enum PackageVerifier {
             return report
         }
         checkOrder(orderData, files: Set(files.keys), allowHTTPWebService: allowHTTPWebService, into: &report)
+        for problem in Localizations.problems(in: files) {
+            report.problems.append("\(problem)")
+        }
         guard let manifestData = files["manifest.json"] else {
             report.problems.append("manifest.json is missing")
             return report
@@ -86,9 +92,9 @@ public enum PackageVerifier {
         }
         report.orderTypeIdentifier = order.orderTypeIdentifier
         report.orderIdentifier = order.orderIdentifier
-        for problem in order.problems(files: files, allowHTTPWebService: allowHTTPWebService) {
-            report.problems.append("order.json \(problem)")
-        }
+        let validation = order.validate(files: files, allowHTTPWebService: allowHTTPWebService)
+        report.problems += validation.problems.map { "order.json \($0)" }
+        report.warnings += validation.warnings.map { "order.json \($0)" }
     }
 
     private static func checkManifest(_ data: Data, files: [String: Data], into report: inout PackageReport) {

@@ -29,6 +29,7 @@ struct MerchantAPI: Sendable {
     }
 
     @Sendable func create(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        // `warnings` lists what older devices will not show; an order with warnings is stored all the same.
         let written = try await service.create(request.json(limit: Self.bodyLimit))
         let order = written.order
         return JSONResponse.make(.created, .object([
@@ -39,6 +40,7 @@ struct MerchantAPI: Sendable {
                 "authenticationToken": .string(order.authenticationToken),
             ]),
             "order": order.document.json,
+            "warnings": try JSONValue.encoding(written.warnings),
         ]))
     }
 
@@ -54,7 +56,7 @@ struct MerchantAPI: Sendable {
 
     @Sendable func replace(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (type, id) = try identifiers(context)
-        return updated(try await service.replace(type: type, id: id, body: request.json(limit: Self.bodyLimit)))
+        return try updated(try await service.replace(type: type, id: id, body: request.json(limit: Self.bodyLimit)))
     }
 
     @Sendable func patch(_ request: Request, context: ServiceRequestContext) async throws -> Response {
@@ -64,13 +66,13 @@ struct MerchantAPI: Sendable {
         guard mediaType == "application/merge-patch+json" || mediaType == "application/json" else {
             throw APIError(.unsupportedMediaType, "PATCH takes a JSON merge patch (Content-Type: application/merge-patch+json)")
         }
-        return updated(try await service.patch(type: type, id: id, patch: request.json(limit: Self.bodyLimit)))
+        return try updated(try await service.patch(type: type, id: id, patch: request.json(limit: Self.bodyLimit)))
     }
 
-    private func updated(_ written: WrittenOrder) -> Response {
+    private func updated(_ written: WrittenOrder) throws -> Response {
         JSONResponse.make(.ok, .object([
             "order": written.order.document.json, "version": .int(written.order.version),
-            "pushesQueued": .int(written.pushesQueued),
+            "pushesQueued": .int(written.pushesQueued), "warnings": try JSONValue.encoding(written.warnings),
         ]))
     }
 

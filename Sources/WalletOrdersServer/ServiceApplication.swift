@@ -5,6 +5,7 @@ import ServiceLifecycle
 import WalletOrdersModel
 import WalletOrdersPostgres
 import WalletOrdersPush
+import WalletOrdersSchemas
 import WalletOrdersSQLite
 import WalletOrdersService
 import WalletOrdersStore
@@ -25,6 +26,11 @@ public enum ServiceApplication {
                                      .object(["database": .string(reachable ? "ok" : "unreachable")]))
         }
         AdminPage(service: service, adminKey: adminKey).add(to: router)
+        router.get(RouterPath(OrderSchema.path)) { _, _ -> Response in
+            var headers = HTTPFields()
+            headers[.contentType] = OrderSchema.contentType
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: OrderSchema.data)))
+        }
         router.get("openapi.json") { _, _ -> Response in
             guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"),
                   let document = try? Data(contentsOf: url) else {

@@ -17,9 +17,11 @@ public struct OrderService: Sendable {
     /// The clock every write and answer reads.
     public let now: @Sendable () -> Date
     let counters: Counters
+    /// Writes to one order from this instance take turns; see `update`.
+    private let writes = KeyedLock()
 
-    /// How many times a write reads and builds again after losing a race to another write of the same order.
-    static let maxWriteAttempts = 5
+    /// How many times a write reads and builds again after losing a race to a write from another instance.
+    static let maxWriteAttempts = 10
     /// Fields the service sets; a merchant may send them only unchanged.
     static let managedFields = ["authenticationToken", "webServiceURL", "createdAt", "updatedAt"]
 
@@ -100,8 +102,8 @@ public struct OrderService: Sendable {
         do {
             let order = try await store.createOrder(OrderWrite(
                 orderTypeIdentifier: type.identifier, orderIdentifier: id, authenticationToken: token,
-                document: document, createdAt: createdAt, updatedAt: createdAt, assets: assets, package: package))
-            return WrittenOrder(order: order, pushesQueued: 0)
+                document: document, createdAt: createdAt, updatedAt: createdAt, assets: assets, package: package.data))
+            return WrittenOrder(order: order, pushesQueued: 0, warnings: package.warnings)
         } catch StoreError.orderExists {
             throw OrderServiceError.orderExists(type: type.identifier, id: id)
         }
@@ -140,12 +142,27 @@ public struct OrderService: Sendable {
     }
 
     /// Reads, changes, validates, signs and commits, again from the read when another write won the race.
+    ///
+    /// Writes to one order from this instance wait for each other rather than race; a write from another
+    /// instance can still win between the read and the commit, and then this one starts again after a short,
+    /// random pause.
     private func update(
         type: String, id: String,
         change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
     ) async throws -> WrittenOrder {
         guard let orderType = orderTypes[type] else { throw OrderServiceError.orderNotFound }
-        for _ in 0..<Self.maxWriteAttempts {
+        return try await writes.withLock("\(type) \(id)") {
+            try await update(orderType, id: id, change: change)
+        }
+    }
+
+    private func update(
+        _ orderType: OrderType, id: String,
+        change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
+    ) async throws -> WrittenOrder {
+        let type = orderType.identifier
+        for attempt in 0..<Self.maxWriteAttempts {
+            if attempt > 0 { try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 << min(attempt, 5))))) }
             guard let current = try await store.currentOrder(type: type, id: id) else {
                 throw OrderServiceError.orderNotFound
             }
@@ -171,10 +188,10 @@ public struct OrderService: Sendable {
             let write = OrderWrite(
                 orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: previous.authenticationToken,
                 document: document, createdAt: previous.createdAt, updatedAt: updatedAt,
-                assets: assets == current.assets ? nil : assets, package: package)
+                assets: assets == current.assets ? nil : assets, package: package.data)
             do {
                 let update = try await store.updateOrder(write, expectedVersion: previous.version, now: now)
-                return WrittenOrder(order: update.order, pushesQueued: update.pushesQueued)
+                return WrittenOrder(order: update.order, pushesQueued: update.pushesQueued, warnings: package.warnings)
             } catch StoreError.versionConflict {
                 continue
             } catch StoreError.orderNotFound {
@@ -314,13 +331,13 @@ public struct OrderService: Sendable {
         guard let orderType = orderTypes[type], let current = try await store.currentOrder(type: type, id: id) else {
             throw OrderServiceError.orderNotFound
         }
-        let data = try build(orderType, current.order.document, current.assets)
+        let data = try build(orderType, current.order.document, current.assets).data
         try await store.savePackage(type: type, id: id, version: current.order.version, data: data)
         return FetchedPackage(head: current.order.head, package: data)
     }
 
     /// Builds and signs a package, counting it; package errors become service errors.
-    func build(_ type: OrderType, _ order: OrderDocument, _ assets: [String: Data]) throws -> Data {
+    func build(_ type: OrderType, _ order: OrderDocument, _ assets: [String: Data]) throws -> BuiltPackage {
         counters.packageBuilt()
         do {
             return try type.package(order, assets: assets)
@@ -362,10 +379,12 @@ public struct OrderService: Sendable {
     }
 }
 
-/// An order the service wrote, and how many devices it queued a push for.
+/// An order the service wrote, how many devices it queued a push for, and what some devices will not show.
 public struct WrittenOrder: Sendable {
     public let order: StoredOrder
     public let pushesQueued: Int
+    /// Paths into order.json with what older devices miss (objects newer than iOS 16, …); empty when nothing.
+    public let warnings: [OrderProblem]
 }
 
 /// An order's head with the signed package of that version.

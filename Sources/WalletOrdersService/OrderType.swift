@@ -15,8 +15,9 @@ public struct OrderType: Sendable {
         self.template = template
     }
 
-    /// The signed package of `order` with the template and `assets`, stamped with the order's `updatedAt`.
-    public func package(_ order: OrderDocument, assets: [String: Data]) throws -> Data {
-        try builder.build(order: order, template: template, assets: assets, signingTime: order.updatedAt ?? Date())
+    /// The signed package of `order` with the template and `assets`, stamped with the order's `updatedAt`, and
+    /// the warnings its order drew.
+    public func package(_ order: OrderDocument, assets: [String: Data]) throws -> BuiltPackage {
+        try builder.package(order: order, template: template, assets: assets, signingTime: order.updatedAt ?? Date())
     }
 }

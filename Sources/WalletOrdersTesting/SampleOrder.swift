@@ -62,6 +62,13 @@ public enum SampleOrder {
         ).objectValue!)
     }
 
+    /// The repository's order fixtures (`Tests/Fixtures/orders`): `valid/` and `invalid/` order.json files.
+    public static var fixturesFolder: URL {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tests/Fixtures/orders")
+    }
+
     /// The repository's sample template folder (`OrderTemplates/sample`), found from this source file.
     public static var templateFolder: URL {
         URL(fileURLWithPath: #filePath)

@@ -73,7 +73,54 @@ import WalletOrdersTesting
         ], environment: environment)
         #expect(packaged.status != 0)
         #expect(packaged.error.contains("status: \"lost\" is not one of open, completed, cancelled"))
-        #expect(packaged.error.contains("orderManagementURL: must be an https URL"))
+        #expect(packaged.error.contains(
+            "orderManagementURL: \"ftp://example.com\" is not an http or https URL such as https://shop.example.com/orders/1001"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("a.order")))
+    }
+
+    @Test func verifyPrintsWarningsAndLocalizationProblems() async throws {
+        let folder = try TemporaryDirectory("cli")
+        let environment = try await developmentKeys(folder)
+        var order = SampleOrder.json().objectValue!
+        order["returns"] = .array([.object(["returnIdentifier": .string("R-1"), "status": .string("open")])])
+        try folder.write("order.json", JSONValue.object(order).serialized())
+        let packaged = try Command.run(binary, [
+            "package", folder.path("order.json"), "--template", SampleOrder.templateFolder.path,
+            "--out", folder.path("a.order"),
+        ], environment: environment)
+        #expect(packaged.status == 0, "\(packaged.error)")
+        let warning = "warning: order.json returns: Return needs iOS 17.2 or macOS 14.2; Wallet on older devices shows "
+            + "the order without it"
+        #expect(packaged.output.contains("warning: returns: Return needs iOS 17.2"))
+
+        let verified = try Command.run(binary, ["verify", folder.path("a.order")])
+        #expect(verified.status == 0, "\(verified.output)")
+        #expect(verified.output.contains(warning))
+
+        // Drop a key from the French strings, as a hand edit of the package would.
+        _ = try Command.run("unzip", ["-q", folder.path("a.order"), "-d", folder.path("files")])
+        try folder.write("files/fr.lproj/order.strings", Data(#""MERCHANT_NAME" = "Boutique Exemple";"#.utf8))
+        _ = try Command.run("zip", ["-q", folder.path("a.order"), "fr.lproj/order.strings"], directory: folder.path("files"))
+        let broken = try Command.run(binary, ["verify", folder.path("a.order")])
+        #expect(broken.status == 1)
+        #expect(broken.output.contains(warning))
+        #expect(broken.output.contains(
+            "fr.lproj/order.strings: lacks the key \"STATUS_SHIPPED\", which en.lproj/order.strings has"))
+    }
+
+    @Test func packageRefusesATemplateWhoseLocalizationsDisagree() async throws {
+        let folder = try TemporaryDirectory("cli")
+        let environment = try await developmentKeys(folder)
+        try folder.write("order.json", SampleOrder.json().serialized())
+        for file in ["logo.png", "logo@2x.png", "mug.png", "en.lproj/order.strings"] {
+            try folder.write("template/\(file)", Data(contentsOf: SampleOrder.templateFolder.appendingPathComponent(file)))
+        }
+        try folder.write("template/fr.lproj/order.strings", Data("\"MERCHANT_NAME\" = \"Boutique\"".utf8))
+        let packaged = try Command.run(binary, [
+            "package", folder.path("order.json"), "--template", folder.path("template"), "--out", folder.path("a.order"),
+        ], environment: environment)
+        #expect(packaged.status != 0)
+        #expect(packaged.error.contains("fr.lproj/order.strings: cannot be read: line 1: the file ends in the middle of an entry"))
         #expect(!FileManager.default.fileExists(atPath: folder.path("a.order")))
     }
 

@@ -64,8 +64,36 @@ import WalletOrdersTesting
         let order = try SampleOrder.document().typed()
         #expect(order.status == .open)
         #expect(order.merchant.logo == "logo.png")
-        #expect(order.payment?.total.amount == Decimal(string: "24.9"))
+        #expect(order.payment?.total.amount == .number(Decimal(string: "24.9")!))
+        #expect(order.payment?.total.amount.value == Decimal(string: "24.9"))
         #expect(order.fulfillments?.first?.status == "onTheWay")
         #expect(order.lineItems?.first?.quantity == 2)
+    }
+
+    @Test func theTypedViewReadsAmountsAsWrittenAndFractionalQuantities() throws {
+        let url = SampleOrder.fixturesFolder.appendingPathComponent("valid/apple-documented.json")
+        let document = try OrderDocument(data: Data(contentsOf: url))
+        let order = try document.typed()
+        #expect(order.payment?.total.amount == .string("23.40"))
+        #expect(order.payment?.total.amount.value == Decimal(string: "23.4"))
+        #expect(order.payment?.summaryItems?.last?.value.amount == .number(Decimal(string: "3.4")!))
+        #expect(order.lineItems?.first?.quantity == Decimal(string: "1.5"))
+        #expect(order.merchant.logo == "logo")
+        #expect(order.associatedApplications?.first?.launchURL == "myapp://orders/88")
+
+        // Written back, a string stays a string with its digits, and a number stays a number.
+        let again = try JSONValue.parse(JSONEncoder().encode(order))
+        #expect(again["payment"]?["total"]?["amount"] == .string("23.40"))
+        #expect(again["payment"]?["summaryItems"]?.arrayValue?.last?["value"]?["amount"] == .double(3.4))
+        #expect(document.serialized == (try OrderDocument(data: document.serialized)).serialized)
+        #expect(String(decoding: document.serialized, as: UTF8.self).contains(#""amount": "23.40""#))
+    }
+
+    @Test func theTypedViewRefusesAnAmountStringThatIsNotADecimal() {
+        var fields = SampleOrder.json().objectValue!
+        fields["payment"] = .object([
+            "total": .object(["amount": .string("23,40"), "currency": .string("EUR")]), "status": .string("paid"),
+        ])
+        #expect(throws: DecodingError.self) { try OrderDocument(fields: fields).typed() }
     }
 }

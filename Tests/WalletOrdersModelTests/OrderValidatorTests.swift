@@ -59,18 +59,22 @@ import WalletOrdersTesting
     @Test func datesURLsTokensAndCurrenciesAreChecked() {
         let found = problems { order in
             order["createdAt"] = .string("2026-13-01T00:00:00Z")
-            order["orderManagementURL"] = .string("http://shop.example.com/orders")
+            order["updatedAt"] = .string("2026-11-21 09:30:00Z")
+            order["orderManagementURL"] = .string("ftp://shop.example.com/orders")
             order["webServiceURL"] = .string("https://shop.example.com/wallet")
             order["authenticationToken"] = .string("too-short")
             order["payment"] = .object([
-                "total": .object(["amount": .string("24.90"), "currency": .string("EURO")]), "status": .string("paid"),
+                "total": .object(["amount": .string("24,90"), "currency": .string("EURO")]), "status": .string("paid"),
             ])
         }
         #expect(Set(paths(found)) == [
-            "createdAt", "orderManagementURL", "authenticationToken", "payment.total.amount", "payment.total.currency",
+            "createdAt", "updatedAt", "orderManagementURL", "authenticationToken", "payment.total.amount",
+            "payment.total.currency",
         ])
         #expect(found.first { $0.path == "payment.total.amount" }?.message
-            == "must be a JSON number such as 12.5, not the string \"24.90\"")
+            == "\"24,90\" is not a decimal number such as \"23.40\"")
+        #expect(found.first { $0.path == "orderManagementURL" }?.message
+            == "\"ftp://shop.example.com/orders\" is not an http or https URL such as https://shop.example.com/orders/1001")
         #expect(found.first { $0.path == "authenticationToken" }?.message == "must be at least 16 characters long")
     }
 
@@ -133,6 +137,223 @@ import WalletOrdersTesting
         #expect(found.contains(OrderProblem(path: "merchant", message: "must be an object, not a string")))
         #expect(found.contains(OrderProblem(path: "lineItems", message: "must be an array, not an object")))
         #expect(found.contains(OrderProblem(path: "schemaVersion", message: "must be a whole number, not a string")))
+    }
+
+    @Test func aMemberSetToNullCountsAsLeftOut() {
+        #expect(problems { order in
+            order["orderNumber"] = .null
+            order["payment"] = .null
+            order["webServiceURL"] = .null
+            order["authenticationToken"] = .null
+        } == [])
+        #expect(problems { $0["merchant"] = .null } == [OrderProblem(path: "merchant", message: "is required")])
+        #expect(problems { order in
+            order["webServiceURL"] = .string("https://shop.example.com/wallet")
+            order["authenticationToken"] = .null
+        } == [OrderProblem(path: "authenticationToken", message: "is required when webServiceURL is given")])
+    }
+
+    // Issue 11, point 1: Apple's "Creating the source for an order" names images by base name.
+    @Test func imagesByBaseNameResolveToAnyScaleAtTopLevelOrLocalized() {
+        let logo: (inout [String: JSONValue]) -> Void = { order in
+            order["merchant"] = order["merchant"]!.merging(patch: .object(["logo": .string("logo")]))
+        }
+        for files: Set<String> in [["logo.png"], ["logo@2x.png"], ["logo@3x.png"], ["logo.JPG"], ["fr.lproj/logo@3x.jpeg"]] {
+            #expect(problems(logo, files: files.union(["mug.png"])) == [], "\(files)")
+        }
+        #expect(problems(logo, files: ["logo.gif", "logos.png", "mug.png", "x.lproj/y/logo.png"]) == [OrderProblem(
+            path: "merchant.logo",
+            message: "names the image logo, but the package holds none of logo.png, logo@2x.png, logo@3x.png "
+                + "(or .jpg, .jpeg), at the top level or in a .lproj folder")])
+        // Full file names keep working, and name exactly one file.
+        #expect(problems({ _ in }, files: ["logo.png", "mug.png"]) == [])
+        #expect(paths(problems({ _ in }, files: ["logo@2x.png", "mug.png"])) == ["merchant.logo"])
+        // A name is not a path, and a dotted name must end like an image.
+        for name in ["images/logo.png", ".logo", "logo.gif", "brand.logo"] {
+            #expect(paths(problems { order in
+                order["merchant"] = order["merchant"]!.merging(patch: .object(["logo": .string(name)]))
+            }) == ["merchant.logo"], "\(name)")
+        }
+    }
+
+    // Issue 11, point 2: CurrencyAmount.amount is a string in Apple's reference; numbers are in use too.
+    @Test func amountsAreDecimalStringsOrNumbersAndNothingElse() {
+        func amount(_ value: JSONValue) -> [OrderProblem] {
+            problems { order in
+                order["payment"] = .object([
+                    "total": .object(["amount": value, "currency": .string("EUR")]), "status": .string("paid"),
+                ])
+            }
+        }
+        for accepted: JSONValue in [.string("23.40"), .string("-5"), .string("0"), .double(23.4), .int(23)] {
+            #expect(amount(accepted) == [], "\(accepted)")
+        }
+        for refused: JSONValue in [.string("23,40"), .string("1e3"), .string(".5"), .string("5."), .string(""),
+                                   .string(" 23.40"), .string("23.40\n")] {
+            #expect(paths(amount(refused)) == ["payment.total.amount"], "\(refused)")
+        }
+        #expect(amount(.bool(true)) == [OrderProblem(
+            path: "payment.total.amount", message: "must be a decimal string such as \"23.40\" or a number, not a boolean")])
+    }
+
+    // Issue 11, point 3: only webServiceURL must be https.
+    @Test func onlyTheWebServiceNeedsHTTPSAndAppsTakeTheirOwnScheme() {
+        let validation = OrderValidator.validate(.object(SampleOrder.json().objectValue!.merging([
+            "orderManagementURL": .string("http://shop.example.com/orders/1001"),
+            "merchant": .object([
+                "merchantIdentifier": .string("merchant.com.example.shop"), "displayName": .string("Shop"),
+                "url": .string("http://shop.example.com"), "contactURL": .string("HTTP://shop.example.com/help"),
+            ]),
+            "returnInfo": .object(["returnPolicyURL": .string("http://shop.example.com/returns")]),
+            "associatedApplications": .array([.object([
+                "storeIdentifier": .int(1_234_567_890), "launchURL": .string("myapp://orders/88"),
+            ])]),
+        ]) { $1 }))
+        #expect(validation.problems == [])
+        #expect(Set(validation.warnings.filter { $0.message.contains("plain http") }.map(\.path)) == [
+            "orderManagementURL", "merchant.url", "merchant.contactURL", "returnInfo.returnPolicyURL",
+        ])
+        let refused = problems { order in
+            order["webServiceURL"] = .string("http://shop.example.com/wallet")
+            order["authenticationToken"] = .string("0123456789abcdef")
+            order["associatedApplications"] = .array([.object([
+                "storeIdentifier": .int(1), "launchURL": .string("orders/88"),
+            ])])
+            order["fulfillments"] = .array([.object([
+                "fulfillmentType": .string("shipping"), "fulfillmentIdentifier": .string("p"),
+                "status": .string("open"), "trackingURL": .string("https://post.example.com/track me"),
+            ])])
+        }
+        #expect(refused.contains(OrderProblem(
+            path: "webServiceURL", message: "must be an https URL: Wallet only talks to web services over https")))
+        #expect(Set(paths(refused)) == [
+            "webServiceURL", "associatedApplications[0].launchURL", "fulfillments[0].trackingURL",
+        ])
+    }
+
+    // Issue 11, point 4: Apple types quantity as a number.
+    @Test func quantitiesArePositiveNumbersFractionsIncluded() {
+        func quantity(_ value: JSONValue) -> [OrderProblem] {
+            problems { order in
+                order["lineItems"] = .array([.object(["title": .string("Coffee"), "quantity": value])])
+            }
+        }
+        #expect(quantity(.double(1.5)) == [])
+        #expect(quantity(.double(0.25)) == [])
+        #expect(quantity(.int(3)) == [])
+        #expect(quantity(.int(0)) == [OrderProblem(path: "lineItems[0].quantity", message: "must be greater than 0")])
+        #expect(quantity(.double(-1.5)) == [OrderProblem(path: "lineItems[0].quantity", message: "must be greater than 0")])
+        #expect(quantity(.string("2")) == [OrderProblem(path: "lineItems[0].quantity", message: "must be a number, not a string")])
+    }
+
+    // Issue 11, point 5: fields that used to pass through unchecked.
+    @Test func fieldsThatPassedUncheckedAreTypeCheckedWithPaths() {
+        let found = problems { order in
+            order["associatedApplicationIdentifiers"] = .array([.string("ABCDE12345.com.example"), .int(1)])
+            order["associatedApplications"] = .array([.object([
+                "storeIdentifier": .int(1), "customProductPageIdentifier": .int(5),
+            ])])
+            order["payment"] = .object([
+                "total": .object(["amount": .string("1.00"), "currency": .string("EUR")]), "status": .string("paid"),
+                "paymentMethods": .string("Visa 1234"), "applePayTransactionIdentifiers": .array([.string(" ")]),
+            ])
+            order["fulfillments"] = .array([
+                .object([
+                    "fulfillmentType": .string("pickup"), "fulfillmentIdentifier": .string("p"),
+                    "status": .string("open"), "displayName": .string("Store"),
+                    "location": .object(["latitude": .int(1), "longitude": .int(2), "altitude": .string("high")]),
+                    "address": .object(["addressLines": .string("1 Main Street")]),
+                ]),
+                .object([
+                    "fulfillmentType": .string("shipping"), "fulfillmentIdentifier": .string("s"),
+                    "status": .string("open"), "recipient": .object(["givenName": .int(5), "familyName": .array([])]),
+                ]),
+            ])
+        }
+        #expect(found == [
+            OrderProblem(path: "payment.paymentMethods", message: "must be an array, not a string"),
+            OrderProblem(path: "payment.applePayTransactionIdentifiers[0]", message: "must not be empty"),
+            OrderProblem(path: "fulfillments[0].address.addressLines", message: "must be an array, not a string"),
+            OrderProblem(path: "fulfillments[0].location.altitude", message: "must be a number, not a string"),
+            OrderProblem(path: "fulfillments[1].recipient.givenName", message: "must be a string, not a number"),
+            OrderProblem(path: "fulfillments[1].recipient.familyName", message: "must be a string, not an array"),
+            OrderProblem(path: "associatedApplications[0].customProductPageIdentifier",
+                         message: "must be a string, not a number"),
+            OrderProblem(path: "associatedApplicationIdentifiers[1]", message: "must be a string, not a number"),
+        ])
+    }
+
+    // Issue 11, point 6: durations are ISO 8601.
+    @Test func windowDurationsAreISO8601() {
+        func windows(_ delivery: String, _ pickup: String) -> [OrderProblem] {
+            problems { order in
+                order["fulfillments"] = .array([
+                    .object([
+                        "fulfillmentType": .string("shipping"), "fulfillmentIdentifier": .string("s"),
+                        "status": .string("open"), "estimatedDeliveryWindowDuration": .string(delivery),
+                    ]),
+                    .object([
+                        "fulfillmentType": .string("pickup"), "fulfillmentIdentifier": .string("p"),
+                        "status": .string("open"), "displayName": .string("Store"),
+                        "pickupWindowDuration": .string(pickup),
+                    ]),
+                ])
+            }
+        }
+        #expect(windows("PT30M", "P1D") == [])
+        #expect(windows("PT2H30M", "P1DT12H") == [])
+        #expect(windows("30 minutes", "1D") == [
+            OrderProblem(path: "fulfillments[0].estimatedDeliveryWindowDuration",
+                         message: "\"30 minutes\" is not an ISO 8601 duration such as PT30M, PT2H or P1D"),
+            OrderProblem(path: "fulfillments[1].pickupWindowDuration",
+                         message: "\"1D\" is not an ISO 8601 duration such as PT30M, PT2H or P1D"),
+        ])
+    }
+
+    // Issue 11, point 8: objects newer than iOS 16 are accepted with a warning.
+    @Test func objectsNewerThanIOS16AreAcceptedWithAWarning() {
+        let validation = OrderValidator.validate(.object(SampleOrder.json().objectValue!.merging([
+            "payment": .object([
+                "total": .object(["amount": .string("24.90"), "currency": .string("EUR")]), "status": .string("paid"),
+                "transactions": .array([.object([
+                    "transactionType": .string("purchase"), "status": .string("completed"),
+                    "amount": .object(["amount": .string("24.90"), "currency": .string("EUR")]),
+                    "createdAt": .string("2026-11-20T10:00:00Z"),
+                    "paymentMethod": .object(["displayName": .string("Visa 1234")]),
+                ])]),
+            ]),
+            "returnInfo": .object(["returnPolicyURL": .string("https://shop.example.com/returns")]),
+            "returns": .array([.object(["returnIdentifier": .string("R-1"), "status": .string("open")])]),
+            "orderProvider": .object([
+                "displayName": .string("Platform"), "url": .string("https://platform.example.com"),
+                "trackingLogoNameLightColorScheme": .string("light"), "trackingLogoNameDarkColorScheme": .string("dark"),
+            ]),
+        ]) { $1 }))
+        #expect(validation.isValid)
+        #expect(validation.warnings.contains(OrderProblem(
+            path: "returns",
+            message: "Return needs iOS 17.2 or macOS 14.2; Wallet on older devices shows the order without it")))
+        #expect(validation.warnings.contains(OrderProblem(
+            path: "orderProvider",
+            message: "OrderProvider needs iOS 17.4 or macOS 14.4; Wallet on older devices shows the order without it")))
+        #expect(validation.warnings.contains(OrderProblem(
+            path: "payment.transactions",
+            message: "PaymentTransaction needs iOS 17.0 or macOS 14.0; Wallet on older devices shows the order without it")))
+        #expect(Set(validation.warnings.map(\.path)) == ["payment.transactions", "returnInfo", "returns", "orderProvider"])
+        #expect(OrderValidator.validate(SampleOrder.json()).warnings == [])
+    }
+
+    @Test func theValidationEncodesAsTheMerchantAPIAnswers() throws {
+        let validation = OrderValidation(
+            problems: [OrderProblem(path: "status", message: "is required")],
+            warnings: [OrderProblem(path: "returns", message: "needs iOS 17.2")])
+        let json = try JSONValue.parse(JSONEncoder().encode(validation))
+        #expect(json == .object([
+            "valid": .bool(false),
+            "problems": .array([.object(["path": .string("status"), "message": .string("is required")])]),
+            "warnings": .array([.object(["path": .string("returns"), "message": .string("needs iOS 17.2")])]),
+        ]))
+        #expect(try JSONDecoder().decode(OrderValidation.self, from: JSONEncoder().encode(validation)) == validation)
     }
 
     @Test func identifiersAreLimitedForURLs() {

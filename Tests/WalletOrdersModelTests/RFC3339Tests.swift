@@ -18,6 +18,13 @@ import WalletOrdersModel
         }
     }
 
+    @Test func orderDatesFollowTheDateTimeGrammarWithATBetweenDateAndTime() {
+        #expect(RFC3339.parseDateTime("2026-11-22T10:15:30Z") == Date(timeIntervalSince1970: 1_795_342_530))
+        #expect(RFC3339.parseDateTime("2026-11-22t10:15:30z") == Date(timeIntervalSince1970: 1_795_342_530))
+        #expect(RFC3339.parseDateTime("2026-11-22 10:15:30Z") == nil)
+        #expect(RFC3339.parse("2026-11-22 10:15:30Z") == Date(timeIntervalSince1970: 1_795_342_530))
+    }
+
     @Test func formatsWholeSecondsInUTC() {
         #expect(RFC3339.format(Date(timeIntervalSince1970: 1_795_342_530.9)) == "2026-11-22T10:15:30Z")
         #expect(RFC3339.format(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00Z")

@@ -37,8 +37,8 @@ import WalletOrdersTesting
         let listed = try Command.run("unzip", ["-Z1", folder.path("package.order")]).output
             .split(separator: "\n").map(String.init)
         #expect(listed == [
-            "order.json", "en.lproj/order.strings", "fr.lproj/order.strings", "logo.png", "logo@2x.png", "mug.png",
-            "manifest.json", "signature",
+            "order.json", "en.lproj/order.strings", "fr.lproj/order.strings", "logo.png", "logo@2x.png", "logo@3x.png",
+            "mug.png", "manifest.json", "signature",
         ])
 
         let verified = try Command.run("openssl", [
@@ -151,6 +151,88 @@ import WalletOrdersTesting
         }
         #expect(bytes > limit)
         #expect(limit == 5_000_000)
+    }
+
+    // Issue 11, points 1 to 4: the order of Apple's "Creating the source for an order" packages as written.
+    @Test func applesDocumentedFormPackagesWithBaseNameImagesAndItsAmountsSignedAsWritten() throws {
+        let order = try OrderDocument(data: Data(contentsOf: SampleOrder.fixturesFolder
+            .appendingPathComponent("valid/apple-documented.json")))
+        let png = try Data(contentsOf: SampleOrder.templateFolder.appendingPathComponent("mug.png"))
+        let jpeg = Data([0xff, 0xd8, 0xff, 0xe0, 0, 0x10])
+        let package = try build(order, assets: ["beans@2x.png": png, "filters.jpeg": jpeg])
+        let report = PackageVerifier.verify(package, trustedRoots: [keys.chain.root])
+        #expect(report.problems == [])
+        #expect(report.warnings.contains(
+            "order.json orderManagementURL: is plain http; https keeps the customer's connection private"))
+
+        let folder = try unzip(package)
+        let text = try String(contentsOfFile: folder.path("files/order.json"), encoding: .utf8)
+        #expect(text.contains(#""amount": "23.40""#))
+        #expect(text.contains(#""amount": "15.60""#))
+        #expect(text.contains(#""quantity": 1.5"#))
+        #expect(text.contains(#""logo": "logo""#))
+        #expect(text.contains(#""launchURL": "myapp://orders/88""#))
+    }
+
+    @Test func aBaseNameWithNoImageIsRefusedAtItsPath() throws {
+        var order = SampleOrder.document()
+        order["lineItems"] = .array([.object(["title": .string("Beans"), "quantity": .double(1.5), "image": .string("beans")])])
+        let error = #expect(throws: PackageError.self) { try build(order) }
+        #expect(error == .invalidOrder([OrderProblem(
+            path: "lineItems[0].image",
+            message: "names the image beans, but the package holds none of beans.png, beans@2x.png, beans@3x.png "
+                + "(or .jpg, .jpeg), at the top level or in a .lproj folder")]))
+    }
+
+    // Issue 11, point 7: localizations that disagree never reach Wallet.
+    @Test func disagreeingLocalizationsAreRefusedNamingTheFileAndTheKey() throws {
+        let png = try Data(contentsOf: SampleOrder.templateFolder.appendingPathComponent("mug.png"))
+        let german = Data(#""MERCHANT_NAME" = "Beispielladen"; "ITEM_MUG" = "Becher";"#.utf8)
+        let error = #expect(throws: PackageError.self) {
+            try build(assets: ["de.lproj/order.strings": german, "de.lproj/banner.png": png])
+        }
+        #expect(error == .invalidOrder([
+            OrderProblem(path: "de.lproj/order.strings",
+                         message: "lacks the key \"STATUS_DELIVERED\", which en.lproj/order.strings has"),
+            OrderProblem(path: "de.lproj/order.strings",
+                         message: "lacks the key \"STATUS_PROCESSING\", which en.lproj/order.strings has"),
+            OrderProblem(path: "de.lproj/order.strings",
+                         message: "lacks the key \"STATUS_SHIPPED\", which en.lproj/order.strings has"),
+            OrderProblem(path: "en.lproj/banner.png", message: "is missing: de.lproj/banner.png is localized, so "
+                + "every .lproj folder needs its own (or put one at the top level)"),
+            OrderProblem(path: "fr.lproj/banner.png", message: "is missing: de.lproj/banner.png is localized, so "
+                + "every .lproj folder needs its own (or put one at the top level)"),
+        ]))
+        let malformed = #expect(throws: PackageError.self) {
+            try build(assets: ["fr.lproj/order.strings": Data("\"MERCHANT_NAME\" = \"Boutique;\n".utf8)])
+        }
+        #expect(malformed == .invalidOrder([OrderProblem(
+            path: "fr.lproj/order.strings",
+            message: "cannot be read: line 1: the string that starts here is never closed with \"")]))
+    }
+
+    @Test func validateRunsTheChecksOfBuildAndGivesTheWarnings() throws {
+        let builder = PackageBuilder(identity: keys.identity)
+        var order = SampleOrder.document()
+        order["returns"] = .array([.object(["returnIdentifier": .string("R-1"), "status": .string("open")])])
+        let validation = try builder.validate(order: order, template: template())
+        #expect(validation.problems == [])
+        #expect(validation.warnings == [OrderProblem(
+            path: "returns",
+            message: "Return needs iOS 17.2 or macOS 14.2; Wallet on older devices shows the order without it")])
+        let other = try builder.validate(
+            order: SampleOrder.document(orderTypeIdentifier: "order.com.example.other"), template: template(),
+            assets: ["de.lproj/order.strings": Data(#""A" = "a";"#.utf8)])
+        #expect(other.problems.map(\.path) == ["orderTypeIdentifier"] + Array(repeating: "de.lproj/order.strings", count: 5)
+            + ["en.lproj/order.strings", "fr.lproj/order.strings"])
+    }
+
+    @Test func aTemplateWhoseLocalizationsDisagreeIsRefusedWhenRead() throws {
+        let folder = try TemporaryDirectory("template")
+        try folder.write("en.lproj/order.strings", Data(#""A" = "a"; "B" = "b";"#.utf8))
+        try folder.write("fr.lproj/order.strings", Data(#""A" = "a";"#.utf8))
+        let error = #expect(throws: PackageError.self) { try OrderTemplate(directory: folder.url) }
+        #expect("\(error!)".contains("fr.lproj/order.strings: lacks the key \"B\", which en.lproj/order.strings has"))
     }
 
     @Test func strayFilesInTheTemplateFolderAreRefused() throws {

@@ -82,6 +82,35 @@ import WalletOrdersTesting
         ])
     }
 
+    @Test func localizationsThatDisagreeAreReportedWithFileAndKey() throws {
+        let package = try tampered("fr.lproj/order.strings") { data in
+            Data(String(decoding: data, as: UTF8.self).split(separator: "\n")
+                .filter { !$0.contains("ITEM_MUG") }.joined(separator: "\n").utf8)
+        }
+        let report = PackageVerifier.verify(package, trustedRoots: [keys.chain.root])
+        #expect(report.problems == [
+            "fr.lproj/order.strings: lacks the key \"ITEM_MUG\", which en.lproj/order.strings has",
+            "fr.lproj/order.strings does not match its digest in manifest.json",
+        ])
+    }
+
+    @Test func objectsNewerThanIOS16AreWarningsNotProblems() throws {
+        var order = SampleOrder.document()
+        order["orderProvider"] = .object([
+            "displayName": .string("Platform"), "url": .string("https://platform.example.com"),
+            "trackingLogoNameLightColorScheme": .string("logo"), "trackingLogoNameDarkColorScheme": .string("logo@2x.png"),
+        ])
+        let package = try PackageBuilder(identity: keys.identity).build(
+            order: order, template: OrderTemplate(directory: SampleOrder.templateFolder),
+            signingTime: Date(timeIntervalSince1970: 1_795_342_530))
+        let report = PackageVerifier.verify(package, trustedRoots: [keys.chain.root])
+        #expect(report.isValid)
+        #expect(report.warnings == [
+            "order.json orderProvider: OrderProvider needs iOS 17.4 or macOS 14.4; Wallet on older devices shows the "
+                + "order without it",
+        ])
+    }
+
     @Test func somethingThatIsNotAZipIsReported() {
         let report = PackageVerifier.verify(Data("not a zip".utf8))
         #expect(report.problems.count == 1)

@@ -60,7 +60,7 @@ import WalletOrdersTesting
 
             let second = try await client.merchant(.post, "/api/v1/orders", json: orderBody { order in
                 order["status"] = .string("lost")
-                order["orderManagementURL"] = .string("http://shop.example.com/orders")
+                order["orderManagementURL"] = .string("ftp://shop.example.com/orders")
                 order["lineItems"] = .array([.object(["title": .string("Mug"), "quantity": .int(1), "image": .string("cup.png")])])
             })
             #expect(second.status == .badRequest)
@@ -286,6 +286,37 @@ import WalletOrdersTesting
             #expect(stored?.version == 2)
             #expect(stored?.status == .completed)
             #expect(try await client.store.pushes(PushFilter(status: .pending), page: PageRequest(limit: 10)).records.count == 1)
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func objectsNewerThanIOS16AreStoredWithAWarningInTheAnswer(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let returnInfo: JSONValue = .object(["returnPolicyURL": .string("http://shop.example.com/returns")])
+            let order = try await client.createOrder { $0["returnInfo"] = returnInfo }
+            let created = try await client.merchant(.get, "/api/v1/orders/\(order.type)/\(order.id)")
+            #expect(created.json["order"]?["returnInfo"] == returnInfo, "stored as sent, plain http link included")
+
+            let patched = try await client.patch(order, .object(["status": .string("completed")]))
+            let warnings = patched.json["warnings"]?.arrayValue ?? []
+            #expect(warnings.contains { $0["path"] == .string("returnInfo") }, "\(patched.json)")
+            #expect(warnings.allSatisfy { $0["message"]?.stringValue?.isEmpty == false })
+            let plain = try await client.patch(order, .object(["returnInfo": .null]))
+            #expect(plain.json["warnings"] == .array([]))
+        }
+    }
+
+    @Test func theOrderSchemaIsServedAsTheRepositoryHoldsIt() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let response = try await client.request(.get, "/schemas/order.json")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "application/schema+json")
+            let file = SampleOrder.templateFolder.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Schemas/order.schema.json")
+            #expect(Data(buffer: response.body) == (try Data(contentsOf: file)))
+            #expect(response.json["$schema"] == .string("https://json-schema.org/draft/2020-12/schema"))
         }
     }
 }

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import WalletOrdersModel
+import WalletOrdersPackage
+import WalletOrdersService
+import WalletOrdersStore
+import WalletOrdersTesting
+
+/// The write path: read, change, validate, sign outside any transaction, commit over the version read.
+@Suite struct OrderServiceTests {
+    static func service(_ store: any OrderStore) throws -> OrderService {
+        let type = OrderType(
+            identifier: DevelopmentKeys.orderType,
+            builder: PackageBuilder(identity: DevelopmentKeys.shared.identity),
+            template: try OrderTemplate(directory: SampleOrder.templateFolder))
+        return OrderService(store: store, orderTypes: [type], webServiceURL: "https://orders.example.com")
+    }
+
+    static func create(_ service: OrderService) async throws -> StoredOrder {
+        var body = SampleOrder.json().objectValue!
+        for key in ["createdAt", "updatedAt", "merchant"] { body.removeValue(forKey: key) }
+        return try await service.create(.object(body)).order
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func concurrentUpdatesOfOneOrderAllLandInTurn(engine: StoreEngine) async throws {
+        try await TestStore.with(engine) { store in
+            let service = try Self.service(store)
+            let order = try await Self.create(service)
+            let versions = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<24 {
+                    group.addTask {
+                        try await service.patch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
+                                                patch: .object(["orderNumber": .string("N-\(index)")])).order.version
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(versions.sorted() == Array(2...25), "every update got a version of its own")
+            let history = try await store.versions(type: order.orderTypeIdentifier, id: order.orderIdentifier)
+            #expect(history.count == 25)
+            #expect(Set(history.map(\.updatedAt)).count == 25, "each version a second past the last")
+        }
+    }
+
+    /// Two instances (two services over two stores on one database) update one order at once: each write lands
+    /// exactly once, the losers of a race having read and signed again.
+    @Test func twoInstancesUpdatingOneOrderNeverLoseAWrite() async throws {
+        let folder = try TemporaryDirectory("instances")
+        let (first, location) = try await TestStore.make(.postgres, in: folder)
+        let second = try await TestStore.reopen(.postgres, at: location)
+        let services = [try Self.service(first), try Self.service(second)]
+        let order = try await Self.create(services[0])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    _ = try await services[index % 2].patch(
+                        type: order.orderTypeIdentifier, id: order.orderIdentifier,
+                        patch: .object(["orderNumber": .string("N-\(index)")]))
+                }
+            }
+            try await group.waitForAll()
+        }
+        let stored = try #require(try await first.order(type: order.orderTypeIdentifier, id: order.orderIdentifier))
+        #expect(stored.version == 21)
+        #expect(try await second.versions(type: order.orderTypeIdentifier, id: order.orderIdentifier).count == 21)
+        await first.close()
+        await second.close()
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func aRefusedUpdateWritesNothing(engine: StoreEngine) async throws {
+        try await TestStore.with(engine) { store in
+            let service = try Self.service(store)
+            let order = try await Self.create(service)
+            let error = await #expect(throws: OrderServiceError.self) {
+                try await service.patch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
+                                        patch: .object(["status": .string("lost")]))
+            }
+            guard case .invalidOrder(_, let problems)? = error else {
+                Issue.record("expected an invalid order, got \(String(describing: error))")
+                return
+            }
+            #expect(problems.map(\.path) == ["status"])
+            #expect(try await store.order(type: order.orderTypeIdentifier, id: order.orderIdentifier)?.version == 1)
+            await #expect(throws: OrderServiceError.orderNotFound) {
+                try await service.patch(type: order.orderTypeIdentifier, id: "missing", patch: .object([:]))
+            }
+            await #expect(throws: OrderServiceError.unauthorized) {
+                try await service.fetch(type: order.orderTypeIdentifier, id: order.orderIdentifier, token: "wrong")
+            }
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func anOrderLoadedWithoutAPackageIsSignedOnItsFirstFetch(engine: StoreEngine) async throws {
+        try await TestStore.with(engine) { store in
+            let service = try Self.service(store)
+            var document = SampleOrder.document(orderIdentifier: "imported", updatedAt: "2026-11-21T09:30:00Z")
+            document["authenticationToken"] = .string("an-imported-token-0123")
+            document["webServiceURL"] = .string("https://orders.example.com")
+            try await store.importRecords(orders: [ImportedOrder(
+                orderTypeIdentifier: DevelopmentKeys.orderType, orderIdentifier: "imported",
+                authenticationToken: "an-imported-token-0123", document: document, createdAt: Date(), updatedAt: Date(),
+                package: nil)], registrations: [])
+            let fetched = try await service.fetch(type: DevelopmentKeys.orderType, id: "imported",
+                                                  token: "an-imported-token-0123")
+            let report = PackageVerifier.verify(fetched.package, trustedRoots: [DevelopmentKeys.shared.chain.root])
+            #expect(report.problems == [])
+            #expect(try await store.orderForFetch(type: DevelopmentKeys.orderType, id: "imported")?.package == fetched.package)
+        }
+    }
+}

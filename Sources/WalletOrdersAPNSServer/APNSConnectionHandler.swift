@@ -7,12 +7,8 @@ import NIOHTTP2
 /// and no task per stream, since a push is two frames in and one out and the stand-in must keep up with a client
 /// sending tens of thousands a second.
 ///
-/// A 200 is one HEADERS frame that ends the stream, as APNs sends it. Answering with HEADERS carrying
-/// `content-length: 0` and then an empty DATA frame that ends the stream (what an HTTP framework does) makes
-/// libcurl 7.88 finish the transfer on the headers and reset the stream it considers still open: one RST_STREAM per
-/// push, which swift-nio-http2's rapid-reset guard (200 in 30 s) answers with GOAWAY ENHANCE_YOUR_CALM, dropping
-/// every stream in flight. Error answers carry their JSON in one DATA frame that ends the stream, without
-/// `content-length`, for the same reason.
+/// A 200 is one HEADERS frame that ends the stream, as APNs sends it; an error carries APNs' JSON in one DATA
+/// frame that ends the stream.
 final class APNSConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
     typealias OutboundOut = HTTP2Frame
@@ -127,7 +123,9 @@ final class APNSConnectionHandler: ChannelInboundHandler {
     }
 
     private func send(_ answer: LocalAPNS.Answer, on stream: HTTP2StreamID, context: ChannelHandlerContext) {
-        var headers: HPACKHeaders = [":status": String(answer.status), "apns-id": UUID().uuidString]
+        var headers: HPACKHeaders = [":status": String(answer.status)]
+        // A new value every time: indexing it would only fill the HPACK table with entries never used again.
+        headers.add(name: "apns-id", value: UUID().uuidString, indexing: .nonIndexable)
         guard let body = apns.errorBody(answer) else {
             write(.headers(.init(headers: headers, endStream: true)), on: stream, context: context)
             return

@@ -7,18 +7,20 @@ import WalletOrdersSQLite
 import WalletOrdersServer
 import WalletOrdersStore
 
-// Pushes per second to a running local APNs (`wallet-orders apns-sandbox --quiet`) over one HTTP/2 connection:
-// the libcurl transport alone, then the whole path from the SQLite outbox to delivered, then h2load posting the
-// same requests to the same server. Usage: push-benchmark PORT KEYS_DIR [PUSHES]; STREAMS=N sets the concurrent
+// Pushes per second over one HTTP/2 connection to a running local APNs (`wallet-orders apns-sandbox --quiet`)
+// and, when given, to nghttpd answering 200 to the same POSTs: h2load and the libcurl transport against each, then
+// the whole path from the SQLite outbox to delivered against the local APNs.
+// Usage: push-benchmark APNS_PORT KEYS_DIR [PUSHES [NGHTTPD_PORT NGHTTPD_CA]]; STREAMS=N sets the concurrent
 // streams (100 by default).
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let port = Int(arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: push-benchmark PORT KEYS_DIR [PUSHES]\n".utf8))
+    FileHandle.standardError.write(Data("usage: push-benchmark APNS_PORT KEYS_DIR [PUSHES [NGHTTPD_PORT NGHTTPD_CA]]\n".utf8))
     exit(2)
 }
 let keys = URL(fileURLWithPath: arguments[2])
 let count = arguments.count > 3 ? Int(arguments[3]) ?? 20_000 : 20_000
+let nghttpd = arguments.count > 5 ? Int(arguments[4]).map { (port: $0, caFile: arguments[5]) } : nil
 let settings = try await ServiceConfiguration.orderType(environmentFile: keys.appendingPathComponent("dev.env").path)!
 let topic = settings.identifier
 let key = try PrivateKey(pem: Data(contentsOf: URL(fileURLWithPath: settings.apnsKey!)))
@@ -26,6 +28,8 @@ let provider = try ProviderToken(key: key, keyID: settings.apnsKeyID!, teamID: s
 let endpoint = APNSEndpoint(.custom(url: "https://127.0.0.1:\(port)"),
                             caFile: keys.appendingPathComponent("local-apns-ca.pem").path)
 let streams = Int(ProcessInfo.processInfo.environment["STREAMS"] ?? "") ?? 100
+let token = try provider.current()
+let tokens = (0..<count).map { String(format: "%064x", $0) }
 
 func seconds(_ body: () async throws -> Void) async rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -33,24 +37,65 @@ func seconds(_ body: () async throws -> Void) async rethrows -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
-// 1. The transport alone: batches of 1,000 concurrent requests on one connection.
-let transport = CurlPushTransport(endpoint: endpoint, connections: 1, streamsPerConnection: streams)
-let token = try provider.current()
-let tokens = (0..<count).map { String(format: "%064x", $0) }
-_ = await transport.send([PushRequest(topic: topic, deviceToken: tokens[0], providerToken: token)])
-var failures = 0
-let transportTime = await seconds {
-    for start in stride(from: 0, to: count, by: 1_000) {
-        let batch = tokens[start..<min(start + 1_000, count)].map { PushRequest(topic: topic, deviceToken: $0, providerToken: token) }
-        let responses = await transport.send(batch)
-        for response in responses where response.status != 200 {
-            if failures == 0 { FileHandle.standardError.write(Data("first failure: \(response.status) \(response.reason ?? "")\n".utf8)) }
-            failures += 1
+/// The libcurl transport alone: batches of 1,000 concurrent requests on one connection; pushes/s and how many
+/// were not answered 200.
+func measureTransport(_ endpoint: APNSEndpoint) async -> (rate: Double, failures: Int) {
+    let transport = CurlPushTransport(endpoint: endpoint, connections: 1, streamsPerConnection: streams)
+    defer { transport.shutdown() }
+    _ = await transport.send([PushRequest(topic: topic, deviceToken: tokens[0], providerToken: token)])
+    var failures = 0
+    let time = await seconds {
+        for start in stride(from: 0, to: count, by: 1_000) {
+            let batch = tokens[start..<min(start + 1_000, count)].map {
+                PushRequest(topic: topic, deviceToken: $0, providerToken: token)
+            }
+            for response in await transport.send(batch) where response.status != 200 {
+                if failures == 0 {
+                    FileHandle.standardError.write(Data("first failure: \(response.status) \(response.reason ?? "")\n".utf8))
+                }
+                failures += 1
+            }
         }
     }
+    return (Double(count) / time, failures)
 }
 
-// 2. Outbox to delivered: one order, `count` registered devices, one update, the worker until done.
+/// h2load posting the same requests (one device token) over one connection with the same streams: req/s and its
+/// status-code line.
+func measureH2load(port: Int) throws -> (rate: Double, statuses: String) {
+    let body = FileManager.default.temporaryDirectory.appendingPathComponent("push-bench-body.json")
+    try Data("{}".utf8).write(to: body)
+    let h2load = Process()
+    h2load.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    h2load.arguments = ["h2load", "-n", "\(count)", "-c", "1", "-m", "\(streams)", "-d", body.path,
+                        "-H", "apns-topic: \(topic)", "-H", "apns-push-type: background", "-H", "apns-priority: 5",
+                        "-H", "authorization: bearer \(token)", "-H", "content-type: application/json",
+                        "https://127.0.0.1:\(port)/3/device/\(tokens[0])"]
+    let pipe = Pipe()
+    h2load.standardOutput = pipe
+    try h2load.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    h2load.waitUntilExit()
+    let rate = output.split(separator: "\n").first { $0.hasPrefix("finished in") }
+        .flatMap { $0.split(separator: ",").dropFirst().first?.split(separator: " ").first.flatMap { Double($0) } } ?? 0
+    let statuses = output.split(separator: "\n").first { $0.contains("status codes:") }
+        .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+    return (rate, statuses)
+}
+
+// 1. nghttpd, when given: the same requests to a server that only answers 200.
+var nghttpdFigures: (h2load: (rate: Double, statuses: String), transport: (rate: Double, failures: Int))?
+if let nghttpd {
+    let h2load = try measureH2load(port: nghttpd.port)
+    let transport = await measureTransport(APNSEndpoint(.custom(url: "https://127.0.0.1:\(nghttpd.port)"), caFile: nghttpd.caFile))
+    nghttpdFigures = (h2load, transport)
+}
+
+// 2. The local APNs: every request checked (headers, topic, body, provider token).
+let apnsH2load = try measureH2load(port: port)
+let apnsTransport = await measureTransport(endpoint)
+
+// 3. Outbox to delivered: one order, `count` registered devices, one update, the worker until done.
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("push-bench-\(UUID().uuidString.prefix(6))")
 let store = try SQLiteStore(path: folder.appendingPathComponent("orders.sqlite").path)
 _ = try await store.migrate()
@@ -68,6 +113,7 @@ try await store.importRecords(orders: [], registrations: tokens.map {
 _ = try await store.updateOrder(write(order), expectedVersion: 1, now: now)
 var logger = Logger(label: "bench")
 logger.logLevel = .critical
+let transport = CurlPushTransport(endpoint: endpoint, connections: 1, streamsPerConnection: streams)
 let worker = PushWorker(store: store, routes: [topic: PushRoute(transport: transport, providerToken: provider)], logger: logger)
 let workerTime = try await seconds {
     while try await worker.sendDue() > 0 {}
@@ -78,28 +124,26 @@ transport.shutdown()
 await store.close()
 try? FileManager.default.removeItem(at: folder)
 
-// 3. h2load: the same requests, one connection, the same number of concurrent streams.
-let body = folder.deletingLastPathComponent().appendingPathComponent("push-bench-body.json")
-try Data("{}".utf8).write(to: body)
-let h2load = Process()
-h2load.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-h2load.arguments = ["h2load", "-n", "\(count)", "-c", "1", "-m", "\(streams)", "-d", body.path,
-                    "-H", "apns-topic: \(topic)", "-H", "apns-push-type: background", "-H", "apns-priority: 5",
-                    "-H", "authorization: bearer \(token)", "-H", "content-type: application/json",
-                    "https://127.0.0.1:\(port)/3/device/\(tokens[0])"]
-let pipe = Pipe()
-h2load.standardOutput = pipe
-try h2load.run()
-let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-h2load.waitUntilExit()
-let h2loadRate = output.split(separator: "\n").first { $0.hasPrefix("finished in") }
-    .flatMap { line in line.split(separator: ",").dropFirst().first?.split(separator: " ").first.flatMap { Double($0) } } ?? 0
-let h2loadStatus = output.split(separator: "\n").first { $0.contains("status codes:") }.map(String.init) ?? ""
+func rate(_ value: Double, _ unit: String) -> String { String(format: "%8.0f %@", value, unit) }
 
-print("pushes to the local APNs, 1 connection, \(streams) concurrent streams, \(count) pushes each")
-print(String(format: "  libcurl transport (wallet-orders):        %8.0f pushes/s  (%d not 200)", Double(count) / transportTime, failures))
-print(String(format: "  outbox -> APNs -> delivered (SQLite):     %8.0f pushes/s  (%d delivered, %d awaiting a retry)", Double(count) / workerTime, delivered, retrying))
-print(String(format: "  h2load, same requests:                    %8.0f req/s   %@", h2loadRate, h2loadStatus.trimmingCharacters(in: .whitespaces)))
-if h2loadRate > 0 {
-    print(String(format: "  transport / h2load: %.2f", Double(count) / transportTime / h2loadRate))
+print("pushes over 1 HTTP/2 connection with \(streams) concurrent streams, \(count) pushes each")
+if let nghttpd = nghttpdFigures {
+    print("  nghttpd (answers 200 to every POST)")
+    print("    h2load:                      \(rate(nghttpd.h2load.rate, "req/s"))     \(nghttpd.h2load.statuses)")
+    print("    libcurl transport:           \(rate(nghttpd.transport.rate, "pushes/s"))  (\(nghttpd.transport.failures) not 200)")
+    if nghttpd.h2load.rate > 0 {
+        print(String(format: "    transport / h2load:          %8.2f", nghttpd.transport.rate / nghttpd.h2load.rate))
+    }
 }
+print("  local APNs (wallet-orders apns-sandbox: checks headers, topic, body and the provider token)")
+print("    h2load:                      \(rate(apnsH2load.rate, "req/s"))     \(apnsH2load.statuses)")
+print("    libcurl transport:           \(rate(apnsTransport.rate, "pushes/s"))  (\(apnsTransport.failures) not 200)")
+if apnsH2load.rate > 0 {
+    print(String(format: "    transport / h2load:          %8.2f", apnsTransport.rate / apnsH2load.rate))
+}
+if let nghttpd = nghttpdFigures, nghttpd.h2load.rate > 0, nghttpd.transport.rate > 0 {
+    print(String(format: "  local APNs / nghttpd:          h2load %.2f, transport %.2f",
+                 apnsH2load.rate / nghttpd.h2load.rate, apnsTransport.rate / nghttpd.transport.rate))
+}
+print("  outbox -> local APNs -> delivered (SQLite): \(rate(Double(count) / workerTime, "pushes/s"))  "
+      + "(\(delivered) delivered, \(retrying) awaiting a retry)")

@@ -9,6 +9,8 @@ static inline CURLcode wo_curl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) {
 static inline CURLMcode wo_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 typedef size_t (*wo_curl_write_callback)(char *data, size_t size, size_t count, void *user);
 static inline CURLcode wo_curl_easy_set_write_callback(CURL *h, wo_curl_write_callback f) { return curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, f); }
+// CURLVERSION_NOW is a macro naming an enum case, which Swift does not import.
+static inline const curl_version_info_data *wo_curl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
 // CURLMsg carries its result in a union Swift reads awkwardly.
 static inline CURLcode wo_curl_msg_result(const CURLMsg *m) { return m->data.result; }
 #endif

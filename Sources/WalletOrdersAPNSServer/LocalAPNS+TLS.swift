@@ -1,5 +1,5 @@
 import Foundation
-import HummingbirdHTTP2
+import NIOSSL
 import WalletOrdersCrypto
 
 extension LocalAPNS {

@@ -1,8 +1,6 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
-import HummingbirdHTTP2
-import Logging
+import NIOConcurrencyHelpers
+import NIOCore
 import WalletOrdersCrypto
 import WalletOrdersModel
 
@@ -34,149 +32,174 @@ public final class LocalAPNS: Sendable {
         case stall(seconds: Double)
     }
 
-    private let publicKeys: [String: PublicKey]
+    /// An HTTP/2 error seen on a client connection; a connection error closes the connection (GOAWAY).
+    public struct ConnectionError: Sendable, Equatable {
+        /// The client's port.
+        public let clientPort: Int?
+        public let description: String
+    }
+
+    private struct State {
+        var pushes: [ReceivedPush] = []
+        var behaviors: [String: Behavior] = [:]
+        var connectionsAccepted = 0
+        var connectionErrors: [ConnectionError] = []
+    }
+
     private let teamID: String?
     private let topics: Set<String>?
     private let now: @Sendable () -> Date
+    private let recordsPushes: Bool
     private let onPush: @Sendable (ReceivedPush) -> Void
-    private let lock = NSLock()
-    nonisolated(unsafe) private var pushes: [ReceivedPush] = []
-    nonisolated(unsafe) private var behaviors: [String: Behavior] = [:]
+    private let tokens: ProviderTokenCache
+    private let state = NIOLockedValueBox(State())
+    /// The HTTP/2 settings this stand-in advertises to every client.
+    public let settings: ConnectionSettings
 
     /// A stand-in that trusts the APNs keys `publicKeys` (key ID → public key) of `teamID`, and accepts only
-    /// `topics` when given. `onPush` hears of every push as it is answered.
+    /// `topics` when given. `onPush` hears of every push once its answer is decided, on the connection's event loop:
+    /// it must not block (hand the push to a task or an `AsyncStream` to route it to a simulated device).
+    /// `recordsPushes: false` keeps `received` empty, for long runs.
     public init(publicKeys: [String: PublicKey], teamID: String?, topics: Set<String>? = nil,
-                now: @escaping @Sendable () -> Date = Date.init,
-                onPush: @escaping @Sendable (ReceivedPush) -> Void = { _ in }) {
-        self.publicKeys = publicKeys
+                now: @escaping @Sendable () -> Date = Date.init, settings: ConnectionSettings = .apns,
+                recordsPushes: Bool = true, onPush: @escaping @Sendable (ReceivedPush) -> Void = { _ in }) {
         self.teamID = teamID
         self.topics = topics
         self.now = now
+        self.settings = settings
+        self.recordsPushes = recordsPushes
         self.onPush = onPush
+        tokens = ProviderTokenCache(publicKeys: publicKeys)
     }
 
     /// Every push received so far, in order.
-    public var received: [ReceivedPush] { lock.withLock { pushes } }
+    public var received: [ReceivedPush] { state.withLockedValue { $0.pushes } }
 
     /// Forgets the pushes received so far.
-    public func reset() { lock.withLock { pushes.removeAll() } }
+    public func reset() { state.withLockedValue { $0.pushes.removeAll() } }
 
     /// Answers pushes to `deviceToken` as `behavior` says; nil goes back to 200.
     public func set(_ behavior: Behavior?, for deviceToken: String) {
-        lock.withLock { behaviors[deviceToken.lowercased()] = behavior }
+        state.withLockedValue { $0.behaviors[deviceToken.lowercased()] = behavior }
     }
 
-    /// The HTTP/2 TLS application on `host:port`; `onRunning` receives the bound port.
-    public func application(
-        host: String = "127.0.0.1", port: Int = 0, tls: TLSConfiguration, logger: Logger,
-        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-    ) throws -> some ApplicationProtocol {
-        let router = Router(context: APNSRequestContext.self)
-        router.post("3/device/:token") { request, context in try await self.handle(request, context: context) }
-        return Application(
-            router: router,
-            server: try .http2Upgrade(tlsConfiguration: tls),
-            configuration: .init(address: .hostname(host, port: port), serverName: "local-apns"),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
-            logger: logger)
+    /// How many client connections this stand-in has accepted since it started.
+    public var connectionsAccepted: Int { state.withLockedValue { $0.connectionsAccepted } }
+
+    /// The HTTP/2 errors seen on client connections, in order; empty while every connection behaved.
+    public var connectionErrors: [ConnectionError] { state.withLockedValue { $0.connectionErrors } }
+
+    /// How many distinct provider tokens had their signature checked (each is checked once).
+    public var providerTokensVerified: Int { tokens.verifications }
+
+    func connectionAccepted() { state.withLockedValue { $0.connectionsAccepted += 1 } }
+
+    func connection(port: Int?, failedWith error: any Error) {
+        let entry = ConnectionError(clientPort: port, description: String(describing: error))
+        state.withLockedValue { $0.connectionErrors.append(entry) }
     }
 
-    private func handle(_ request: Request, context: APNSRequestContext) async throws -> Response {
-        let token = context.parameters.get("token") ?? ""
-        let body = String(buffer: try await request.body.collect(upTo: 8_192))
-        let topic = request.headers[HTTPField.Name("apns-topic")!] ?? ""
-        let pushType = request.headers[HTTPField.Name("apns-push-type")!]
-        let priority = request.headers[HTTPField.Name("apns-priority")!]
-        let jwt = Self.bearer(request.headers[.authorization])
-        let claims = jwt.flatMap(decode)
+    /// One request as the connection read it.
+    struct Request {
+        var method: String?
+        var path: String?
+        var topic: String?
+        var pushType: String?
+        var priority: String?
+        var authorization: String?
+        var body: ByteBuffer
+        var clientPort: Int?
+    }
 
-        var answer: (Int, String?) = (200, nil)
-        if token.isEmpty || token.count > 200 || !token.allSatisfy(\.isHexDigit) {
+    /// What to send back: the status, APNs' reason, and how long to wait first.
+    struct Answer {
+        let status: Int
+        let reason: String?
+        let delay: Double?
+    }
+
+    /// APNs' largest payload.
+    static let maximumPayload = 4_096
+
+    /// Checks `request` as APNs would, applies the token's behavior and records the push.
+    func answer(_ request: Request) -> Answer {
+        let path = request.path ?? ""
+        let prefix = "/3/device/"
+        let token = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : ""
+        let body = String(buffer: request.body)
+        let topic = request.topic ?? ""
+        let claims = Self.bearer(request.authorization).flatMap(tokens.claims)
+
+        var answer: (status: Int, reason: String?) = (200, nil)
+        if request.method != "POST" {
+            answer = (405, "MethodNotAllowed")
+        } else if !path.hasPrefix(prefix) {
+            answer = (404, "BadPath")
+        } else if token.isEmpty || token.count > 200 || !token.allSatisfy(\.isHexDigit) {
             answer = (400, "BadDeviceToken")
         } else if topic.isEmpty {
             answer = (400, "MissingTopic")
         } else if let topics, !topics.contains(topic) {
             answer = (400, "TopicDisallowed")
-        } else if pushType != "background" || priority != "5" {
+        } else if request.pushType != "background" || request.priority != "5" {
             // Background pushes must say so and use priority 5; APNs rejects other combinations.
-            answer = (400, pushType == nil ? "InvalidPushType" : "BadPriority")
+            answer = (400, request.pushType == nil ? "InvalidPushType" : "BadPriority")
+        } else if request.body.readableBytes > Self.maximumPayload {
+            answer = (413, "PayloadTooLarge")
         } else if body.trimmingCharacters(in: .whitespacesAndNewlines) != "{}" {
             answer = (400, "BadPayload")
-        } else if jwt == nil {
+        } else if request.authorization == nil {
             answer = (403, "MissingProviderToken")
         } else if let claims {
+            // The signature is checked once per token, its age on every request, as APNs does.
+            let age = now().timeIntervalSince(claims.issuedAt)
             if let teamID, claims.teamID != teamID {
                 answer = (403, "InvalidProviderToken")
-            } else if now().timeIntervalSince(claims.issuedAt) > 3_600 {
+            } else if age > 3_600 {
                 answer = (403, "ExpiredProviderToken")
-            } else if claims.issuedAt.timeIntervalSince(now()) > 60 {
+            } else if age < -60 {
                 answer = (403, "InvalidProviderToken")
             }
         } else {
             answer = (403, "InvalidProviderToken")
         }
-        if answer.0 == 200, let behavior = lock.withLock({ behaviors[token.lowercased()] }) {
-            switch behavior {
-            case .fail(let status, let reason, let times):
-                answer = (status, reason)
-                lock.withLock {
-                    behaviors[token.lowercased()] = times > 1 ? .fail(status: status, reason: reason, times: times - 1) : nil
-                }
-            case .stall(let seconds):
-                try await Task.sleep(for: .milliseconds(Int(seconds * 1_000)))
-            }
+
+        let key = token.lowercased()
+        let push = { (status: Int, reason: String?) in
+            ReceivedPush(
+                deviceToken: token, topic: topic, pushType: request.pushType, priority: request.priority, body: body,
+                keyID: claims?.keyID, teamID: claims?.teamID, issuedAt: claims?.issuedAt,
+                clientPort: request.clientPort, status: status, reason: reason)
         }
-        let push = ReceivedPush(
-            deviceToken: token, topic: topic, pushType: pushType, priority: priority, body: body,
-            keyID: claims?.keyID, teamID: claims?.teamID, issuedAt: claims?.issuedAt,
-            clientPort: context.remotePort, status: answer.0, reason: answer.1)
-        lock.withLock { pushes.append(push) }
-        onPush(push)
+        let (received, delay) = state.withLockedValue { state -> (ReceivedPush, Double?) in
+            var delay: Double?
+            if answer.status == 200, let behavior = state.behaviors[key] {
+                switch behavior {
+                case .fail(let status, let reason, let times):
+                    answer = (status, reason)
+                    state.behaviors[key] = times > 1 ? .fail(status: status, reason: reason, times: times - 1) : nil
+                case .stall(let seconds):
+                    delay = seconds
+                }
+            }
+            let received = push(answer.status, answer.reason)
+            if recordsPushes { state.pushes.append(received) }
+            return (received, delay)
+        }
+        onPush(received)
+        return Answer(status: answer.status, reason: answer.reason, delay: delay)
+    }
 
-        var headers = HTTPFields()
-        headers[HTTPField.Name("apns-id")!] = UUID().uuidString
-        guard let reason = answer.1 else { return Response(status: .ok, headers: headers) }
-        headers[.contentType] = "application/json"
+    /// The JSON body of an error answer: APNs' `reason`, and the time the token stopped being valid for a 410.
+    func errorBody(_ answer: Answer) -> [UInt8]? {
+        guard let reason = answer.reason else { return nil }
         var fields: [String: JSONValue] = ["reason": .string(reason)]
-        if answer.0 == 410 { fields["timestamp"] = .int(Int(now().timeIntervalSince1970 * 1_000)) }
-        return Response(status: .init(code: answer.0), headers: headers,
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONValue.object(fields).serialized())))
-    }
-
-    private struct Claims {
-        let keyID: String
-        let teamID: String
-        let issuedAt: Date
-    }
-
-    /// The token's claims when its ES256 signature checks out with a known key; nil otherwise.
-    private func decode(_ jwt: String) -> Claims? {
-        let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-              let headerData = Base64URL.decode(parts[0]), let claimsData = Base64URL.decode(parts[1]),
-              let signature = Base64URL.decode(parts[2]),
-              let header = try? JSONValue.parse(headerData), let claims = try? JSONValue.parse(claimsData),
-              header["alg"] == .string("ES256"), let keyID = header["kid"]?.stringValue,
-              let key = publicKeys[keyID],
-              key.isValidES256(signature, for: Data("\(parts[0]).\(parts[1])".utf8)),
-              let team = claims["iss"]?.stringValue, let issuedAt = claims["iat"]?.intValue
-        else { return nil }
-        return Claims(keyID: keyID, teamID: team, issuedAt: Date(timeIntervalSince1970: Double(issuedAt)))
+        if answer.status == 410 { fields["timestamp"] = .int(Int(now().timeIntervalSince1970 * 1_000)) }
+        return Array(JSONValue.object(fields).serialized())
     }
 
     private static func bearer(_ header: String?) -> String? {
-        guard let header, header.lowercased().hasPrefix("bearer ") else { return nil }
+        guard let header, header.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
         return String(header.dropFirst(7))
-    }
-}
-
-/// The request context of the stand-in: the client's port, to tell connections apart.
-public struct APNSRequestContext: RequestContext {
-    public var coreContext: CoreRequestContextStorage
-    public let remotePort: Int?
-
-    public init(source: ApplicationRequestContextSource) {
-        coreContext = .init(source: source)
-        remotePort = source.channel.remoteAddress?.port ?? source.channel.parent?.remoteAddress?.port
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logging
 import WalletOrdersAPNSServer
 import WalletOrdersCrypto
 import WalletOrdersServer
@@ -39,23 +38,20 @@ struct APNSSandbox: AsyncParsableCommand {
         try Data(identity.certificateAuthority.pem.utf8).write(to: URL(fileURLWithPath: caFile))
         let apns = LocalAPNS(
             publicKeys: [keyID: publicKey], teamID: settings.apnsTeamID ?? settings.teamIdentifier,
-            topics: [settings.identifier],
+            topics: [settings.identifier], recordsPushes: false,
             onPush: { [quiet] push in
                 guard !quiet else { return }
                 let line = "push \(push.status)\(push.reason.map { " \($0)" } ?? "") topic=\(push.topic) "
                     + "token=\(push.deviceToken) type=\(push.pushType ?? "-") priority=\(push.priority ?? "-") body=\(push.body)\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
             })
-        var logger = Logger(label: "local-apns")
-        logger.logLevel = .warning
-        let app = try apns.application(port: port, tls: identity.serverConfiguration(), logger: logger) { port in
-            let text = """
-            Local APNs listening on https://127.0.0.1:\(port) (HTTP/2, TLS). Point the service at it:
-              WALLET_ORDERS_APNS_ENVIRONMENT=https://127.0.0.1:\(port) WALLET_ORDERS_APNS_CA=\(caFile)
+        let listener = try await apns.listen(port: port, tls: identity.serverConfiguration())
+        let text = """
+            Local APNs listening on https://127.0.0.1:\(listener.port) (HTTP/2, TLS). Point the service at it:
+              WALLET_ORDERS_APNS_ENVIRONMENT=https://127.0.0.1:\(listener.port) WALLET_ORDERS_APNS_CA=\(caFile)
 
             """
-            FileHandle.standardOutput.write(Data(text.utf8))
-        }
-        try await app.runService()
+        FileHandle.standardOutput.write(Data(text.utf8))
+        await listener.run()
     }
 }

@@ -154,6 +154,25 @@ public final class PostgresStore: OrderStore {
         }
     }
 
+    /// An advisory lock keyed by the order, held on a connection of its own (a session lock: no transaction is
+    /// open while the caller signs). Two orders whose keys hash alike only take turns now and then.
+    public func withOrderWriteLock<Result: Sendable>(type: String, id: String,
+                                                     _ body: () async throws -> Result) async throws -> Result {
+        let key = "\(type) \(id)"
+        return try await client.withConnection { connection in
+            try await connection.query("SELECT pg_advisory_lock(hashtextextended(\(key), 0))", logger: self.logger)
+            let result: Result
+            do {
+                result = try await body()
+            } catch {
+                _ = try? await connection.query("SELECT pg_advisory_unlock(hashtextextended(\(key), 0))", logger: self.logger)
+                throw error
+            }
+            try await connection.query("SELECT pg_advisory_unlock(hashtextextended(\(key), 0))", logger: self.logger)
+            return result
+        }
+    }
+
     public func updateOrder(_ order: OrderWrite, expectedVersion: Int, now: Date) async throws -> OrderUpdate {
         let type = order.orderTypeIdentifier, id = order.orderIdentifier
         let version = expectedVersion + 1

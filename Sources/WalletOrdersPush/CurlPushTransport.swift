@@ -12,7 +12,10 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
     /// How many transfers are handed to libcurl at once: every connection's streams, no more, so libcurl never
     /// keeps a long pending list of its own.
     private let capacity: Int
-    private let multi: UnsafeMutableRawPointer
+    private let multi: UnsafeMutableRawPointer?
+    /// Why the transport cannot send anything (libcurl without HTTP/2, a multi handle that could not be set up);
+    /// every push is then answered status 0 with this reason.
+    private let startupFailure: CurlError?
     private let lock = NSLock()
     private var queued: [Transfer] = []
     private var stopping = false
@@ -21,19 +24,46 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
     private var idle: [UnsafeMutableRawPointer] = []
     private let stopped = DispatchSemaphore(value: 0)
 
-    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+
+    /// Throws unless the libcurl this process loaded speaks HTTP/2, which APNs requires (for `doctor` and start-up).
+    public static func checkHTTP2Support() throws {
+        guard let info = wo_curl_version_info() else { throw CurlError("libcurl: curl_version_info answered nothing") }
+        let version = info.pointee.version.map { String(cString: $0) } ?? "?"
+        guard info.pointee.features & CURL_VERSION_HTTP2 != 0 else {
+            throw CurlError("libcurl \(version) was built without HTTP/2 (nghttp2), which APNs requires")
+        }
+        guard info.pointee.features & CURL_VERSION_SSL != 0 else {
+            throw CurlError("libcurl \(version) was built without TLS, which APNs requires")
+        }
+    }
 
     /// A transport to `endpoint`, with at most `connections` connections and `streamsPerConnection` concurrent
-    /// requests on each.
+    /// requests on each. When libcurl cannot be set up for HTTP/2, every push is answered status 0 with the reason.
     public init(endpoint: APNSEndpoint, connections: Int = 1, streamsPerConnection: Int = 100, timeout: TimeInterval = 15) {
-        Self.globalInit
         self.endpoint = endpoint
         self.timeout = timeout
         capacity = max(1, connections * streamsPerConnection)
-        multi = curl_multi_init()
-        _ = wo_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
-        _ = wo_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connections)
-        _ = wo_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, streamsPerConnection)
+        var failure = CurlError.check(Self.globalInit, "curl_global_init")
+        if failure == nil {
+            do { try Self.checkHTTP2Support() } catch { failure = error as? CurlError }
+        }
+        let multi = failure == nil ? curl_multi_init() : nil
+        if failure == nil, multi == nil { failure = CurlError("libcurl: curl_multi_init failed") }
+        if let multi, failure == nil {
+            failure = CurlError.check(wo_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX),
+                                      "setting CURLMOPT_PIPELINING")
+                ?? CurlError.check(wo_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connections),
+                                   "setting CURLMOPT_MAX_HOST_CONNECTIONS")
+                ?? CurlError.check(wo_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, streamsPerConnection),
+                                   "setting CURLMOPT_MAX_CONCURRENT_STREAMS")
+        }
+        self.multi = multi
+        startupFailure = failure
+        guard failure == nil else {
+            stopping = true
+            return
+        }
         let thread = Thread { [unowned self] in self.loop() }
         thread.name = "wallet-orders-apns"
         self.thread = thread
@@ -46,7 +76,7 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
             defer { stopping = true }
             return !stopping
         }
-        guard first else { return }
+        guard first, let multi else { return }
         curl_multi_wakeup(multi)
         stopped.wait()
     }
@@ -54,11 +84,12 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
     deinit {
         shutdown()
         for easy in idle { curl_easy_cleanup(easy) }
-        curl_multi_cleanup(multi)
+        if let multi { curl_multi_cleanup(multi) }
     }
 
     public func send(_ requests: [PushRequest]) async -> [PushResponse] {
         guard !requests.isEmpty else { return [] }
+        if let startupFailure { return requests.map { _ in PushResponse(status: 0, reason: startupFailure.description) } }
         return await withCheckedContinuation { continuation in
             let batch = Batch(count: requests.count, continuation: continuation)
             let transfers = requests.enumerated().map { Transfer(request: $1, batch: batch, index: $0) }
@@ -73,7 +104,7 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
                 })
                 return
             }
-            curl_multi_wakeup(multi)
+            if let multi { curl_multi_wakeup(multi) }
         }
     }
 
@@ -114,6 +145,7 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
     }
 
     private func loop() {
+        guard let multi else { return }
         var active: [UnsafeMutableRawPointer: Transfer] = [:]
         var backlog: [Transfer] = []
         var next = 0
@@ -133,10 +165,10 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
             while active.count < capacity, next < backlog.count {
                 let transfer = backlog[next]
                 next += 1
-                if let easy = start(transfer) {
-                    active[easy] = transfer
-                } else {
-                    transfer.batch.answer(transfer.index, PushResponse(status: 0, reason: "libcurl could not start the request"))
+                do {
+                    active[try start(transfer, on: multi)] = transfer
+                } catch {
+                    transfer.batch.answer(transfer.index, PushResponse(status: 0, reason: "\(error)"))
                 }
             }
             if next == backlog.count {
@@ -144,33 +176,65 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
                 next = 0
             }
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            if let failure = CurlError.check(curl_multi_perform(multi, &running), "curl_multi_perform") {
+                failAll(&active, failure)
+            }
             var left: Int32 = 0
             while let message = curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                       let transfer = active[easy] else { continue }
                 let result = wo_curl_msg_result(message)
                 var status = 0
-                _ = wo_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
                 let response: PushResponse
-                if result == CURLE_OK {
-                    response = PushResponse(status: status, reason: Self.reason(transfer.body))
-                } else {
+                if result != CURLE_OK {
                     response = PushResponse(status: 0, reason: String(cString: curl_easy_strerror(result)))
+                } else if let failure = CurlError.check(wo_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status),
+                                                        "reading CURLINFO_RESPONSE_CODE") {
+                    response = PushResponse(status: 0, reason: failure.description)
+                } else {
+                    response = PushResponse(status: status, reason: Self.reason(transfer.body))
                 }
                 finish(transfer, response, active: &active)
             }
             // Streams came free and more are waiting: start them before waiting on the sockets.
             if next < backlog.count, active.count < capacity { continue }
-            curl_multi_poll(multi, nil, 0, 1_000, nil)
+            if let failure = CurlError.check(curl_multi_poll(multi, nil, 0, 1_000, nil), "curl_multi_poll") {
+                failAll(&active, failure)
+                // Whatever broke polling may not have gone away: do not spin on it.
+                Thread.sleep(forTimeInterval: 0.01)
+            }
         }
     }
 
-    private func start(_ transfer: Transfer) -> UnsafeMutableRawPointer? {
+    /// Answers every transfer in flight with `failure`: the multi handle failed under them.
+    private func failAll(_ active: inout [UnsafeMutableRawPointer: Transfer], _ failure: CurlError) {
+        for transfer in Array(active.values) {
+            finish(transfer, PushResponse(status: 0, reason: failure.description), active: &active)
+        }
+    }
+
+    /// Sets up `transfer` on an easy handle and hands it to libcurl; throws which option or call failed.
+    private func start(_ transfer: Transfer, on multi: UnsafeMutableRawPointer) throws -> UnsafeMutableRawPointer {
         let reused = idle.popLast()
         if let reused { curl_easy_reset(reused) }
-        guard let easy = reused ?? curl_easy_init() else { return nil }
+        guard let easy = reused ?? curl_easy_init() else { throw CurlError("libcurl: curl_easy_init failed") }
         transfer.easy = easy
+        do {
+            try configure(easy, for: transfer)
+            if let failure = CurlError.check(curl_multi_add_handle(multi, easy), "curl_multi_add_handle") {
+                throw failure
+            }
+        } catch {
+            cleanup(transfer)
+            throw error
+        }
+        return easy
+    }
+
+    private func configure(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) throws {
+        func check(_ code: CURLcode, _ option: String) throws {
+            if let failure = CurlError.check(code, "setting \(option)") { throw failure }
+        }
         let url = "\(endpoint.baseURL)/3/device/\(transfer.request.deviceToken)"
         var lines = [
             "apns-topic: \(transfer.request.topic)",
@@ -179,40 +243,42 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
             "content-type: application/json",
         ]
         if let token = transfer.request.providerToken { lines.append("authorization: bearer \(token)") }
-        for line in lines { transfer.headers = curl_slist_append(transfer.headers, line) }
-        _ = wo_curl_easy_setopt_ptr(easy, CURLOPT_URL, url)
-        _ = wo_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, transfer.headers)
-        _ = wo_curl_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, "{}")
-        _ = wo_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-        // Wait for a multiplexed stream on the open connection rather than opening another one.
-        _ = wo_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
-        _ = wo_curl_easy_setopt_long(easy, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
-        _ = wo_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        _ = wo_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(timeout * 1_000))
-        if let caFile = endpoint.caFile { _ = wo_curl_easy_setopt_ptr(easy, CURLOPT_CAINFO, caFile) }
-        if let certificate = endpoint.clientCertificate {
-            _ = wo_curl_easy_setopt_ptr(easy, CURLOPT_SSLCERT, certificate)
-            _ = wo_curl_easy_setopt_ptr(easy, CURLOPT_SSLCERTTYPE, "PEM")
+        for line in lines {
+            guard let list = curl_slist_append(transfer.headers, line) else {
+                throw CurlError("libcurl: curl_slist_append failed for the request headers")
+            }
+            transfer.headers = list
         }
-        if let key = endpoint.clientKey { _ = wo_curl_easy_setopt_ptr(easy, CURLOPT_SSLKEY, key) }
-        _ = wo_curl_easy_set_write_callback(easy) { data, size, count, user in
+        try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_URL, url), "CURLOPT_URL")
+        try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, transfer.headers), "CURLOPT_HTTPHEADER")
+        try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, "{}"), "CURLOPT_COPYPOSTFIELDS")
+        try check(wo_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)), "CURLOPT_HTTP_VERSION")
+        // Wait for a multiplexed stream on the open connection rather than opening another one.
+        try check(wo_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1), "CURLOPT_PIPEWAIT")
+        try check(wo_curl_easy_setopt_long(easy, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2)), "CURLOPT_SSLVERSION")
+        try check(wo_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1), "CURLOPT_NOSIGNAL")
+        try check(wo_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(timeout * 1_000)), "CURLOPT_TIMEOUT_MS")
+        if let caFile = endpoint.caFile { try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_CAINFO, caFile), "CURLOPT_CAINFO") }
+        if let certificate = endpoint.clientCertificate {
+            try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_SSLCERT, certificate), "CURLOPT_SSLCERT")
+            try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_SSLCERTTYPE, "PEM"), "CURLOPT_SSLCERTTYPE")
+        }
+        if let key = endpoint.clientKey { try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_SSLKEY, key), "CURLOPT_SSLKEY") }
+        try check(wo_curl_easy_set_write_callback(easy) { data, size, count, user in
             guard let data, let user else { return 0 }
             let transfer = Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue()
             transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: size * count)
             return size * count
-        }
-        _ = wo_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(transfer).toOpaque())
-        guard curl_multi_add_handle(multi, easy) == CURLM_OK else {
-            cleanup(transfer)
-            return nil
-        }
-        return easy
+        }, "CURLOPT_WRITEFUNCTION")
+        try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(transfer).toOpaque()),
+                  "CURLOPT_WRITEDATA")
     }
 
     private func finish(_ transfer: Transfer, _ response: PushResponse,
                         active: inout [UnsafeMutableRawPointer: Transfer]) {
         if let easy = transfer.easy {
-            curl_multi_remove_handle(multi, easy)
+            // Removing a handle libcurl knows fails only for a handle it does not know: nothing to undo then.
+            if let multi { _ = curl_multi_remove_handle(multi, easy) }
             active.removeValue(forKey: easy)
         }
         cleanup(transfer)

@@ -113,6 +113,11 @@ public final class SQLiteStore: OrderStore {
         }
     }
 
+    public func withOrderWriteLock<Result: Sendable>(type: String, id: String,
+                                                     _ body: () async throws -> Result) async throws -> Result {
+        try await body()
+    }
+
     public func updateOrder(_ order: OrderWrite, expectedVersion: Int, now: Date) async throws -> OrderUpdate {
         let type = order.orderTypeIdentifier, id = order.orderIdentifier
         let version = expectedVersion + 1

@@ -143,16 +143,19 @@ public struct OrderService: Sendable {
 
     /// Reads, changes, validates, signs and commits, again from the read when another write won the race.
     ///
-    /// Writes to one order from this instance wait for each other rather than race; a write from another
-    /// instance can still win between the read and the commit, and then this one starts again after a short,
-    /// random pause.
+    /// Writes to one order take turns rather than race: on this instance through a lock of its own, across
+    /// instances through the store's per-order write lock (a PostgreSQL advisory lock; no transaction is open
+    /// while signing). Should a write still land between the read and the commit (a lock lost with its
+    /// connection), this one starts again from the read after a short, random pause.
     private func update(
         type: String, id: String,
         change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
     ) async throws -> WrittenOrder {
         guard let orderType = orderTypes[type] else { throw OrderServiceError.orderNotFound }
         return try await writes.withLock("\(type) \(id)") {
-            try await update(orderType, id: id, change: change)
+            try await store.withOrderWriteLock(type: type, id: id) {
+                try await update(orderType, id: id, change: change)
+            }
         }
     }
 

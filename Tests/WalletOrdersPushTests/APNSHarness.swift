@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 import Logging
 import WalletOrdersAPNSServer
 import WalletOrdersCrypto
@@ -20,29 +19,21 @@ final class APNSHarness: Sendable {
     let route: PushRoute
     let transport: CurlPushTransport
     let port: Int
-    private let server: Task<Void, any Error>
+    let listener: LocalAPNS.Listener
 
     static let teamID = DevelopmentKeys.team
 
     init(_ engine: StoreEngine = .sqlite, apnsNow: @escaping @Sendable () -> Date = Date.init, connections: Int = 1,
-         streams: Int = 100) async throws {
+         streams: Int = 100, recordsPushes: Bool = true) async throws {
         let keys = DevelopmentKeys.shared
         folder = try TemporaryDirectory("apns")
         let publicKey = try PublicKey(pem: Data(keys.chain.apnsKey.publicKeyPEM().utf8))
         apns = LocalAPNS(publicKeys: [keys.chain.apnsKeyID: publicKey], teamID: Self.teamID,
-                         topics: [DevelopmentKeys.orderType], now: apnsNow)
+                         topics: [DevelopmentKeys.orderType], now: apnsNow, recordsPushes: recordsPushes)
         let identity = try LocalAPNS.TLSIdentity()
         let caPath = try folder.write("apns-ca.pem", Data(identity.certificateAuthority.pem.utf8))
-        var logger = Logger(label: "local-apns")
-        // Cancelling the server at the end of a test makes Hummingbird log errors about the cancellation.
-        logger.logLevel = .critical
-        let ports = AsyncStream.makeStream(of: Int.self)
-        let app = try apns.application(tls: identity.serverConfiguration(), logger: logger) { port in
-            ports.continuation.yield(port)
-        }
-        server = Task { try await app.runService() }
-        var iterator = ports.stream.makeAsyncIterator()
-        port = await iterator.next() ?? 0
+        listener = try await apns.listen(tls: identity.serverConfiguration())
+        port = listener.port
 
         transport = CurlPushTransport(
             endpoint: APNSEndpoint(.custom(url: "https://127.0.0.1:\(port)"), caFile: caPath), connections: connections,
@@ -90,7 +81,7 @@ final class APNSHarness: Sendable {
 
     func stop() async {
         transport.shutdown()
-        server.cancel()
+        listener.close()
         await store.close()
     }
 }

@@ -54,6 +54,44 @@ import WalletOrdersTesting
         #expect(Set(harness.apns.received.map(\.clientPort)).count == 1)
     }
 
+    /// libcurl 7.88 resets every finished stream whose answer has no body; a server that counts those resets as
+    /// an attack drops the connection every few hundred pushes. The local APNs must keep every connection.
+    @Test func aHundredThousandPushesAreAllAnswered200OverConnectionsNeverDropped() async throws {
+        let connections = 2
+        let harness = try await APNSHarness(connections: connections, streams: 100, recordsPushes: false)
+        defer { Task { await harness.stop() } }
+        let token = try harness.route.providerToken!.current()
+        let batch = 10_000
+        var answered = 0
+        var notOK: [PushResponse] = []
+        for start in stride(from: 0, to: 100_000, by: batch) {
+            let responses = await harness.transport.send((start..<start + batch).map {
+                PushRequest(topic: DevelopmentKeys.orderType, deviceToken: String(format: "%064x", $0), providerToken: token)
+            })
+            answered += responses.count
+            notOK += responses.filter { $0.status != 200 }
+        }
+        #expect(answered == 100_000)
+        #expect(notOK.isEmpty, "\(notOK.count) not 200, first: \(String(describing: notOK.first))")
+        #expect(harness.apns.connectionErrors.isEmpty, "\(harness.apns.connectionErrors.prefix(3))")
+        #expect(harness.apns.connectionsAccepted <= connections, "a dropped connection is replaced by a new one")
+        #expect(harness.apns.providerTokensVerified == 1, "one signature check for one token")
+    }
+
+    @Test func errorAnswersWithABodyKeepTheConnectionToo() async throws {
+        let harness = try await APNSHarness(streams: 100)
+        defer { Task { await harness.stop() } }
+        let tokens = (0..<300).map { String(format: "%04x", $0) }
+        for token in tokens { harness.apns.set(.fail(status: 410, reason: "Unregistered", times: 1), for: token) }
+        let token = try harness.route.providerToken!.current()
+        let responses = await harness.transport.send(tokens.map {
+            PushRequest(topic: DevelopmentKeys.orderType, deviceToken: $0, providerToken: token)
+        })
+        #expect(responses.allSatisfy { $0 == PushResponse(status: 410, reason: "Unregistered") })
+        #expect(harness.apns.connectionErrors.isEmpty)
+        #expect(harness.apns.connectionsAccepted == 1)
+    }
+
     @Test(arguments: StoreEngine.allCases)
     func unregisteredAndBadTokensLoseTheirRegistrations(engine: StoreEngine) async throws {
         let harness = try await APNSHarness(engine)
@@ -130,6 +168,25 @@ import WalletOrdersTesting
         await running.value
         #expect(Set(harness.apns.received.map(\.deviceToken)) == ["aa01", "bb02"])
         #expect(try await harness.pushes().map(\.status) == [.delivered, .delivered])
+    }
+
+    @Test func theLibcurlHereSpeaksHTTP2() throws {
+        try CurlPushTransport.checkHTTP2Support()
+    }
+
+    @Test func theLocalAPNSChecksEachProviderTokenSignatureOnceAndItsAgeOnEveryPush() async throws {
+        let clock = TestClock()
+        let harness = try await APNSHarness(apnsNow: { clock.now })
+        defer { Task { await harness.stop() } }
+        let provider = try ProviderToken(key: DevelopmentKeys.shared.chain.apnsKey, keyID: DevelopmentKeys.shared.chain.apnsKeyID,
+                                         teamID: APNSHarness.teamID, now: { clock.now })
+        let request = PushRequest(topic: DevelopmentKeys.orderType, deviceToken: "aa01", providerToken: try provider.current())
+        #expect(await harness.transport.send([request, request, request]).map(\.status) == [200, 200, 200])
+        clock.advance(3_601)
+        #expect(await harness.transport.send([request]) == [PushResponse(status: 403, reason: "ExpiredProviderToken")])
+        let forged = PushRequest(topic: request.topic, deviceToken: "aa01", providerToken: request.providerToken! + "A")
+        #expect(await harness.transport.send([forged, forged]).map(\.reason) == ["InvalidProviderToken", "InvalidProviderToken"])
+        #expect(harness.apns.providerTokensVerified == 2, "one check for the token, one for the forged one")
     }
 
     @Test func theProviderTokenChecksOutWithOpenSSL() async throws {

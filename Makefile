@@ -1,15 +1,22 @@
 # The two commands: `make run` serves, `make test` runs every test. Both install what is missing first.
 
 SWIFT ?= swift
-DEBIAN_PACKAGES := pkg-config openssl libssl-dev libcurl4-openssl-dev libzip-dev libsqlite3-dev zip unzip curl chromium \
-                   python3 python3-venv
+DEBIAN_PACKAGES := pkg-config openssl libssl-dev libcurl4-openssl-dev libzip-dev libsqlite3-dev zip unzip curl
+# The tests also start a throwaway PostgreSQL, load pages in Chromium and run schemathesis and jsonschema.
+TEST_PACKAGES := postgresql chromium python3 python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test contract run bench bench-http bench-push clean
+.PHONY: deps test-deps install build test contract run bench bench-http bench-push bench-scale clean
 
-## Install the Debian packages the build and the tests need, when any is missing.
+## Install the Debian packages the build needs (and with test-deps, the tests), when any is missing.
 deps:
-	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+	@$(MAKE) --no-print-directory install PACKAGES="$(DEBIAN_PACKAGES)"
+
+test-deps:
+	@$(MAKE) --no-print-directory install PACKAGES="$(DEBIAN_PACKAGES) $(TEST_PACKAGES)"
+
+install:
+	@missing=""; for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -21,13 +28,13 @@ build: deps
 	$(SWIFT) build
 
 ## Build and run the whole test suite, then the API contract check (schemathesis against the running server).
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	Tests/contract/schemathesis.sh
 
 ## Only the API contract check: openapi.json against the running server, with schemathesis (from PyPI).
-contract: deps
+contract: test-deps
 	Tests/contract/schemathesis.sh
 
 ## Build and serve on http://127.0.0.1:8080 with SQLite in ./data/; development keys and a merchant key are

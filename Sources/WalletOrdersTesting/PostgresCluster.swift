@@ -20,6 +20,7 @@ public final class PostgresCluster: Sendable {
     }
 
     private static let sharedCluster = Result<PostgresCluster, any Error>(catching: {
+        stopAbandonedClusters()
         let cluster = try PostgresCluster()
         registerStopAtExit(cluster)
         return cluster
@@ -71,6 +72,22 @@ public final class PostgresCluster: Sendable {
     public func stop() {
         _ = try? run("pg_ctl", ["-D", "\(folder)/data", "-m", "immediate", "-w", "stop"])
         try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Stops and removes clusters left behind by test processes that died before their exit handler ran
+    /// (their folder names the process).
+    private static func stopAbandonedClusters() {
+        guard let binaries = findBinaries(),
+              let names = try? FileManager.default.contentsOfDirectory(atPath: "/tmp") else { return }
+        for name in names where name.hasPrefix("wo-pg-") {
+            let parts = name.split(separator: "-")
+            guard parts.count >= 4, let pid = Int32(parts[2]), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let data = "/tmp/\(name)/data"
+            let stop = ["\(binaries)/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"]
+            _ = try? (getuid() == 0 ? Command.run("runuser", ["-u", "postgres", "--"] + stop)
+                                     : Command.run(stop[0], Array(stop.dropFirst())))
+            try? FileManager.default.removeItem(atPath: "/tmp/\(name)")
+        }
     }
 
     /// The server's log, for a failing test to show.

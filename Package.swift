@@ -229,7 +229,10 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletOrdersCommandTests",
-            dependencies: ["WalletOrdersTesting", "WalletOrdersModel", "WalletOrdersServer"]
+            dependencies: [
+                "WalletOrdersTesting", "WalletOrdersModel", "WalletOrdersServer", "WalletOrdersAPNSServer",
+                "WalletOrdersCrypto",
+            ]
         ),
     ]
 )

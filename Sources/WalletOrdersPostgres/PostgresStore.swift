@@ -29,13 +29,20 @@ public final class PostgresStore: OrderStore {
     /// Connects to the database at `url` with up to `connections` connections for queries (and one more to
     /// listen for other instances once someone subscribes to `events()`). Call `migrate()` before use and
     /// `close()` when done.
-    public init(url: PostgresURL, connections: Int = 20, logger: Logger) {
+    public init(url: PostgresURL, connections: Int = 20, logger: Logger) async {
         self.url = url
         self.logger = logger
         let client = PostgresClient(configuration: url.clientConfiguration(connections: connections + 1),
                                     backgroundLogger: logger)
         self.client = client
-        running = Task { await client.run() }
+        // Queries wait for run() to have started (PostgresNIO warns otherwise): the task says so just before it
+        // calls run(), which marks the client running before it first suspends.
+        let (started, starting) = AsyncStream.makeStream(of: Void.self)
+        running = Task {
+            starting.finish()
+            await client.run()
+        }
+        for await _ in started {}
     }
 
     public func close() async {

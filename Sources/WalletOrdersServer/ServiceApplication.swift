@@ -191,7 +191,7 @@ public enum StoreFactory {
                 throw ConfigurationError("the database \(path) cannot be opened: \(error)")
             }
         case .postgres(let url):
-            return PostgresStore(url: url, logger: logger)
+            return await PostgresStore(url: url, logger: logger)
         }
     }
 }

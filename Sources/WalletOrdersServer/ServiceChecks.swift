@@ -158,7 +158,7 @@ public enum ServiceChecks {
     private static func checkPostgres(_ url: PostgresURL, logger: Logger) async -> CheckFinding {
         var quiet = logger
         quiet.logLevel = .critical
-        let store = PostgresStore(url: url, connections: 1, logger: quiet)
+        let store = await PostgresStore(url: url, connections: 1, logger: quiet)
         defer { Task { await store.close() } }
         // PostgresNIO keeps trying to connect while a request waits; a check must end.
         let outcome = await withTaskGroup(of: Result<[String], any Error>?.self) { group in

@@ -26,7 +26,7 @@ public enum TestStore {
             return (store, path)
         case .postgres:
             let url = try await postgresDatabase()
-            return (PostgresStore(url: try PostgresURL(url), connections: 4, logger: quietLogger), url)
+            return (await PostgresStore(url: try PostgresURL(url), connections: 4, logger: quietLogger), url)
         }
     }
 
@@ -34,7 +34,7 @@ public enum TestStore {
     public static func reopen(_ engine: StoreEngine, at location: String) async throws -> any OrderStore {
         switch engine {
         case .sqlite: try SQLiteStore(path: location)
-        case .postgres: PostgresStore(url: try PostgresURL(location), connections: 4, logger: quietLogger)
+        case .postgres: await PostgresStore(url: try PostgresURL(location), connections: 4, logger: quietLogger)
         }
     }
 
@@ -83,7 +83,7 @@ public enum TestStore {
             if preparation == nil {
                 preparation = Task {
                     _ = try cluster.createDatabase(named: Self.name)
-                    let store = PostgresStore(url: try PostgresURL(cluster.url(database: Self.name)), connections: 1,
+                    let store = await PostgresStore(url: try PostgresURL(cluster.url(database: Self.name)), connections: 1,
                                               logger: TestStore.quietLogger)
                     do {
                         _ = try await store.migrate()

@@ -13,7 +13,10 @@ func makeDevelopmentKeys(in folder: TemporaryDirectory) async throws -> [String:
 }
 
 /// `wallet-orders` running in the background for a test, its output collected in a file of `folder`.
-final class BackgroundCommand {
+///
+/// `@unchecked Sendable`: both stored properties are constants, and the process is only signalled, waited for
+/// and asked its state after it started, which Foundation's `Process` allows from any thread.
+final class BackgroundCommand: @unchecked Sendable {
     let process = Process()
     private let outputPath: String
 

@@ -92,14 +92,14 @@ import WalletOrdersTesting
     private static func open(_ engine: StoreEngine, _ location: String) async throws -> any OrderStore {
         switch engine {
         case .sqlite: try SQLiteStore(path: location)
-        case .postgres: PostgresStore(url: try PostgresURL(location), connections: 2, logger: .init(label: "writer"))
+        case .postgres: await PostgresStore(url: try PostgresURL(location), connections: 2, logger: .init(label: "writer"))
         }
     }
 
     @Test func twoInstancesMigratingAnEmptyPostgresDatabaseAtOnceApplyEachMigrationOnce() async throws {
         let url = try PostgresURL(try TestStore.emptyPostgresDatabase())
-        let first = PostgresStore(url: url, connections: 2, logger: .init(label: "first"))
-        let second = PostgresStore(url: url, connections: 2, logger: .init(label: "second"))
+        let first = await PostgresStore(url: url, connections: 2, logger: .init(label: "first"))
+        let second = await PostgresStore(url: url, connections: 2, logger: .init(label: "second"))
         async let a = first.migrate()
         async let b = second.migrate()
         let (appliedByFirst, appliedBySecond) = try await (a, b)

@@ -7,8 +7,11 @@ RUN apt-get update \
 WORKDIR /src
 COPY Package.swift ./
 COPY Migrations ./Migrations
+COPY Schemas ./Schemas
 COPY Sources ./Sources
 COPY Benchmarks ./Benchmarks
+# SwiftPM refuses a manifest whose test targets' folders are missing, though none of them is built here.
+COPY Tests ./Tests
 RUN swift build -c release --product wallet-orders --static-swift-stdlib \
  && mkdir -p /out \
  && cp .build/release/wallet-orders /out/ \
@@ -28,6 +31,7 @@ COPY --from=build /out/ /app/
 COPY OrderTemplates /app/OrderTemplates
 COPY Examples /app/Examples
 USER wallet-orders
+# SQLite in the /data volume unless WALLET_ORDERS_DATABASE names PostgreSQL (docker-compose.yml does).
 ENV WALLET_ORDERS_HOST=0.0.0.0 \
     WALLET_ORDERS_PORT=8080 \
     WALLET_ORDERS_DATABASE=/data/wallet-orders.sqlite

@@ -55,5 +55,10 @@ bench-http: deps
 bench-push: deps
 	Benchmarks/push.sh
 
+## The service at a million orders on SQLite and on PostgreSQL (needs wrk; see BENCHMARKS.md).
+bench-scale: test-deps
+	Benchmarks/scale.sh sqlite
+	Benchmarks/scale.sh postgres
+
 clean:
 	rm -rf .build

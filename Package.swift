@@ -190,6 +190,16 @@ let package = Package(
             path: "Benchmarks/PushBenchmark"
         ),
 
+        // `Benchmarks/scale.sh`: seeds a million orders through the store's bulk path before wrk measures the service.
+        .executableTarget(
+            name: "scale-benchmark",
+            dependencies: [
+                "WalletOrdersStore", "WalletOrdersSQLite", "WalletOrdersPostgres", "WalletOrdersModel", "WalletOrdersTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/ScaleBenchmark"
+        ),
+
         .testTarget(
             name: "WalletOrdersModelTests",
             dependencies: ["WalletOrdersModel", "WalletOrdersSchemas", "WalletOrdersTesting"]

@@ -121,11 +121,16 @@ import WalletOrdersTesting
             }
             let all = try #require(try await store.changedOrders(device: "d1", type: type, since: nil))
             #expect(Set(all.orderIdentifiers) == ["A-1", "B-2"])
+            // PostgreSQL hands out no tag past the oldest transaction still running anywhere in the cluster (other
+            // tests' too), so it may list an order again until that transaction ends: a 304 for the device, never
+            // a missed update. SQLite's single writer lists exactly what changed.
             let none = try #require(try await store.changedOrders(device: "d1", type: type, since: all.lastModified))
-            #expect(none.orderIdentifiers.isEmpty && none.lastModified >= all.lastModified)
+            #expect(Set(none.orderIdentifiers).isSubset(of: ["A-1", "B-2"]) && none.lastModified >= all.lastModified)
+            if engine == .sqlite { #expect(none.orderIdentifiers.isEmpty) }
             try await store.update("B-2", at: start.addingTimeInterval(1))
-            let one = try #require(try await store.changedOrders(device: "d1", type: type, since: all.lastModified))
-            #expect(one.orderIdentifiers == ["B-2"] && one.lastModified > all.lastModified)
+            let one = try #require(try await store.changedOrders(device: "d1", type: type, since: none.lastModified))
+            #expect(one.orderIdentifiers.contains("B-2") && one.lastModified >= none.lastModified)
+            if engine == .sqlite { #expect(one.orderIdentifiers == ["B-2"] && one.lastModified > all.lastModified) }
             #expect(try await store.changedOrders(device: "d2", type: type, since: nil) == nil)
         }
     }

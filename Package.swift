@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "WalletOrdersModel", targets: ["WalletOrdersModel"]),
         .library(name: "WalletOrdersPackage", targets: ["WalletOrdersPackage"]),
         .library(name: "WalletOrdersTesting", targets: ["WalletOrdersTesting"]),
+        .library(name: "WalletOrdersDevice", targets: ["WalletOrdersDevice"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -145,6 +146,22 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // A simulated Wallet device: adds orders, registers with a push token of its own, takes pushes from the
+        // local APNs, lists and fetches what changed, checks each package as Wallet does, posts to /v1/log; every
+        // step in a transcript. Its HTTP/1.1 client is a small one on NIO, for http and https with a given CA.
+        .target(
+            name: "WalletOrdersDevice",
+            dependencies: [
+                "WalletOrdersModel",
+                "WalletOrdersCrypto",
+                "WalletOrdersPackage",
+                "WalletOrdersAPNSServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // The `wallet-orders` command.
         .executableTarget(
             name: "WalletOrdersCommand",
@@ -225,6 +242,12 @@ let package = Package(
                 "WalletOrdersPush", "WalletOrdersAPNSServer", "WalletOrdersServer", "WalletOrdersService", "WalletOrdersStore",
                 "WalletOrdersCrypto", "WalletOrdersTesting", "WalletOrdersModel", "WalletOrdersPackage",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "WalletOrdersDeviceTests",
+            dependencies: [
+                "WalletOrdersDevice", "WalletOrdersModel", "WalletOrdersCrypto", "WalletOrdersPackage", "WalletOrdersTesting",
             ]
         ),
         .testTarget(

@@ -174,8 +174,10 @@ let package = Package(
                 "WalletOrdersStore",
                 "WalletOrdersPush",
                 "WalletOrdersAPNSServer",
+                "WalletOrdersDevice",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
 

@@ -254,7 +254,12 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletOrdersCommandTests",
-            dependencies: ["WalletOrdersTesting", "WalletOrdersModel", "WalletOrdersServer"]
+            dependencies: [
+                "WalletOrdersTesting", "WalletOrdersModel", "WalletOrdersServer", "WalletOrdersDevice",
+                "WalletOrdersAPNSServer", "WalletOrdersCrypto", "WalletOrdersPackage", "WalletOrdersPush",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
     ]
 )

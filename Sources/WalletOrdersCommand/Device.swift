@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import UnixSignals
 import WalletOrdersCrypto
 import WalletOrdersDevice
@@ -91,6 +92,7 @@ struct Device: AsyncParsableCommand {
                 }
             }
             let events = device.events()
+            let printed = Atomic<Int>(0)
             let printer = Task { [json] in
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -100,6 +102,7 @@ struct Device: AsyncParsableCommand {
                     } else {
                         printLine("\(Self.clock(event.time)) \(event)")
                     }
+                    printed.add(1, ordering: .releasing)
                 }
             }
             device.connect(to: sandbox.apns)
@@ -123,6 +126,10 @@ struct Device: AsyncParsableCommand {
             } catch {
                 await Self.finish(device, printer: printer, sandbox: sandbox)
                 throw CommandFailure("the order was not added: \(error)")
+            }
+            // The steps of adding are printed before the line that says they are done.
+            for _ in 0..<100 where printed.load(ordering: .acquiring) < device.transcript.count {
+                try? await Task.sleep(for: .milliseconds(10))
             }
             if let added {
                 printLine("Watching \(added.orderTypeIdentifier) / \(added.orderIdentifier)"

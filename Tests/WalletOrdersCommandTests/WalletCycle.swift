@@ -57,7 +57,7 @@ final class WalletCycle {
         let server = try BackgroundCommand(
             ["serve", "--port", "\(serverPort)", "--database", database], in: folder, name: "serve",
             directory: DevelopmentServer.repository, environment: environment)
-        let banner = try await server.waitFor("serving on")
+        let banner = try await server.waitFor("serving on", seconds: 60)
         #expect(banner.contains("serving on http://127.0.0.1:\(serverPort)"), "\(banner)")
         return WalletCycle(folder: folder, server: server, base: "http://127.0.0.1:\(serverPort)", keys: keys,
                            orderType: try #require(environment["WALLET_ORDERS_ORDER_TYPE"]), apns: apns,
@@ -140,7 +140,10 @@ struct Merchant: Sendable {
     }
 }
 
-/// Runs `trigger`, then collects the device's steps until one satisfies `last` (or 20 seconds pass).
+/// A device's HTTP client that waits longer than Wallet would: the suite shares two cores with other work.
+func patientClient() throws -> DeviceHTTPClient { try DeviceHTTPClient(timeout: .seconds(30)) }
+
+/// Runs `trigger`, then collects the device's steps until one satisfies `last` (or 60 seconds pass).
 func steps(of device: SimulatedDevice, until last: @escaping @Sendable (DeviceEvent) -> Bool,
            after trigger: () async throws -> Void) async throws -> [DeviceEvent] {
     let events = device.events()
@@ -155,7 +158,7 @@ func steps(of device: SimulatedDevice, until last: @escaping @Sendable (DeviceEv
             return false
         }
         group.addTask {
-            try await Task.sleep(for: .seconds(20))
+            try await Task.sleep(for: .seconds(60))
             return false
         }
         let first = try await group.next() ?? false

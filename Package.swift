@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "WalletOrdersModel", targets: ["WalletOrdersModel"]),
         .library(name: "WalletOrdersPackage", targets: ["WalletOrdersPackage"]),
         .library(name: "WalletOrdersTesting", targets: ["WalletOrdersTesting"]),
+        .library(name: "WalletOrdersDevice", targets: ["WalletOrdersDevice"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -145,6 +146,22 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // A simulated Wallet device: adds orders, registers with a push token of its own, takes pushes from the
+        // local APNs, lists and fetches what changed, checks each package as Wallet does, posts to /v1/log; every
+        // step in a transcript. Its HTTP/1.1 client is a small one on NIO, for http and https with a given CA.
+        .target(
+            name: "WalletOrdersDevice",
+            dependencies: [
+                "WalletOrdersModel",
+                "WalletOrdersCrypto",
+                "WalletOrdersPackage",
+                "WalletOrdersAPNSServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // The `wallet-orders` command.
         .executableTarget(
             name: "WalletOrdersCommand",
@@ -157,8 +174,10 @@ let package = Package(
                 "WalletOrdersStore",
                 "WalletOrdersPush",
                 "WalletOrdersAPNSServer",
+                "WalletOrdersDevice",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -238,10 +257,18 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "WalletOrdersDeviceTests",
+            dependencies: [
+                "WalletOrdersDevice", "WalletOrdersModel", "WalletOrdersCrypto", "WalletOrdersPackage", "WalletOrdersTesting",
+            ]
+        ),
+        .testTarget(
             name: "WalletOrdersCommandTests",
             dependencies: [
-                "WalletOrdersTesting", "WalletOrdersModel", "WalletOrdersServer", "WalletOrdersAPNSServer",
-                "WalletOrdersCrypto",
+                "WalletOrdersTesting", "WalletOrdersModel", "WalletOrdersServer", "WalletOrdersDevice",
+                "WalletOrdersAPNSServer", "WalletOrdersCrypto", "WalletOrdersPackage", "WalletOrdersPush",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
     ]

@@ -44,6 +44,9 @@ public final class LocalAPNS: Sendable {
         var behaviors: [String: Behavior] = [:]
         var connectionsAccepted = 0
         var connectionErrors: [ConnectionError] = []
+        /// Who takes the accepted pushes for each device token (lowercased), by subscription.
+        var deliveries: [String: [UInt64: AsyncStream<ReceivedPush>.Continuation]] = [:]
+        var nextDelivery: UInt64 = 0
     }
 
     private let teamID: String?
@@ -58,7 +61,7 @@ public final class LocalAPNS: Sendable {
 
     /// A stand-in that trusts the APNs keys `publicKeys` (key ID → public key) of `teamID`, and accepts only
     /// `topics` when given. `onPush` hears of every push once its answer is decided, on the connection's event loop:
-    /// it must not block (hand the push to a task or an `AsyncStream` to route it to a simulated device).
+    /// it must not block. `deliveries(for:)` routes the accepted pushes for one token to the device that owns it.
     /// `recordsPushes: false` keeps `received` empty, for long runs.
     public init(publicKeys: [String: PublicKey], teamID: String?, topics: Set<String>? = nil,
                 now: @escaping @Sendable () -> Date = Date.init, settings: ConnectionSettings = .apns,
@@ -81,6 +84,26 @@ public final class LocalAPNS: Sendable {
     /// Answers pushes to `deviceToken` as `behavior` says; nil goes back to 200.
     public func set(_ behavior: Behavior?, for deviceToken: String) {
         state.withLockedValue { $0.behaviors[deviceToken.lowercased()] = behavior }
+    }
+
+    /// Every push accepted (answered 200) for `deviceToken` from now on, as APNs delivers a push to the device that
+    /// owns the token: a simulated device reads its pushes here. The stream ends when its reader stops reading it.
+    public func deliveries(for deviceToken: String) -> AsyncStream<ReceivedPush> {
+        let key = deviceToken.lowercased()
+        let (stream, continuation) = AsyncStream.makeStream(of: ReceivedPush.self)
+        let id = state.withLockedValue { state in
+            let id = state.nextDelivery
+            state.nextDelivery += 1
+            state.deliveries[key, default: [:]][id] = continuation
+            return id
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLockedValue { state in
+                state.deliveries[key]?.removeValue(forKey: id)
+                if state.deliveries[key]?.isEmpty == true { state.deliveries.removeValue(forKey: key) }
+            }
+        }
+        return stream
     }
 
     /// How many client connections this stand-in has accepted since it started.
@@ -171,7 +194,8 @@ public final class LocalAPNS: Sendable {
                 keyID: claims?.keyID, teamID: claims?.teamID, issuedAt: claims?.issuedAt,
                 clientPort: request.clientPort, status: status, reason: reason)
         }
-        let (received, delay) = state.withLockedValue { state -> (ReceivedPush, Double?) in
+        let (received, delay, owners) = state.withLockedValue {
+            state -> (ReceivedPush, Double?, [AsyncStream<ReceivedPush>.Continuation]) in
             var delay: Double?
             if answer.status == 200, let behavior = state.behaviors[key] {
                 switch behavior {
@@ -184,9 +208,11 @@ public final class LocalAPNS: Sendable {
             }
             let received = push(answer.status, answer.reason)
             if recordsPushes { state.pushes.append(received) }
-            return (received, delay)
+            let owners = answer.status == 200 ? state.deliveries[key].map { Array($0.values) } ?? [] : []
+            return (received, delay, owners)
         }
         onPush(received)
+        for owner in owners { owner.yield(received) }
         return Answer(status: answer.status, reason: answer.reason, delay: delay)
     }
 

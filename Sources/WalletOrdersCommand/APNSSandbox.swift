@@ -1,8 +1,5 @@
 import ArgumentParser
 import Foundation
-import WalletOrdersAPNSServer
-import WalletOrdersCrypto
-import WalletOrdersServer
 
 /// `wallet-orders apns-sandbox`: a local APNs to watch pushes arrive.
 struct APNSSandbox: AsyncParsableCommand {
@@ -11,7 +8,9 @@ struct APNSSandbox: AsyncParsableCommand {
         abstract: "Run a local stand-in for APNs (HTTP/2 over TLS) and print every push it receives.",
         discussion: """
         It checks each push as APNs would: path, apns-topic, apns-push-type background, apns-priority 5, the {} \
-        body, and the provider token's ES256 signature and age against the development APNs key.
+        body, and the provider token's ES256 signature and age against the development APNs key. Its TLS identity \
+        is kept in the keys folder (local-apns-ca.pem is the CA to trust), so a restart needs no restart of serve. \
+        `device watch` runs the same stand-in and hands the pushes for its token to a simulated device.
         """
     )
 
@@ -25,33 +24,14 @@ struct APNSSandbox: AsyncParsableCommand {
     var quiet = false
 
     func run() async throws {
-        let folder = URL(fileURLWithPath: keys)
-        let settings = try? await ServiceConfiguration.orderType(
-            environmentFile: folder.appendingPathComponent("dev.env").path)
-        guard let settings, let keyID = settings.apnsKeyID,
-              let publicPEM = FileManager.default.contents(atPath: folder.appendingPathComponent("apns-public.pem").path),
-              let publicKey = try? PublicKey(pem: publicPEM) else {
-            throw CommandFailure("\(keys) holds no development APNs key: run `wallet-orders keys dev --out \(keys)` first")
+        let sandbox = try await DevelopmentAPNS.start(keys: keys, port: port) { [quiet] push in
+            if !quiet { printLine(DevelopmentAPNS.describe(push)) }
         }
-        let identity = try LocalAPNS.TLSIdentity()
-        let caFile = folder.appendingPathComponent("local-apns-ca.pem").path
-        try Data(identity.certificateAuthority.pem.utf8).write(to: URL(fileURLWithPath: caFile))
-        let apns = LocalAPNS(
-            publicKeys: [keyID: publicKey], teamID: settings.apnsTeamID ?? settings.teamIdentifier,
-            topics: [settings.identifier], recordsPushes: false,
-            onPush: { [quiet] push in
-                guard !quiet else { return }
-                let line = "push \(push.status)\(push.reason.map { " \($0)" } ?? "") topic=\(push.topic) "
-                    + "token=\(push.deviceToken) type=\(push.pushType ?? "-") priority=\(push.priority ?? "-") body=\(push.body)\n"
-                FileHandle.standardOutput.write(Data(line.utf8))
-            })
-        let listener = try await apns.listen(port: port, tls: identity.serverConfiguration())
-        let text = """
-            Local APNs listening on https://127.0.0.1:\(listener.port) (HTTP/2, TLS). Point the service at it:
-              WALLET_ORDERS_APNS_ENVIRONMENT=https://127.0.0.1:\(listener.port) WALLET_ORDERS_APNS_CA=\(caFile)
+        printLine("""
+            Local APNs listening on \(sandbox.url) (HTTP/2, TLS). Point the service at it:
+              \(sandbox.environment)
 
-            """
-        FileHandle.standardOutput.write(Data(text.utf8))
-        await listener.run()
+            """)
+        await sandbox.listener.run()
     }
 }

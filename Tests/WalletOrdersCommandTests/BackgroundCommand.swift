@@ -37,10 +37,10 @@ final class BackgroundCommand: @unchecked Sendable {
     /// Everything the command has printed so far.
     var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
 
-    /// Waits up to ten seconds for the output to contain `text`; answers the output.
+    /// Waits up to `seconds` for the output to contain `text`; answers the output.
     @discardableResult
-    func waitFor(_ text: String) async throws -> String {
-        for _ in 0..<100 where !output.contains(text) {
+    func waitFor(_ text: String, seconds: Int = 10) async throws -> String {
+        for _ in 0..<seconds * 10 where !output.contains(text) {
             try await Task.sleep(for: .milliseconds(100))
         }
         return output

@@ -78,6 +78,35 @@ import WalletOrdersTesting
         #expect(harness.apns.providerTokensVerified == 1, "one signature check for one token")
     }
 
+    /// The local APNs hands a push it accepted to whoever owns the token, as APNs delivers to a device; a push it
+    /// refused goes nowhere.
+    @Test func anAcceptedPushReachesTheDeliveriesOfItsTokenAndARefusedOneReachesNone() async throws {
+        let harness = try await APNSHarness()
+        defer { Task { await harness.stop() } }
+        let mine = harness.apns.deliveries(for: "AA01")
+        let theirs = harness.apns.deliveries(for: "bb02")
+        harness.apns.set(.fail(status: 410, reason: "Unregistered", times: 1), for: "bb02")
+        let token = try harness.route.providerToken!.current()
+        let push = { (deviceToken: String) in
+            PushRequest(topic: DevelopmentKeys.orderType, deviceToken: deviceToken, providerToken: token)
+        }
+        let responses = await harness.transport.send([push("aa01"), push("bb02"), push("aa01")])
+        #expect(responses.map(\.status) == [200, 410, 200])
+        #expect(await harness.transport.send([push("bb02")]).map(\.status) == [200])
+
+        var mineReceived: [LocalAPNS.ReceivedPush] = []
+        for await delivered in mine {
+            mineReceived.append(delivered)
+            if mineReceived.count == 2 { break }
+        }
+        #expect(mineReceived.map(\.deviceToken) == ["aa01", "aa01"])
+        #expect(mineReceived.allSatisfy { $0.status == 200 && $0.topic == DevelopmentKeys.orderType })
+        var theirsIterator = theirs.makeAsyncIterator()
+        let first = await theirsIterator.next()
+        #expect(first?.status == 200, "the 410 before it was not delivered")
+        #expect(harness.apns.received.count == 4, "onPush and the record still see every push")
+    }
+
     @Test func errorAnswersWithABodyKeepTheConnectionToo() async throws {
         let harness = try await APNSHarness(streams: 100)
         defer { Task { await harness.stop() } }

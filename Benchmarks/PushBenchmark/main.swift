@@ -95,34 +95,53 @@ if let nghttpd {
 let apnsH2load = try measureH2load(port: port)
 let apnsTransport = await measureTransport(endpoint)
 
-// 3. Outbox to delivered: one order, `count` registered devices, one update, the worker until done.
-let folder = FileManager.default.temporaryDirectory.appendingPathComponent("push-bench-\(UUID().uuidString.prefix(6))")
-let store = try SQLiteStore(path: folder.appendingPathComponent("orders.sqlite").path)
-_ = try await store.migrate()
-let now = Date()
-let order = OrderDocument(fields: ["orderTypeIdentifier": .string(topic), "orderIdentifier": .string("bench"),
-                                   "status": .string("open")])
-func write(_ order: OrderDocument) -> OrderWrite {
-    OrderWrite(orderTypeIdentifier: topic, orderIdentifier: "bench", authenticationToken: "t", document: order,
-               createdAt: now, updatedAt: now, assets: nil, package: Data())
+// 3. Outbox to delivered: one order, `count` registered devices, one update, the worker running as `serve` runs it
+// (rounds claimed, sent and recorded concurrently; up to 4 connections) until every push is recorded.
+func measureOutbox(_ endpoint: APNSEndpoint) async throws -> (rate: Double, delivered: Int, retrying: Int) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("push-bench-\(UUID().uuidString.prefix(6))")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try SQLiteStore(path: folder.appendingPathComponent("orders.sqlite").path)
+    _ = try await store.migrate()
+    let now = Date()
+    let order = OrderDocument(fields: ["orderTypeIdentifier": .string(topic), "orderIdentifier": .string("bench"),
+                                       "status": .string("open")])
+    func write(_ order: OrderDocument) -> OrderWrite {
+        OrderWrite(orderTypeIdentifier: topic, orderIdentifier: "bench", authenticationToken: "t", document: order,
+                   createdAt: now, updatedAt: now, assets: nil, package: Data())
+    }
+    _ = try await store.createOrder(write(order))
+    try await store.importRecords(orders: [], registrations: tokens.map {
+        ImportedRegistration(deviceIdentifier: $0, orderTypeIdentifier: topic, orderIdentifier: "bench", pushToken: $0, createdAt: now)
+    })
+    var logger = Logger(label: "bench")
+    logger.logLevel = .critical
+    let transport = CurlPushTransport(endpoint: endpoint, streamsPerConnection: streams)
+    let (recorded, recording) = AsyncStream.makeStream(of: Int.self)
+    let worker = PushWorker(store: store, routes: [topic: PushRoute(transport: transport, providerToken: provider)],
+                            logger: logger, onOutcomes: { recording.yield($0.count) })
+    let running = Task { await worker.run() }
+    let time = try await seconds {
+        _ = try await store.updateOrder(write(order), expectedVersion: 1, now: now)
+        worker.wake()
+        var total = 0
+        for await round in recorded {
+            total += round
+            if total >= count { break }
+        }
+    }
+    running.cancel()
+    await running.value
+    let counts = try await store.pushCounts()
+    transport.shutdown()
+    await store.close()
+    return (Double(count) / time, counts[.delivered], counts[.pending])
 }
-_ = try await store.createOrder(write(order))
-try await store.importRecords(orders: [], registrations: tokens.map {
-    ImportedRegistration(deviceIdentifier: $0, orderTypeIdentifier: topic, orderIdentifier: "bench", pushToken: $0, createdAt: now)
-})
-_ = try await store.updateOrder(write(order), expectedVersion: 1, now: now)
-var logger = Logger(label: "bench")
-logger.logLevel = .critical
-let transport = CurlPushTransport(endpoint: endpoint, connections: 1, streamsPerConnection: streams)
-let worker = PushWorker(store: store, routes: [topic: PushRoute(transport: transport, providerToken: provider)], logger: logger)
-let workerTime = try await seconds {
-    while try await worker.sendDue() > 0 {}
+var outboxNghttpd: (rate: Double, delivered: Int, retrying: Int)?
+if let nghttpd {
+    outboxNghttpd = try await measureOutbox(APNSEndpoint(.custom(url: "https://127.0.0.1:\(nghttpd.port)"),
+                                                         caFile: nghttpd.caFile))
 }
-let counts = try await store.pushCounts()
-let delivered = counts[.delivered], retrying = counts[.pending]
-transport.shutdown()
-await store.close()
-try? FileManager.default.removeItem(at: folder)
+let outboxAPNS = try await measureOutbox(endpoint)
 
 func rate(_ value: Double, _ unit: String) -> String { String(format: "%8.0f %@", value, unit) }
 
@@ -145,5 +164,16 @@ if let nghttpd = nghttpdFigures, nghttpd.h2load.rate > 0, nghttpd.transport.rate
     print(String(format: "  local APNs / nghttpd:          h2load %.2f, transport %.2f",
                  apnsH2load.rate / nghttpd.h2load.rate, apnsTransport.rate / nghttpd.transport.rate))
 }
-print("  outbox -> local APNs -> delivered (SQLite): \(rate(Double(count) / workerTime, "pushes/s"))  "
-      + "(\(delivered) delivered, \(retrying) awaiting a retry)")
+print("outbox -> APNs -> recorded (SQLite, one order with \(count) devices, up to 4 connections of \(streams) streams)")
+if let outbox = outboxNghttpd, let nghttpd = nghttpdFigures {
+    print("    to nghttpd:                  \(rate(outbox.rate, "pushes/s"))  (\(outbox.delivered) delivered, "
+          + "\(outbox.retrying) awaiting a retry)")
+    if nghttpd.h2load.rate > 0 {
+        print(String(format: "    outbox / h2load (nghttpd):   %8.2f", outbox.rate / nghttpd.h2load.rate))
+    }
+}
+print("    to the local APNs:           \(rate(outboxAPNS.rate, "pushes/s"))  (\(outboxAPNS.delivered) delivered, "
+      + "\(outboxAPNS.retrying) awaiting a retry)")
+if let outbox = outboxNghttpd, outbox.rate > 0 {
+    print(String(format: "    local APNs / nghttpd:        %8.2f", outboxAPNS.rate / outbox.rate))
+}

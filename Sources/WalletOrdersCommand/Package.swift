@@ -3,15 +3,17 @@ import Foundation
 import WalletOrdersCrypto
 import WalletOrdersModel
 import WalletOrdersPackage
+import WalletOrdersServer
 
 /// `wallet-orders package`: build and sign one `.order` offline.
-struct Package: ParsableCommand {
+struct Package: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build and sign an .order package from an order.json and a template folder.",
         discussion: """
-        The signing key's password, if any, is read from WALLET_ORDERS_SIGNING_KEY_PASSWORD, never from the \
-        command line. --cert, --key, --wwdr and --digest default to WALLET_ORDERS_SIGNING_CERT, \
-        WALLET_ORDERS_SIGNING_KEY, WALLET_ORDERS_WWDR_CERT and WALLET_ORDERS_MANIFEST_DIGEST.
+        The signing settings are read as serve reads them: --config's JSON file with WALLET_ORDERS_* variables \
+        over it (signingCert, signingKey, wwdrCert, template, manifestDigest; WALLET_ORDERS_SIGNING_CERT and so \
+        on); the options below override them. The key's password, if any, is read from signingKeyPassword \
+        (WALLET_ORDERS_SIGNING_KEY_PASSWORD), never from the command line.
         """
     )
 
@@ -23,6 +25,9 @@ struct Package: ParsableCommand {
 
     @Option(help: "Where to write the package.")
     var out: String
+
+    @Option(help: "A JSON configuration file; WALLET_ORDERS_* environment variables override it.")
+    var config: String?
 
     @Option(help: "The Order Type ID certificate (PEM or DER); optional when --key is a .p12 holding it.")
     var cert: String?
@@ -36,30 +41,39 @@ struct Package: ParsableCommand {
     @Option(help: "The manifest digest: sha256 (Apple's documented choice) or sha1.")
     var digest: String?
 
-    func run() throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard let keyFile = key ?? environment["WALLET_ORDERS_SIGNING_KEY"] else {
+    func run() async throws {
+        let settings: SigningSettings
+        do {
+            settings = try await ServiceConfiguration.signing(file: config, environment: ProcessInfo.processInfo.environment)
+        } catch let error as ConfigurationError {
+            throw CommandFailure("\(error)")
+        }
+        guard let keyFile = key ?? settings.key else {
             throw ValidationError("name the signing key with --key or WALLET_ORDERS_SIGNING_KEY")
         }
-        guard let wwdrFile = wwdr ?? environment["WALLET_ORDERS_WWDR_CERT"] else {
+        guard let wwdrFile = wwdr ?? settings.wwdrCertificate else {
             throw ValidationError("name the WWDR certificate with --wwdr or WALLET_ORDERS_WWDR_CERT")
         }
-        let digestName = digest ?? environment["WALLET_ORDERS_MANIFEST_DIGEST"] ?? "sha256"
-        guard let algorithm = DigestAlgorithm(rawValue: digestName) else {
-            throw ValidationError("the manifest digest must be sha256 or sha1, not \(digestName)")
+        var algorithm = settings.manifestDigest
+        if let digest {
+            guard let chosen = DigestAlgorithm(rawValue: digest) else {
+                throw ValidationError("the manifest digest must be sha256 or sha1, not \(digest)")
+            }
+            algorithm = chosen
         }
+        let templateFolder = template ?? settings.template
         do {
             let identity = try SigningIdentity.load(
-                certificateFile: cert ?? environment["WALLET_ORDERS_SIGNING_CERT"],
+                certificateFile: cert ?? settings.certificate,
                 keyFile: keyFile,
-                password: environment["WALLET_ORDERS_SIGNING_KEY_PASSWORD"],
+                password: settings.keyPassword,
                 wwdrFile: wwdrFile
             )
             var document = try OrderDocument(data: Data(contentsOf: URL(fileURLWithPath: order)))
             if document.orderTypeIdentifier == nil, let type = identity.orderTypeIdentifier {
                 document["orderTypeIdentifier"] = .string(type)
             }
-            let orderTemplate = try template.map { try OrderTemplate(directory: URL(fileURLWithPath: $0)) }
+            let orderTemplate = try templateFolder.map { try OrderTemplate(directory: URL(fileURLWithPath: $0)) }
                 ?? OrderTemplate()
             // The order's own updatedAt stamps the package, so one version of an order always gives the same bytes.
             let signingTime = document.withDefaults(orderTemplate.defaults ?? .object([:])).updatedAt ?? Date()

@@ -39,8 +39,10 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
     }
 
     /// A transport to `endpoint`, with at most `connections` connections and `streamsPerConnection` concurrent
-    /// requests on each. When libcurl cannot be set up for HTTP/2, every push is answered status 0 with the reason.
-    public init(endpoint: APNSEndpoint, connections: Int = 1, streamsPerConnection: Int = 100, timeout: TimeInterval = 15) {
+    /// requests on each. libcurl opens another connection only when the open ones have no stream free (APNs
+    /// allows several connections per provider). When libcurl cannot be set up for HTTP/2, every push is
+    /// answered status 0 with the reason.
+    public init(endpoint: APNSEndpoint, connections: Int = 4, streamsPerConnection: Int = 100, timeout: TimeInterval = 15) {
         self.endpoint = endpoint
         self.timeout = timeout
         capacity = max(1, connections * streamsPerConnection)

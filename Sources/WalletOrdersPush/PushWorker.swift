@@ -23,6 +23,9 @@ public struct PushRoute: Sendable {
 public final class PushWorker: Sendable {
     /// How many pushes one round takes from the outbox.
     public static let batchSize = 500
+    /// Rounds under way at once: while one round's pushes travel, the next is claimed and the last recorded, so
+    /// neither the database nor the connections wait for the other.
+    public static let roundsInFlight = 4
     /// Attempts before a push is marked failed.
     public static let maxAttempts = 8
     /// How long a claim holds unless renewed.
@@ -94,22 +97,46 @@ public final class PushWorker: Sendable {
     }
 
     private func sendUntilCancelled() async {
-        while !Task.isCancelled {
-            var sent = 0
-            do {
-                sent = try await sendDue()
-            } catch {
-                logger.error("cannot send pushes", metadata: ["error": "\(error)"])
+        await withTaskGroup(of: Void.self) { rounds in
+            var inFlight = 0
+            while !Task.isCancelled {
+                if inFlight == Self.roundsInFlight {
+                    await rounds.next()
+                    inFlight -= 1
+                    continue
+                }
+                var jobs: [PushJob] = []
+                do {
+                    jobs = try await claimRound()
+                } catch {
+                    logger.error("cannot claim pushes", metadata: ["error": "\(error)"])
+                }
+                if !jobs.isEmpty {
+                    inFlight += 1
+                    rounds.addTask {
+                        do {
+                            try await self.deliver(jobs)
+                        } catch {
+                            // The claims stay held: renewed while this worker lives, handed back when it stops.
+                            self.logger.error("cannot record push outcomes", metadata: ["error": "\(error)"])
+                        }
+                    }
+                    continue
+                }
+                // Nothing due now: let a round under way finish first, since a retry it records may be due at once.
+                if inFlight > 0 {
+                    await rounds.next()
+                    inFlight -= 1
+                    continue
+                }
+                var wait = idleWait
+                if let due = try? await store.nextPushDue(types: Array(routes.keys)) {
+                    // At least a little: a push due now that could not be claimed must not make this spin.
+                    let milliseconds = Int64(min(max(due.timeIntervalSince(now()), 0.05), 3_600) * 1_000)
+                    wait = min(wait, .milliseconds(milliseconds))
+                }
+                await signal.wait(timeout: wait)
             }
-            // Something was sent: look again at once, more may be due.
-            if sent > 0 { continue }
-            var wait = idleWait
-            if let due = try? await store.nextPushDue(types: Array(routes.keys)) {
-                // At least a little: a push due now that could not be claimed must not make this spin.
-                let milliseconds = Int64(min(max(due.timeIntervalSince(now()), 0.05), 3_600) * 1_000)
-                wait = min(wait, .milliseconds(milliseconds))
-            }
-            await signal.wait(timeout: wait)
         }
     }
 
@@ -141,10 +168,21 @@ public final class PushWorker: Sendable {
     /// Sends one round of due pushes and records the outcomes; returns how many were sent.
     @discardableResult
     public func sendDue() async throws -> Int {
+        let jobs = try await claimRound()
+        try await deliver(jobs)
+        return jobs.count
+    }
+
+    /// Claims up to `batchSize` due pushes under a fresh lease.
+    private func claimRound() async throws -> [PushJob] {
         let start = now()
         let claim = PushClaim(owner: owner, leaseUntil: start.addingTimeInterval(Self.seconds(Self.lease)))
-        let jobs = try await store.claimDuePushes(types: Array(routes.keys), limit: Self.batchSize, claim: claim, now: start)
-        guard !jobs.isEmpty else { return 0 }
+        return try await store.claimDuePushes(types: Array(routes.keys), limit: Self.batchSize, claim: claim, now: start)
+    }
+
+    /// Sends claimed pushes, grouped by order type, and records every outcome in one write.
+    private func deliver(_ jobs: [PushJob]) async throws {
+        guard !jobs.isEmpty else { return }
         var outcomes: [(PushJob, PushOutcome)] = []
         for (type, group) in Dictionary(grouping: jobs, by: \.orderTypeIdentifier) {
             guard let route = routes[type] else { continue }
@@ -170,7 +208,6 @@ public final class PushWorker: Sendable {
                 "outcome": "\(outcome)",
             ])
         }
-        return jobs.count
     }
 
     /// APNs' answer, turned into what the outbox should do.

@@ -4,6 +4,7 @@ import WalletOrdersCrypto
 import WalletOrdersModel
 import WalletOrdersPackage
 import WalletOrdersPostgres
+import WalletOrdersPush
 import WalletOrdersSQLite
 import WalletOrdersService
 import WalletOrdersStore
@@ -61,8 +62,19 @@ public enum ServiceChecks {
             report.findings.append(CheckFinding(level: .warning, message: "the webServiceURL \(configuration.webServiceURL) is "
                 + "plain http: fine for development, but Wallet only talks to https web services (set publicURL)"))
         }
+        report.findings.append(checkPushTransport())
         report.findings.append(await checkDatabase(configuration.database, logger: logger))
         return report
+    }
+
+    /// APNs speaks HTTP/2 only: the libcurl this process loaded must have it (and TLS).
+    static func checkPushTransport() -> CheckFinding {
+        do {
+            try CurlPushTransport.checkHTTP2Support()
+            return CheckFinding(level: .ok, message: "libcurl speaks HTTP/2 over TLS, as APNs requires")
+        } catch {
+            return CheckFinding(level: .problem, message: "\(error): no push could be sent")
+        }
     }
 
     static func check(_ type: OrderTypeConfiguration, allowsHTTP: Bool, now: Date,

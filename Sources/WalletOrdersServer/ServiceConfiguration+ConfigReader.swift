@@ -15,6 +15,12 @@ extension ServiceConfiguration {
     /// A file can describe more order types: `"orderTypes": ["returns"]` names objects such as
     /// `"returns": {"orderType": "order.com.example.returns", "signingKey": …}` with the same keys.
     public static func load(file: String?, environment: [String: String]) async throws -> ServiceConfiguration {
+        try ServiceConfiguration(reader: await reader(file: file, environment: environment))
+    }
+
+    /// The reader `load(file:environment:)` reads: the environment's `WALLET_ORDERS_*` variables over the JSON file.
+    /// Commands that need only some settings (`package`) read them from it under the same keys.
+    public static func reader(file: String?, environment: [String: String]) async throws -> ConfigReader {
         var providers: [any ConfigProvider] = [
             mapped(EnvironmentVariablesProvider(environmentVariables: environment, secretsSpecifier: secrets)),
         ]
@@ -28,7 +34,29 @@ extension ServiceConfiguration {
                 throw ConfigurationError("the configuration file \(file) is not a readable JSON object: \(error)")
             }
         }
-        return try ServiceConfiguration(reader: ConfigReader(providers: providers))
+        return ConfigReader(providers: providers)
+    }
+
+    /// The signing settings of the main order type as `serve` reads them (file and environment), for `package`,
+    /// which signs without serving and so needs no order type identifier (the certificate names it).
+    public static func signing(file: String?, environment: [String: String]) async throws -> SigningSettings {
+        let reader = try await reader(file: file, environment: environment)
+        func value(_ key: String, secret: Bool = false) -> String? {
+            reader.string(forKey: ConfigKey(key), isSecret: secret).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        var settings = SigningSettings()
+        settings.certificate = value("signingCert")
+        settings.key = value("signingKey")
+        settings.keyPassword = value("signingKeyPassword", secret: true)
+        settings.wwdrCertificate = value("wwdrCert")
+        settings.template = value("template")
+        if let digest = value("manifestDigest") {
+            guard let algorithm = DigestAlgorithm(rawValue: digest) else {
+                throw ConfigurationError("manifestDigest must be sha256 or sha1, not \(digest)")
+            }
+            settings.manifestDigest = algorithm
+        }
+        return settings
     }
 
     /// Variables whose values are secrets: swift-configuration redacts them in its own logs. The database URL
@@ -134,6 +162,18 @@ extension ServiceConfiguration {
         type.apnsCA = value("apnsCa")
         return type
     }
+}
+
+/// What signing a package offline needs, read under the same keys as an order type's.
+public struct SigningSettings: Sendable {
+    public var certificate: String?
+    public var key: String?
+    public var keyPassword: String?
+    public var wwdrCertificate: String?
+    public var template: String?
+    public var manifestDigest: DigestAlgorithm = .sha256
+
+    public init() {}
 }
 
 extension OrderTypeConfiguration {

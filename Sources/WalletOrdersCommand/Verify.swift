@@ -35,7 +35,8 @@ struct Verify: ParsableCommand {
         }
         let report: PackageReport
         do {
-            report = try PackageVerifier.verify(fileAt: package, trustedRoots: roots, allowHTTPWebService: allowHTTPWebService)
+            report = try PackageVerifier.verify(
+                fileAt: package, trustedRoots: roots, allowHTTPWebService: allowHTTPWebService)
         } catch {
             throw CommandFailure("\(package): cannot read the file")
         }

@@ -57,7 +57,8 @@ public enum Localizations {
         let localized = folders.mapValues { Set($0.keys).subtracting([stringsFileName]) }
         let fileHolders = holders(of: localized).filter { files[$0.key] == nil }
         for folder in sortedFolders {
-            for (other, missing) in missingByHolder(own: localized[folder] ?? [], folder: folder, holders: fileHolders) {
+            let own = localized[folder] ?? []
+            for (other, missing) in missingByHolder(own: own, folder: folder, holders: fileHolders) {
                 for name in missing {
                     problems.append(OrderProblem(
                         path: "\(folder)/\(name)", message: "is missing: \(other)/\(name) is localized, so every "

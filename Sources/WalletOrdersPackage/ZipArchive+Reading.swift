@@ -141,7 +141,7 @@ private struct ArchiveInspection {
         var stat = zip_stat_t()
         zip_stat_init(&stat)
         guard zip_stat_index(archive, index, 0, &stat) == 0, let namePointer = stat.name else {
-            contents.problems.append("entry \(index) of the archive cannot be read: \(String(cString: zip_strerror(archive)))")
+            contents.problems.append("entry \(index) of the archive cannot be read: \(Self.entryReason(archiveError: archive))")
             return false
         }
         let name = String(cString: namePointer)
@@ -241,7 +241,8 @@ private struct ArchiveInspection {
     }
 
     static func tooManyEntries(_ count: UInt64, _ limits: ZipArchive.ReadingLimits) -> String {
-        "the archive has \(count) entries; a package holds a handful of files, and at most \(limits.maxEntries) are read"
+        "the archive has \(count) entries; a package holds a handful of files, and at most \(limits.maxEntries) "
+            + "are read"
     }
 
     static func ratioProblem(_ name: String, compressed: Int, _ limits: ZipArchive.ReadingLimits) -> String {
@@ -271,7 +272,9 @@ private struct ArchiveInspection {
         switch type {
         case 0, 0o100000, 0o040000: return nil
         case 0o120000: return "\(name) is a symbolic link; a package holds regular files only"
-        default: return "\(name) is not a regular file (Unix type \(String(type, radix: 8))); a package holds regular files only"
+        default:
+            return "\(name) is not a regular file (Unix type \(String(type, radix: 8))); a package holds regular "
+                + "files only"
         }
     }
 
@@ -330,7 +333,8 @@ private enum EndOfCentralDirectory {
             let locator = offset - 20
             if locator >= 0, matches(zip64LocatorSignature, in: bytes, at: locator) {
                 let record = uint64(bytes, locator + 8)
-                if bytes.count >= 56, record <= UInt64(bytes.count - 56), matches(zip64Signature, in: bytes, at: Int(record)) {
+                if bytes.count >= 56, record <= UInt64(bytes.count - 56),
+                   matches(zip64Signature, in: bytes, at: Int(record)) {
                     count = max(count, uint64(bytes, Int(record) + 24), uint64(bytes, Int(record) + 32))
                 }
             }

@@ -121,7 +121,9 @@ import WalletOrdersTesting
         open(out, 'wb').write(archive([entry('logo.png', data, declared=10, method=0)]))
         """)
         let contents = ZipArchive.inspect(liar)
-        #expect(contents.problems == ["logo.png inflates to more than 8388608 bytes, the most a file in a package may have"])
+        #expect(contents.problems == [
+            "logo.png inflates to more than 8388608 bytes, the most a file in a package may have",
+        ])
         #expect(contents.bytesInflated <= limits.maxEntryBytes + 64 << 10)
     }
 

@@ -6,19 +6,20 @@
 #
 # As Tests/contract/schemathesis.sh does, it starts the server on a free port with a fresh SQLite database and no
 # WALLET_ORDERS_* variables, and makes an order, a device registration, a change and a device log first. Then
-# three runs, each on a server of its own so that each run's requests are counted by the server itself
-# (wallet_orders_http_requests_total in /metrics, scraped before the server stops):
-#   1. every operation: examples, coverage and fuzzing phases, CAMPAIGN_EXAMPLES test cases per operation;
-#   2. the per-order operations pinned to the order made first, with its real AppleOrder token;
-#   3. the stateful phase for CAMPAIGN_STATEFUL_SECONDS, following the OpenAPI links of openapi.json: createOrder →
-#      registerDevice (with the new order's token) → patchOrder → fetchOrder, listChangedOrders and the rest.
+# three runs at once, each on a server of its own so that each run's requests are counted by the server itself
+# (wallet_orders_http_requests_total in /metrics, scraped before the server stops), each for CAMPAIGN_SECONDS:
+#   1. every operation: examples, coverage and fuzzing phases, at least CAMPAIGN_EXAMPLES test cases per operation
+#      where the operation has that many, then fuzzing again until the time is spent;
+#   2. the per-order operations pinned to the order made first, with its real AppleOrder token, likewise;
+#   3. the stateful phase, following the OpenAPI links of openapi.json: createOrder → registerDevice (with the new
+#      order's token) → patchOrder → fetchOrder, listChangedOrders and the rest.
 # A run fails on any 5xx, response outside the document, or server crash. At the end the script prints, per run
 # and in all, the requests the server answered, how many were 5xx, and how many create → register → patch →
 # fetch chains the stateful run completed (read from its HAR report).
 #
-# Settings: CAMPAIGN_EXAMPLES (default 6000), CAMPAIGN_PINNED_EXAMPLES (default 4000), CAMPAIGN_STATEFUL_SECONDS
-# (default 900), ST_SEED (default 20261123), ST_WORKERS (default 1), CAMPAIGN_OUT (default
-# .build/schemathesis-campaign: server logs, JUnit and HAR reports, summary.tsv; kept).
+# Settings: CAMPAIGN_SECONDS (default 2700, each run), CAMPAIGN_EXAMPLES (default 1000),
+# CAMPAIGN_PINNED_EXAMPLES (default 1000), ST_SEED (default 20261123), ST_WORKERS (default 1), CAMPAIGN_OUT
+# (default .build/schemathesis-campaign: server logs, JUnit and HAR reports, summary.tsv; kept).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -26,9 +27,9 @@ cd "$ROOT"
 for name in $(env | sed -n 's/^\(WALLET_ORDERS_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$name"; done
 
 SCHEMA=Sources/WalletOrdersServer/openapi.json
-EXAMPLES=${CAMPAIGN_EXAMPLES:-6000}
-PINNED_EXAMPLES=${CAMPAIGN_PINNED_EXAMPLES:-4000}
-STATEFUL_SECONDS=${CAMPAIGN_STATEFUL_SECONDS:-900}
+SECONDS_PER_RUN=${CAMPAIGN_SECONDS:-2700}
+EXAMPLES=${CAMPAIGN_EXAMPLES:-1000}
+PINNED_EXAMPLES=${CAMPAIGN_PINNED_EXAMPLES:-1000}
 SEED=${ST_SEED:-20261123}
 # One worker: with two, CPython 3.11.7's ast.parse (which Hypothesis calls to describe filters) fails in
 # schemathesis' coverage phase with "AST constructor recursion depth mismatch".
@@ -50,7 +51,12 @@ stop_server() {
     [ -n "$SERVER_PID" ] && { wait "$SERVER_PID" 2>/dev/null || true; }
     SERVER_PID=
 }
-trap stop_server EXIT
+RUNS=()
+stop_runs() {
+    for pid in "${RUNS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${RUNS[@]}"; do wait "$pid" 2>/dev/null || true; done
+}
+trap stop_runs EXIT
 trap 'exit 130' INT TERM
 
 # Starts the server with a fresh database in $OUT/$1 and sets B, KEY, TYPE, ID, TOKEN.
@@ -154,22 +160,36 @@ COMMON=(--checks "$CHECKS" --workers "$WORKERS" --request-timeout 20 --suppress-
 printf 'run\tseconds\trequests\t5xx\tseed\tverdict\n' > "$OUT/summary.tsv"
 status=0
 
+# Each run in a subshell of its own, with its own server; the three at once.
+in_background() {
+    (
+        trap stop_server EXIT
+        trap 'exit 130' INT TERM
+        "$@"
+    ) &
+    RUNS+=($!)
+}
+
 # 1. Every operation.
-start_server run-all
-started=$(date +%s)
-echo "== run 1: every operation, $EXAMPLES test cases each"
-run=0
-"$ST" --config-file "$OUT/all.toml" run "$SCHEMA" --url "$B" "${COMMON[@]}" --max-examples "$EXAMPLES" \
-    --phases examples,coverage,fuzzing --report junit --report-dir "$OUT/run-all/report" \
-    > "$OUT/run-all/schemathesis.log" 2>&1 || run=1
-tail -n 25 "$OUT/run-all/schemathesis.log"
-finish_run run-all "$run" "$started" || status=1
+run_all() {
+    start_server run-all
+    local started run=0
+    started=$(date +%s)
+    echo "== run 1: every operation, ${SECONDS_PER_RUN}s, at least $EXAMPLES test cases each"
+    "$ST" --config-file "$OUT/all.toml" run "$SCHEMA" --url "$B" "${COMMON[@]}" --max-examples "$EXAMPLES" \
+        --max-time "$SECONDS_PER_RUN" --phases examples,coverage,fuzzing --report junit \
+        --report-dir "$OUT/run-all/report" > "$OUT/run-all/schemathesis.log" 2>&1 || run=1
+    tail -n 25 "$OUT/run-all/schemathesis.log"
+    finish_run run-all "$run" "$started"
+}
 
 # 2. The per-order operations, on the order made first.
-start_server run-pinned
-started=$(date +%s)
-cp "$OUT/all.toml" "$OUT/pinned.toml"
-cat >> "$OUT/pinned.toml" <<TOML
+run_pinned() {
+    start_server run-pinned
+    local started run=0
+    started=$(date +%s)
+    cp "$OUT/all.toml" "$OUT/pinned.toml"
+    cat >> "$OUT/pinned.toml" <<TOML
 
 [[operations]]
 include-path-regex = "\\\\{orderIdentifier\\\\}"
@@ -179,25 +199,33 @@ parameters = { orderTypeIdentifier = "$TYPE", orderIdentifier = "$ID" }
 include-operation-id = "listChangedOrders"
 parameters = { orderTypeIdentifier = "$TYPE", deviceIdentifier = "contract-device" }
 TOML
-echo "== run 2: per-order operations on order $TYPE/$ID, $PINNED_EXAMPLES test cases each"
-run=0
-"$ST" --config-file "$OUT/pinned.toml" run "$SCHEMA" --url "$B" "${COMMON[@]}" --max-examples "$PINNED_EXAMPLES" \
-    --include-path-regex '\{orderIdentifier\}|^/v1/devices/\{deviceIdentifier\}/registrations/\{orderTypeIdentifier\}$' \
-    --phases examples,coverage,fuzzing --report junit --report-dir "$OUT/run-pinned/report" \
-    > "$OUT/run-pinned/schemathesis.log" 2>&1 || run=1
-tail -n 25 "$OUT/run-pinned/schemathesis.log"
-finish_run run-pinned "$run" "$started" || status=1
+    echo "== run 2: per-order operations on order $TYPE/$ID, ${SECONDS_PER_RUN}s, at least $PINNED_EXAMPLES test cases each"
+    "$ST" --config-file "$OUT/pinned.toml" run "$SCHEMA" --url "$B" "${COMMON[@]}" --max-examples "$PINNED_EXAMPLES" \
+        --include-path-regex '\{orderIdentifier\}|^/v1/devices/\{deviceIdentifier\}/registrations/\{orderTypeIdentifier\}$' \
+        --max-time "$SECONDS_PER_RUN" --phases examples,coverage,fuzzing --report junit \
+        --report-dir "$OUT/run-pinned/report" > "$OUT/run-pinned/schemathesis.log" 2>&1 || run=1
+    tail -n 25 "$OUT/run-pinned/schemathesis.log"
+    finish_run run-pinned "$run" "$started"
+}
 
-# 3. Stateful: sequences along the links, for a time budget.
-start_server run-stateful
-started=$(date +%s)
-echo "== run 3: stateful, ${STATEFUL_SECONDS}s along the OpenAPI links"
-run=0
-"$ST" --config-file "$OUT/merchant.toml" run "$SCHEMA" --url "$B" "${COMMON[@]}" --phases stateful \
-    --max-time "$STATEFUL_SECONDS" --report junit,har --report-dir "$OUT/run-stateful/report" \
-    > "$OUT/run-stateful/schemathesis.log" 2>&1 || run=1
-tail -n 25 "$OUT/run-stateful/schemathesis.log"
-finish_run run-stateful "$run" "$started" || status=1
+# 3. Stateful: sequences along the links, for the time budget.
+run_stateful() {
+    start_server run-stateful
+    local started run=0
+    started=$(date +%s)
+    echo "== run 3: stateful, ${SECONDS_PER_RUN}s along the OpenAPI links"
+    "$ST" --config-file "$OUT/merchant.toml" run "$SCHEMA" --url "$B" "${COMMON[@]}" --phases stateful \
+        --max-time "$SECONDS_PER_RUN" --report junit,har --report-dir "$OUT/run-stateful/report" \
+        > "$OUT/run-stateful/schemathesis.log" 2>&1 || run=1
+    tail -n 25 "$OUT/run-stateful/schemathesis.log"
+    finish_run run-stateful "$run" "$started"
+}
+
+in_background run_all
+in_background run_pinned
+in_background run_stateful
+for pid in "${RUNS[@]}"; do wait "$pid" || status=1; done
+RUNS=()
 
 # The chains the stateful run completed: an order it created, then registered with the order's token, patched,
 # and fetched by a device with the token (200, or 304 for the version it had).

@@ -24,9 +24,6 @@ struct Verify: ParsableCommand {
     var allowHTTPWebService = false
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: package) else {
-            throw CommandFailure("\(package): cannot read the file")
-        }
         var roots: [Certificate]?
         if let ca {
             guard let caData = FileManager.default.contents(atPath: ca) else {
@@ -36,8 +33,14 @@ struct Verify: ParsableCommand {
             guard !certificates.isEmpty else { throw CommandFailure("\(ca): holds no PEM certificate") }
             roots = certificates
         }
-        let report = PackageVerifier.verify(data, trustedRoots: roots, allowHTTPWebService: allowHTTPWebService)
-        print("\(package): \(report.files.count) files, \(data.count) bytes")
+        let report: PackageReport
+        do {
+            report = try PackageVerifier.verify(
+                fileAt: package, trustedRoots: roots, allowHTTPWebService: allowHTTPWebService)
+        } catch {
+            throw CommandFailure("\(package): cannot read the file")
+        }
+        print("\(package): \(report.files.count) files, \(report.bytes) bytes")
         if let type = report.orderTypeIdentifier, let id = report.orderIdentifier { print("  order: \(type) / \(id)") }
         if let digest = report.digest { print("  manifest: \(digest.rawValue)") }
         if let signer = report.signer { print("  signer: \(signer)") }

@@ -19,19 +19,23 @@ public enum Localizations {
             folders[String(parts[0]), default: [:]][String(parts[1])] = data
         }
         var problems: [OrderProblem] = []
+        let sortedFolders = folders.keys.sorted()
 
         // Strings: each file must read; each must hold every key another holds.
         var keys: [String: Set<String>] = [:]
-        for (folder, contents) in folders {
-            guard let data = contents[stringsFileName] else { continue }
+        for folder in sortedFolders {
+            guard let data = folders[folder]?[stringsFileName] else { continue }
             do {
                 keys[folder] = Set(try StringsFile(data: data).keys)
             } catch {
                 problems.append(OrderProblem(path: "\(folder)/\(stringsFileName)", message: "cannot be read: \(error)"))
             }
         }
-        let folderHoldingStrings = folders.keys.sorted().first { folders[$0]?[stringsFileName] != nil }
-        for folder in folders.keys.sorted() {
+        // Each key and file name is reported once per folder, naming the first other folder that holds it; holders
+        // are found once, so a package of many folders is checked in time proportional to folders times names.
+        let keyHolders = holders(of: keys)
+        let folderHoldingStrings = sortedFolders.first { folders[$0]?[stringsFileName] != nil }
+        for folder in sortedFolders {
             let path = "\(folder)/\(stringsFileName)"
             if folders[folder]?[stringsFileName] == nil {
                 if let other = folderHoldingStrings {
@@ -41,8 +45,8 @@ public enum Localizations {
                 continue
             }
             guard let own = keys[folder] else { continue }
-            for (other, theirs) in keys.sorted(by: { $0.key < $1.key }) where other != folder {
-                for key in theirs.subtracting(own).sorted() where !alreadyReported(key, at: path, in: problems) {
+            for (other, missing) in missingByHolder(own: own, folder: folder, holders: keyHolders) {
+                for key in missing {
                     problems.append(OrderProblem(
                         path: path, message: "lacks the key \"\(key)\", which \(other)/\(stringsFileName) has"))
                 }
@@ -50,22 +54,41 @@ public enum Localizations {
         }
 
         // Localized files: one in any .lproj folder is needed in all, unless the top level holds it for everyone.
-        for folder in folders.keys.sorted() {
-            for (other, contents) in folders.sorted(by: { $0.key < $1.key }) where other != folder {
-                for name in contents.keys.sorted() where name != stringsFileName {
-                    let path = "\(folder)/\(name)"
-                    guard folders[folder]?[name] == nil, files[name] == nil,
-                          !problems.contains(where: { $0.path == path }) else { continue }
+        let localized = folders.mapValues { Set($0.keys).subtracting([stringsFileName]) }
+        let fileHolders = holders(of: localized).filter { files[$0.key] == nil }
+        for folder in sortedFolders {
+            let own = localized[folder] ?? []
+            for (other, missing) in missingByHolder(own: own, folder: folder, holders: fileHolders) {
+                for name in missing {
                     problems.append(OrderProblem(
-                        path: path, message: "is missing: \(other)/\(name) is localized, so every .lproj folder "
-                            + "needs its own (or put one at the top level)"))
+                        path: "\(folder)/\(name)", message: "is missing: \(other)/\(name) is localized, so every "
+                            + ".lproj folder needs its own (or put one at the top level)"))
                 }
             }
         }
         return problems
     }
 
-    private static func alreadyReported(_ key: String, at path: String, in problems: [OrderProblem]) -> Bool {
-        problems.contains { $0.path == path && $0.message.hasPrefix("lacks the key \"\(key)\",") }
+    /// For each name, the first two folders (in name order) that hold it: enough to name one other than any folder.
+    private static func holders(of names: [String: Set<String>]) -> [String: [String]] {
+        var holders: [String: [String]] = [:]
+        for folder in names.keys.sorted() {
+            for name in names[folder]! where holders[name, default: []].count < 2 {
+                holders[name, default: []].append(folder)
+            }
+        }
+        return holders
+    }
+
+    /// The names `folder` lacks, grouped by the first other folder that holds each, folders and names sorted.
+    private static func missingByHolder(
+        own: Set<String>, folder: String, holders: [String: [String]]
+    ) -> [(folder: String, names: [String])] {
+        var missing: [String: [String]] = [:]
+        for (name, folders) in holders where !own.contains(name) {
+            guard let other = folders.first(where: { $0 != folder }) else { continue }
+            missing[other, default: []].append(name)
+        }
+        return missing.keys.sorted().map { ($0, missing[$0]!.sorted()) }
     }
 }

@@ -46,15 +46,16 @@ public enum OrderValidator {
         checkTopLevel(OrderChecker.Object(members: members, path: ""), allowHTTPWebService: allowHTTPWebService,
                       &checker)
         if let files {
+            let index = PackagePath.FileIndex(files)
             for reference in checker.fileReferences {
                 if reference.isBaseName {
-                    if PackagePath.imageFiles(forBaseName: reference.name, in: files).isEmpty {
+                    if !index.containsImage(forBaseName: reference.name) {
                         let name = reference.name
                         checker.report(reference.path, "names the image \(name), but the package holds none of "
                             + "\(name).png, \(name)@2x.png, \(name)@3x.png (or .jpg, .jpeg), at the top level or "
                             + "in a .lproj folder", rule: .referencedFilesInPackage)
                     }
-                } else if !PackagePath.contains(file: reference.name, in: files) {
+                } else if !index.contains(file: reference.name) {
                     checker.report(reference.path, "names \(reference.name), which is not in the package",
                                    rule: .referencedFilesInPackage)
                 }

@@ -9,6 +9,8 @@ public struct PackageReport: Sendable {
     /// What Wallet reads but not on every device (objects newer than iOS 16, deprecated fields, plain-http links),
     /// one sentence each; warnings do not make a package invalid.
     public var warnings: [String] = []
+    /// The package's size in bytes.
+    public var bytes = 0
     /// The files in the package, in archive order.
     public var files: [String] = []
     /// The digest the manifest uses, when it could be told.
@@ -36,27 +38,27 @@ public enum PackageVerifier {
     /// without, the signature is checked against the signer's own certificate only.
     ///
     /// `allowHTTPWebService` accepts a plain-http `webServiceURL`, which only a development server writes.
+    ///
+    /// The package may come from anywhere: it is read within `ZipArchive.ReadingLimits.package`, and an archive
+    /// that is hostile (a zip bomb, too many entries, paths out of the package, links, encryption) or broken gets
+    /// its problems and is looked into no further. A package larger than `maxInspectedBytes` is not read at all.
     public static func verify(
         _ package: Data, trustedRoots: [Certificate]? = nil, allowHTTPWebService: Bool = false
     ) -> PackageReport {
         var report = PackageReport()
+        report.bytes = package.count
         if package.count >= PackageBuilder.maxPackageBytes {
-            report.problems.append("the package is \(package.count) bytes; Wallet accepts packages below "
-                + "\(PackageBuilder.maxPackageBytes) bytes")
+            report.problems.append(sizeProblem(package.count))
         }
-        let entries: [ZipArchive.Entry]
-        do {
-            entries = try ZipArchive.read(package)
-        } catch {
-            report.problems.append("\(error)")
+        guard package.count <= maxInspectedBytes else { return report }
+        let contents = ZipArchive.inspect(package)
+        report.files = contents.entries.map(\.path)
+        guard contents.problems.isEmpty else {
+            // An archive that is hostile or broken is not looked into any further.
+            report.problems += contents.problems
             return report
         }
-        report.files = entries.map(\.path)
-        var files: [String: Data] = [:]
-        for entry in entries {
-            if files[entry.path] != nil { report.problems.append("\(entry.path) appears twice in the archive") }
-            files[entry.path] = entry.data
-        }
+        let files = Dictionary(contents.entries.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first })
         for path in report.files where !PackagePath.reserved.contains(path) {
             if let problem = PackagePath.problem(with: path) ?? FileContent.problem(path: path, data: files[path]!) {
                 report.problems.append("\(path): \(problem)")
@@ -81,6 +83,40 @@ public enum PackageVerifier {
         }
         checkSignature(signature, manifest: manifestData, trustedRoots: trustedRoots, into: &report)
         return report
+    }
+
+    /// The largest file looked into: four times Wallet's limit, so that a package a little too large still gets
+    /// every other problem listed, while a huge file is refused on its size alone without being read.
+    public static let maxInspectedBytes = 4 * PackageBuilder.maxPackageBytes
+
+    /// Checks the package in the file at `path` as `verify(_:trustedRoots:allowHTTPWebService:)` does, reading
+    /// no more than `maxInspectedBytes` of it (a larger file gets its size problem alone).
+    public static func verify(
+        fileAt path: String, trustedRoots: [Certificate]? = nil, allowHTTPWebService: Bool = false
+    ) throws -> PackageReport {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw PackageError.failed("\(path): cannot read the file")
+        }
+        defer { try? handle.close() }
+        let size = Int(clamping: try handle.seekToEnd())
+        guard size <= maxInspectedBytes else { return tooLargeToInspect(size) }
+        try handle.seek(toOffset: 0)
+        // Read one byte past the limit: a file that grows (or a device that never ends) is still bounded.
+        let data = try handle.read(upToCount: maxInspectedBytes + 1) ?? Data()
+        guard data.count <= maxInspectedBytes else { return tooLargeToInspect(data.count) }
+        return verify(data, trustedRoots: trustedRoots, allowHTTPWebService: allowHTTPWebService)
+    }
+
+    private static func tooLargeToInspect(_ bytes: Int) -> PackageReport {
+        var report = PackageReport()
+        report.bytes = bytes
+        report.problems.append(sizeProblem(bytes) + " (the file is not looked into: it is larger than "
+            + "\(maxInspectedBytes) bytes)")
+        return report
+    }
+
+    private static func sizeProblem(_ bytes: Int) -> String {
+        "the package is \(bytes) bytes; Wallet accepts packages below \(PackageBuilder.maxPackageBytes) bytes"
     }
 
     private static func checkOrder(

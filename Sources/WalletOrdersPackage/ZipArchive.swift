@@ -64,61 +64,6 @@ public enum ZipArchive {
         return try readAll(source)
     }
 
-    /// Every file in `data`, in archive order; directory entries are left out.
-    ///
-    /// Refuses archives with more than `maxEntries` entries or whose files add up to more than
-    /// `maxUncompressedBytes` once inflated. libzip checks each file's CRC as it reads it.
-    public static func read(_ data: Data, maxEntries: Int = 1_000, maxUncompressedBytes: Int = 64 << 20) throws -> [Entry] {
-        try data.withUnsafeBytes { raw in
-            var error = zip_error_t()
-            zip_error_init(&error)
-            defer { zip_error_fini(&error) }
-            guard let source = zip_source_buffer_create(raw.baseAddress, zip_uint64_t(raw.count), 0, &error) else {
-                throw Failure(description: "reading the archive: \(String(cString: zip_error_strerror(&error)))")
-            }
-            guard let archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
-                zip_source_free(source)
-                throw Failure(description: "not a readable zip archive: \(String(cString: zip_error_strerror(&error)))")
-            }
-            defer { zip_discard(archive) }
-            let count = zip_get_num_entries(archive, 0)
-            guard count <= maxEntries else {
-                throw Failure(description: "the archive has \(count) entries, more than the \(maxEntries) allowed")
-            }
-            var entries: [Entry] = []
-            var total = 0
-            for index in 0..<zip_uint64_t(max(count, 0)) {
-                var stat = zip_stat_t()
-                zip_stat_init(&stat)
-                guard zip_stat_index(archive, index, 0, &stat) == 0, let namePointer = stat.name else {
-                    throw Failure(description: "reading entry \(index) of the archive")
-                }
-                let name = String(cString: namePointer)
-                if name.hasSuffix("/") { continue }
-                total += Int(stat.size)
-                guard total <= maxUncompressedBytes else {
-                    throw Failure(description: "the archive inflates to more than \(maxUncompressedBytes) bytes")
-                }
-                guard let file = zip_fopen_index(archive, index, 0) else {
-                    throw Failure(description: "opening \(name) in the archive: \(String(cString: zip_strerror(archive)))")
-                }
-                defer { zip_fclose(file) }
-                var bytes = Data(count: Int(stat.size))
-                let read = bytes.withUnsafeMutableBytes { zip_fread(file, $0.baseAddress, stat.size) }
-                guard read == Int64(stat.size) else {
-                    throw Failure(description: "reading \(name) in the archive: \(String(cString: zip_file_strerror(file)))")
-                }
-                // The CRC is only checked once the reader reaches the end of the file.
-                var probe: UInt8 = 0
-                guard zip_fread(file, &probe, 1) == 0 else {
-                    throw Failure(description: "reading \(name) in the archive: \(String(cString: zip_file_strerror(file)))")
-                }
-                entries.append(Entry(path: name, data: bytes))
-            }
-            return entries
-        }
-    }
-
     private static func readAll(_ source: OpaquePointer) throws -> Data {
         guard zip_source_open(source) == 0 else { throw Failure(description: "reading back the archive") }
         defer { zip_source_close(source) }

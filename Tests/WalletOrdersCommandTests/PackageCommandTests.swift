@@ -108,6 +108,41 @@ import WalletOrdersTesting
             "fr.lproj/order.strings: lacks the key \"STATUS_SHIPPED\", which en.lproj/order.strings has"))
     }
 
+    @Test func verifyRefusesAZipBombInBoundedMemory() throws {
+        // A gibibyte of zeros deflated to a megabyte, its headers claiming 10 bytes: only counting can stop it.
+        let folder = try TemporaryDirectory("cli-bomb")
+        let make = #"""
+        import struct, sys, zlib
+        c = zlib.compressobj(9, zlib.DEFLATED, -15)
+        data = b''.join(c.compress(bytes(1 << 20)) for _ in range(1024)) + c.flush()
+        name = b'order.json'
+        local = struct.pack('<IHHHHHIIIHH', 0x04034b50, 20, 0, 8, 0, 0x21, 0, len(data), 10, len(name), 0) + name
+        central = struct.pack('<IHHHHHHIIIHHHHHII', 0x02014b50, 3 << 8 | 20, 20, 0, 8, 0, 0x21, 0, len(data), 10,
+                              len(name), 0, 0, 0, 0, 0o100644 << 16, 0) + name
+        end = struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, 1, 1, len(central), len(local) + len(data), 0)
+        open(sys.argv[1], 'wb').write(local + data + central + end)
+        """#
+        #expect(try Command.run("python3", ["-c", make, folder.path("bomb.order")]).status == 0)
+        // The peak resident set of the verify process, as the kernel measured it, in KiB.
+        let measure = """
+        import resource, subprocess, sys
+        run = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+        print(run.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+        print(run.stdout, end='')
+        """
+        let result = try Command.run("python3", ["-c", measure, binary, "verify", folder.path("bomb.order")])
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let figures = lines.first?.split(separator: " ").compactMap { Int($0) } ?? []
+        #expect(figures.first == 1, "\(result.output)\(result.error)")
+        #expect(lines.dropFirst() == [
+            "\(folder.path("bomb.order")): 0 files, \(try Data(contentsOf: URL(fileURLWithPath: folder.path("bomb.order"))).count) bytes",
+            "INVALID: 1 problem:",
+            "  - order.json inflates to more than 8388608 bytes, the most a file in a package may have",
+        ])
+        // The process and its libraries take some tens of MiB; inflating the bomb would add a GiB.
+        #expect((figures.last ?? .max) < 128 << 10, "peak resident set \(figures.last ?? -1) KiB")
+    }
+
     @Test func packageRefusesATemplateWhoseLocalizationsDisagree() async throws {
         let folder = try TemporaryDirectory("cli")
         let environment = try await developmentKeys(folder)

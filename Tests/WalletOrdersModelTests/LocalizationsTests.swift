@@ -53,4 +53,19 @@ import WalletOrdersModel
                 + ".lproj folder needs its own (or put one at the top level)"),
         ])
     }
+
+    @Test func manyLocalizationsThatEachLackTheOthersAreComparedInBoundedTime() {
+        // 400 folders, each with a key and an image the others lack: 2 × 400 × 399 problems, found by indexing
+        // each name once. Comparing every folder with every other for every name, and searching the problems found
+        // so far for each, took 29 s for 200 folders in a release build, growing with the fourth power.
+        var files: [String: Data] = [:]
+        for index in 0..<400 {
+            files["l\(index).lproj/order.strings"] = Data("\"K\(index)\" = \"v\";".utf8)
+            files["l\(index).lproj/i\(index).png"] = Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+        }
+        let problems = Localizations.problems(in: files)
+        #expect(problems.count == 2 * 400 * 399)
+        #expect(problems.first == OrderProblem(
+            path: "l0.lproj/order.strings", message: "lacks the key \"K1\", which l1.lproj/order.strings has"))
+    }
 }

@@ -176,6 +176,22 @@ import WalletOrdersTesting
         }
     }
 
+    @Test func manyReferencesAgainstManyFilesAreLookedUpNotSearched() {
+        // A package below Wallet's 5 MB took verify minutes when each of 100,000 references searched 900 files.
+        var files: Set<String> = ["logo.png"]
+        for index in 0..<900 { files.insert("f\(index).png") }
+        let found = problems({ order in
+            order["lineItems"] = .array((0..<100_000).map { index in
+                let image = index.isMultiple(of: 2) ? "f\(index % 900)" : "g\(index)"
+                return .object(["title": .string("T"), "quantity": .int(1), "image": .string(image)])
+            })
+        }, files: files)
+        #expect(found.count == 50_000)
+        #expect(found.first == OrderProblem(
+            path: "lineItems[1].image", message: "names the image g1, but the package holds none of g1.png, "
+                + "g1@2x.png, g1@3x.png (or .jpg, .jpeg), at the top level or in a .lproj folder"))
+    }
+
     // Issue 11, point 2: CurrencyAmount.amount is a string in Apple's reference; numbers are in use too.
     @Test func amountsAreDecimalStringsOrNumbersAndNothingElse() {
         func amount(_ value: JSONValue) -> [OrderProblem] {

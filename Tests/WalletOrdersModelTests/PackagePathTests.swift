@@ -27,4 +27,22 @@ import WalletOrdersModel
         #expect(!Identifier.isValid("a%2Fb"))
         #expect(!Identifier.isValid(String(repeating: "a", count: 129)))
     }
+
+    @Test func theFileIndexAnswersAsTheSearchesOverEveryFileDo() {
+        let files: Set<String> = [
+            "logo.png", "logo@2x.PNG", "mug.jpeg", "fr.lproj/label.pdf", "de.lproj/beans@3x.jpg", "en.lproj//strip.png",
+            "x.lproj/y/deep.png", "a//b.png", "notes.txt", ".png", "dot.", "lproj/side.png", "en.lproj/order.strings",
+        ]
+        let index = PackagePath.FileIndex(files)
+        let names = [
+            "logo", "logo.png", "logo@2x.PNG", "mug", "mug.jpeg", "label.pdf", "beans", "beans@3x.jpg", "strip",
+            "strip.png", "deep", "deep.png", "b", "b.png", "notes", "notes.txt", "", ".png", "dot", "dot.", "side",
+            "order.strings", "fr.lproj/label.pdf", "a//b.png", "missing",
+        ]
+        for name in names {
+            #expect(index.contains(file: name) == PackagePath.contains(file: name, in: files), "\(name)")
+            #expect(index.containsImage(forBaseName: name)
+                == !PackagePath.imageFiles(forBaseName: name, in: files).isEmpty, "\(name)")
+        }
+    }
 }

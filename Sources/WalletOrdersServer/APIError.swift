@@ -11,11 +11,14 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public let status: HTTPResponse.Status
     public let message: String
     public let problems: [OrderProblem]
+    /// Seconds to wait before asking again, sent as `Retry-After` (429).
+    public let retryAfter: Int?
 
-    public init(_ status: HTTPResponse.Status, _ message: String, problems: [OrderProblem] = []) {
+    public init(_ status: HTTPResponse.Status, _ message: String, problems: [OrderProblem] = [], retryAfter: Int? = nil) {
         self.status = status
         self.message = message
         self.problems = problems
+        self.retryAfter = retryAfter
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -25,6 +28,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         if status == .unauthorized {
             // Devices authenticate with their order's token, merchants with a bearer key.
             headers[.wwwAuthenticate] = request.uri.path.hasPrefix("/v1/") ? "AppleOrder" : "Bearer"
@@ -35,6 +39,11 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 
     static let unauthorized = APIError(.unauthorized, "missing or wrong credentials")
     static let orderNotFound = APIError(.notFound, "no such order")
+
+    /// A client over one of its rate limits.
+    static func tooManyRequests(retryAfter: Int) -> APIError {
+        APIError(.tooManyRequests, "too many requests from this client; try again in \(retryAfter) s", retryAfter: retryAfter)
+    }
 
     /// The answer to a refusal of the order service: the one place where its errors become statuses.
     init(_ error: OrderServiceError) {

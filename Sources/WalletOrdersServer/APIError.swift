@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import WalletOrdersModel
 import WalletOrdersService
 
@@ -71,6 +72,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 context.logger.error("package build failed", metadata: ["error": "\(error)"])
             }
             throw APIError(error)
+        } catch is HTTPParserError {
+            // Most often a client cut off mid-request (a slow one closed by its timeout): nobody reads this answer.
+            throw APIError(.badRequest, "the request could not be read as HTTP/1.1")
         } catch is NIOTooManyBytesError {
             throw APIError(.contentTooLarge, "the request body is too large")
         } catch let error as HTTPError {

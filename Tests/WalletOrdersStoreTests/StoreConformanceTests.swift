@@ -381,7 +381,8 @@ import WalletOrdersTesting
     @Test(arguments: StoreEngine.allCases)
     func theLogStaysWithinItsTotalSizeTheEntriesLastSeenLongestAgoGoingFirst(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
-            let message = { (index: Int) in "entry \(index) " + String(repeating: "x", count: 100) }
+            // Four digits each: every entry the same size.
+            let message = { (index: Int) in "entry \(1_000 + index) " + String(repeating: "x", count: 100) }
             let size = DeviceLogEntry.storedSize(of: message(10))
             let cap = 10 * size
             for index in 10..<20 {

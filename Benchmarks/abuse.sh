@@ -73,6 +73,8 @@ for limit in default off; do
     "http://127.0.0.1:$port/v1/orders/$type/$id" >"$work/fetch-$limit.txt"
   wait $flood
   after=$(size)
+  # One second refills one request of the flooder's address at 60/min: a device posting now is heard.
+  sleep 2
   marker="after-the-flood-$RANDOM$RANDOM"
   curl -sf -o /dev/null -X POST "http://127.0.0.1:$port/v1/log" -H 'Content-Type: application/json' \
     -d "{\"logs\": [\"$marker\"]}" || true

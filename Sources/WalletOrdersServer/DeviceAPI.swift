@@ -96,7 +96,8 @@ struct DeviceAPI: Sendable {
            case .limited = limiter.take(ClientAddress.limiterKey(client)) {
             guards.metrics.rateLimited("log")
             guards.metrics.deviceLogRequestDropped("rate_limited")
-            return Response(status: .ok)
+            // Closing the connection spares reading the body (up to 256 KiB) a flooding client sent with it.
+            return Response(status: .ok, headers: [.connection: "close"])
         }
         let buffer = try await request.body.collect(upTo: Self.logBodyLimit)
         guard let logs = (try? JSONValue.parse(Data(buffer: buffer)))?["logs"]?.arrayValue else {

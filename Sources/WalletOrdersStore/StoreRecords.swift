@@ -276,11 +276,13 @@ public struct DeviceLogEntry: Sendable, Codable, Equatable {
         self.lastSeenAt = lastSeenAt ?? receivedAt
     }
 
-    /// What an entry holding `message` counts for against the log's total size: its UTF-8 bytes, plus a charge
-    /// for the row and its index entries, so that many tiny messages cannot pass the bound either. The
-    /// migrations that size existing rows use the same charge.
+    /// What an entry holding `message` counts for against the log's total size: twice its UTF-8 bytes, plus a
+    /// charge for the row and its index entries, so that the total bounds the space on disk, not just the text.
+    /// Twice, because a row just over half a database page fills that page alone (SQLite's 4 KiB pages, measured:
+    /// 2.5 KB messages took 1.6 times their size); the row charge, so that many tiny messages cannot pass the
+    /// bound either. The migrations that size existing rows count the same.
     public static func storedSize(of message: String) -> Int {
-        message.utf8.count + rowCharge
+        2 * message.utf8.count + rowCharge
     }
 
     /// Bytes charged per entry beyond its message.

@@ -384,36 +384,99 @@ public final class PostgresStore: OrderStore {
 
     // MARK: Device logs
 
-    public func appendLogs(_ messages: [String], remoteAddress: String?, now: Date) async throws {
-        guard !messages.isEmpty else { return }
-        try await client.query("""
-            INSERT INTO device_logs (received_at, remote_address, message)
-            SELECT \(now.unixSeconds), \(remoteAddress), message FROM unnest(\(messages)::text[]) AS m(message)
-            """, logger: logger)
+    public func appendLogs(_ messages: [String], remoteAddress: String?, now: Date, maxBytes: Int) async throws
+        -> DeviceLogAppend {
+        guard !messages.isEmpty else { return DeviceLogAppend() }
+        let at = now.unixSeconds
+        return try await transaction { connection in
+            // The counter row first: appends from several instances take turns, so one never evicts a row
+            // another has just folded into while that one waits for the counter (a deadlock).
+            var total = Int(try await connection.query("""
+                SELECT value FROM counters WHERE name = 'device_log_bytes' FOR UPDATE
+                """, logger: self.logger).collect().first?.decode(Int64.self) ?? 0)
+            var outcome = DeviceLogAppend()
+            var added = 0
+            for (message, count) in DeviceLogBatch(messages).counted {
+                let hash = DeviceLogEntry.digest(of: message)
+                let folded = try await connection.query("""
+                    UPDATE device_logs SET count = count + \(count), last_seen_at = \(at), remote_address = \(remoteAddress)
+                    WHERE message_hash = \(hash) AND message = \(message) RETURNING id
+                    """, logger: self.logger).collect()
+                if !folded.isEmpty {
+                    outcome.folded += count
+                    continue
+                }
+                let size = DeviceLogEntry.storedSize(of: message)
+                try await connection.query("""
+                    INSERT INTO device_logs (received_at, last_seen_at, remote_address, message, message_hash, count, size)
+                    VALUES (\(at), \(at), \(remoteAddress), \(message), \(hash), \(count), \(size))
+                    """, logger: self.logger)
+                outcome.stored += 1
+                outcome.folded += count - 1
+                added += size
+            }
+            total += added
+            // The entries last seen longest ago go first, a batch at a time, until the total fits.
+            var freed = 0
+            while total - freed > maxBytes {
+                let oldest = try await connection.query("""
+                    SELECT id, size FROM device_logs ORDER BY last_seen_at, id LIMIT 256
+                    """, logger: self.logger).collect()
+                guard !oldest.isEmpty else { break }
+                var ids: [Int64] = []
+                for row in oldest where total - freed > maxBytes {
+                    let (id, size) = try row.decode((Int64, Int64).self)
+                    ids.append(id)
+                    freed += Int(size)
+                }
+                try await connection.query("DELETE FROM device_logs WHERE id = ANY(\(ids))", logger: self.logger)
+                outcome.evicted += ids.count
+            }
+            try await connection.query("""
+                UPDATE counters SET value = value + \(Int64(added - freed)) WHERE name = 'device_log_bytes'
+                """, logger: self.logger)
+            return outcome
+        }
     }
 
     public func logs(_ filter: LogFilter, page: PageRequest) async throws -> Page<DeviceLogEntry> {
         // strpos over lower(): a plain substring test, like SQLite's instr, with no LIKE wildcards to escape.
         let rows = try await client.query("""
-            SELECT id, received_at, remote_address, message FROM device_logs
+            SELECT id, received_at, last_seen_at, remote_address, message, count FROM device_logs
             WHERE (\(page.before)::bigint IS NULL OR id < \(page.before))
-              AND (\(filter.since?.unixSeconds)::bigint IS NULL OR received_at >= \(filter.since?.unixSeconds))
+              AND (\(filter.since?.unixSeconds)::bigint IS NULL OR last_seen_at >= \(filter.since?.unixSeconds))
               AND (\(filter.containing)::text IS NULL OR strpos(lower(message), lower(\(filter.containing))) > 0)
             ORDER BY id DESC LIMIT \(page.limit + 1)
             """, logger: logger).collect()
         return Page(rows: try rows.map { row in
             let columns = Columns(row)
             let id: Int64 = try columns["id"]
+            let count: Int64 = try columns["count"]
             return (id, DeviceLogEntry(id: id, receivedAt: Date(unixSeconds: try columns["received_at"]),
-                                       remoteAddress: try columns["remote_address"], message: try columns["message"]))
+                                       remoteAddress: try columns["remote_address"], message: try columns["message"],
+                                       count: Int(count), lastSeenAt: Date(unixSeconds: try columns["last_seen_at"])))
         }, limit: page.limit)
     }
 
+    public func logBytes() async throws -> Int {
+        Int(try await first(Int64.self, "SELECT value FROM counters WHERE name = 'device_log_bytes'") ?? 0)
+    }
+
     public func pruneLogs(before date: Date) async throws -> Int {
-        try await count("""
-            WITH gone AS (DELETE FROM device_logs WHERE received_at < \(date.unixSeconds) RETURNING 1)
-            SELECT count(*) FROM gone
-            """)
+        try await transaction { connection in
+            _ = try await connection.query("SELECT 1 FROM counters WHERE name = 'device_log_bytes' FOR UPDATE",
+                                           logger: self.logger).collect()
+            let rows = try await connection.query("""
+                WITH gone AS (DELETE FROM device_logs WHERE last_seen_at < \(date.unixSeconds) RETURNING size)
+                SELECT count(*), COALESCE(sum(size), 0)::bigint FROM gone
+                """, logger: self.logger).collect()
+            guard let row = rows.first else { return 0 }
+            let (count, bytes) = try row.decode((Int64, Int64).self)
+            try await connection.query("""
+                UPDATE counters SET value = value - \(bytes) WHERE name = 'device_log_bytes'
+                """, logger: self.logger)
+            return Int(count)
+        }
     }
 
     // MARK: Pieces of transactions

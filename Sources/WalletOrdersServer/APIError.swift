@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import WalletOrdersModel
 import WalletOrdersService
 
@@ -11,11 +12,14 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public let status: HTTPResponse.Status
     public let message: String
     public let problems: [OrderProblem]
+    /// Seconds to wait before asking again, sent as `Retry-After` (429).
+    public let retryAfter: Int?
 
-    public init(_ status: HTTPResponse.Status, _ message: String, problems: [OrderProblem] = []) {
+    public init(_ status: HTTPResponse.Status, _ message: String, problems: [OrderProblem] = [], retryAfter: Int? = nil) {
         self.status = status
         self.message = message
         self.problems = problems
+        self.retryAfter = retryAfter
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -25,6 +29,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         if status == .unauthorized {
             // Devices authenticate with their order's token, merchants with a bearer key.
             headers[.wwwAuthenticate] = request.uri.path.hasPrefix("/v1/") ? "AppleOrder" : "Bearer"
@@ -35,6 +40,11 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 
     static let unauthorized = APIError(.unauthorized, "missing or wrong credentials")
     static let orderNotFound = APIError(.notFound, "no such order")
+
+    /// A client over one of its rate limits.
+    static func tooManyRequests(retryAfter: Int) -> APIError {
+        APIError(.tooManyRequests, "too many requests from this client; try again in \(retryAfter) s", retryAfter: retryAfter)
+    }
 
     /// The answer to a refusal of the order service: the one place where its errors become statuses.
     init(_ error: OrderServiceError) {
@@ -62,6 +72,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 context.logger.error("package build failed", metadata: ["error": "\(error)"])
             }
             throw APIError(error)
+        } catch is HTTPParserError {
+            // Most often a client cut off mid-request (a slow one closed by its timeout): nobody reads this answer.
+            throw APIError(.badRequest, "the request could not be read as HTTP/1.1")
         } catch is NIOTooManyBytesError {
             throw APIError(.contentTooLarge, "the request body is too large")
         } catch let error as HTTPError {

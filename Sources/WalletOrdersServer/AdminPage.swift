@@ -116,8 +116,8 @@ struct AdminPage: Sendable {
     {{#pushes}}<tr><td>{{id}}</td><td>{{orderTypeIdentifier}}/{{orderIdentifier}}</td><td>{{deviceIdentifier}}</td><td class="{{status}}">{{status}}</td><td>{{attempts}}</td><td>{{updatedAt}}</td><td>{{lastError}}</td></tr>
     {{/pushes}}</table>
     <h2>Device logs</h2>
-    <table id="logs"><tr><th>Received</th><th>From</th><th>Message</th></tr>
-    {{#logs}}<tr><td>{{receivedAt}}</td><td>{{remoteAddress}}</td><td class="message">{{message}}</td></tr>
+    <table id="logs"><tr><th>Received</th><th>Last seen</th><th>Times</th><th>From</th><th>Message</th></tr>
+    {{#logs}}<tr><td>{{receivedAt}}</td><td>{{lastSeenAt}}</td><td>{{count}}</td><td>{{remoteAddress}}</td><td class="message">{{message}}</td></tr>
     {{/logs}}</table>
     </body>
     </html>

@@ -7,12 +7,11 @@ import WalletOrdersService
 /// The Wallet Orders web service a device calls, under `{webServiceURL}/v1/`.
 struct DeviceAPI: Sendable {
     let service: OrderService
+    let guards: ClientGuards
 
-    /// Limits on what a device may send.
+    /// Limits on what a device may send; what is kept of log messages is the service's `logLimits`.
     static let registrationBodyLimit = 4_096
     static let logBodyLimit = 256 * 1_024
-    static let maxLogMessages = 100
-    static let maxLogMessageLength = 4_096
 
     func add(to router: Router<ServiceRequestContext>) {
         let v1 = router.group("v1")
@@ -26,15 +25,18 @@ struct DeviceAPI: Sendable {
     @Sendable func register(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (device, type, id) = try Self.registrationPath(context)
         let body = try await request.json(limit: Self.registrationBodyLimit)
-        let outcome = try await service.register(device: device, type: type, id: id,
-                                                  token: request.credential(scheme: "AppleOrder"),
-                                                  pushToken: body["pushToken"]?.stringValue)
+        let outcome = try await guards.authenticating(client: context.clientAddress, type: type, id: id) {
+            try await service.register(device: device, type: type, id: id, token: request.credential(scheme: "AppleOrder"),
+                                       pushToken: body["pushToken"]?.stringValue)
+        }
         return Response(status: outcome == .created ? .created : .ok)
     }
 
     @Sendable func unregister(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (device, type, id) = try Self.registrationPath(context)
-        try await service.unregister(device: device, type: type, id: id, token: request.credential(scheme: "AppleOrder"))
+        try await guards.authenticating(client: context.clientAddress, type: type, id: id) {
+            try await service.unregister(device: device, type: type, id: id, token: request.credential(scheme: "AppleOrder"))
+        }
         return Response(status: .ok)
     }
 
@@ -46,6 +48,7 @@ struct DeviceAPI: Sendable {
     @Sendable func changedOrders(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let device = try context.parameters.identifier("deviceIdentifier")
         let type = try context.parameters.identifier("orderTypeIdentifier")
+        try guards.take(guards.listing, "listing", client: context.clientAddress)
         // The tag is ours and opaque to Wallet; anything we did not issue counts as no tag at all.
         let tag = request.uri.queryParameters.get("ordersModifiedSince").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
         guard let changed = try await service.changedOrders(device: device, type: type, since: tag),
@@ -61,7 +64,9 @@ struct DeviceAPI: Sendable {
     @Sendable func order(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let type = try context.parameters.identifier("orderTypeIdentifier")
         let id = try context.parameters.identifier("orderIdentifier")
-        let fetched = try await service.fetch(type: type, id: id, token: request.credential(scheme: "AppleOrder"))
+        let fetched = try await guards.authenticating(client: context.clientAddress, type: type, id: id) {
+            try await service.fetch(type: type, id: id, token: request.credential(scheme: "AppleOrder"))
+        }
         let head = fetched.head
         let etag = "\"\(head.changeTag)\""
         var headers = HTTPFields()
@@ -85,12 +90,22 @@ struct DeviceAPI: Sendable {
     }
 
     @Sendable func log(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        // Wallet stops pushing to a service whose log endpoint fails, so anything readable is answered 200.
+        // Wallet stops pushing to a service whose log endpoint fails, so anything readable is answered 200, even
+        // past the client's rate limit: then its messages are dropped unread, and counted.
+        if let limiter = guards.log, let client = context.clientAddress,
+           case .limited = limiter.take(ClientAddress.limiterKey(client)) {
+            guards.metrics.rateLimited("log")
+            guards.metrics.deviceLogRequestDropped("rate_limited")
+            // Not `Connection: close` to spare reading the body: clients then fail on the bytes they still send
+            // (HummingbirdTesting's does), and Wallet must see a 200.
+            return Response(status: .ok)
+        }
         let buffer = try await request.body.collect(upTo: Self.logBodyLimit)
-        let messages = (try? JSONValue.parse(Data(buffer: buffer)))?["logs"]?.arrayValue?
-            .prefix(Self.maxLogMessages)
-            .compactMap { $0.stringValue.map { String($0.prefix(Self.maxLogMessageLength)) } } ?? []
-        try await service.appendLogs(messages, remoteAddress: context.remoteAddress?.ipAddress)
+        guard let logs = (try? JSONValue.parse(Data(buffer: buffer)))?["logs"]?.arrayValue else {
+            guards.metrics.deviceLogRequestDropped("unreadable")
+            return Response(status: .ok)
+        }
+        _ = await service.appendLogs(logs.compactMap(\.stringValue), remoteAddress: context.clientAddress)
         return Response(status: .ok)
     }
 }

@@ -9,6 +9,7 @@ import WalletOrdersStore
 struct MerchantAPI: Sendable {
     let service: OrderService
     let merchantKeys: [String]
+    let guards: ClientGuards
 
     /// Orders with their assets, base64 included, stay well under this.
     static let bodyLimit = 8 * 1_024 * 1_024
@@ -16,7 +17,7 @@ struct MerchantAPI: Sendable {
     static let maxPageSize = 500
 
     func add(to router: Router<ServiceRequestContext>) {
-        let api = router.group("api/v1").add(middleware: BearerKeyMiddleware(keys: merchantKeys))
+        let api = router.group("api/v1").add(middleware: BearerKeyMiddleware(keys: merchantKeys, guards: guards))
         api.post("orders", use: create)
         api.get("orders", use: list)
         api.get("orders/:orderTypeIdentifier/:orderIdentifier", use: get)
@@ -141,10 +142,18 @@ struct MerchantAPI: Sendable {
 /// Lets a request through only with `Authorization: Bearer <key>` for one of `keys`, compared in constant time.
 struct BearerKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     let keys: [String]
+    /// With guards, each key's requests count against the merchant rate limit.
+    var guards: ClientGuards?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let key = request.credential(scheme: "Bearer"), !keys.isEmpty, ConstantTime.matchesAny(key, keys) else {
-            throw APIError.unauthorized
+        guard let key = request.credential(scheme: "Bearer"), !keys.isEmpty else { throw APIError.unauthorized }
+        // Every key is compared, so timing tells nothing of which one matched.
+        var matched: Int?
+        for (index, candidate) in keys.enumerated() where ConstantTime.equals(key, candidate) { matched = index }
+        guard let matched else { throw APIError.unauthorized }
+        if let guards {
+            // Counted under the key's position in the configuration: the key itself is kept nowhere else.
+            try guards.take(guards.merchant, "merchant", client: "merchant-key-\(matched)")
         }
         return try await next(request, context)
     }

@@ -1,5 +1,8 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import NIOCore
 import Logging
 import ServiceLifecycle
 import WalletOrdersModel
@@ -14,12 +17,14 @@ import WalletOrdersStore
 public enum ServiceApplication {
     /// The router with every endpoint.
     public static func router(service: OrderService, metrics: ServiceMetrics, merchantKeys: [String],
-                              adminKey: String? = nil) -> Router<ServiceRequestContext> {
+                              adminKey: String? = nil, limits: ClientLimits = ClientLimits()) -> Router<ServiceRequestContext> {
         let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let guards = ClientGuards(limits, metrics: metrics)
+        router.add(middleware: ClientAddressMiddleware(trustedHeader: limits.trustedProxyHeader.flatMap { HTTPField.Name($0) }))
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
-        DeviceAPI(service: service).add(to: router)
-        MerchantAPI(service: service, merchantKeys: merchantKeys).add(to: router)
+        DeviceAPI(service: service, guards: guards).add(to: router)
+        MerchantAPI(service: service, merchantKeys: merchantKeys, guards: guards).add(to: router)
         router.get("healthz") { _, _ -> Response in
             let reachable = await service.isHealthy()
             return JSONResponse.make(reachable ? .ok : .serviceUnavailable,
@@ -44,7 +49,8 @@ public enum ServiceApplication {
         let metricsGroup = router.group("metrics")
         if let adminKey { metricsGroup.add(middleware: BearerKeyMiddleware(keys: [adminKey])) }
         metricsGroup.get { _, _ -> Response in
-            let text = metrics.exposition(pushes: try await service.pushCounts())
+            let text = metrics.exposition(pushes: try await service.pushCounts(), guards: guards,
+                                          logBytes: try await service.logBytes(), logLimits: service.logLimits)
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
@@ -62,11 +68,23 @@ public enum ServiceApplication {
         services: [any Service] = [],
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<ServiceRequestContext>> {
-        Application(
+        let limits = configuration.clientLimits
+        // Hummingbird closes connections that send nothing for the idle timeout; the slow-client handler closes
+        // those that send a request too slowly, and the connection cap keeps the rest waiting in the backlog.
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [SlowClientHandler(headerTimeout: limits.headerTimeout.map(TimeAmount.init),
+                                                          bodyTimeout: limits.bodyTimeout.map(TimeAmount.init),
+                                                          onClose: { metrics.slowClientClosed($0) })],
+            idleTimeout: limits.idleTimeout.map(TimeAmount.init))
+        return Application(
             router: router(service: service, metrics: metrics, merchantKeys: configuration.merchantKeys,
-                           adminKey: configuration.adminKey),
+                           adminKey: configuration.adminKey, limits: limits),
+            server: .http1(configuration: http1),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
-                                 serverName: "wallet-orders"),
+                                 serverName: "wallet-orders",
+                                 availableConnectionsDelegate: limits.maxConnections.map {
+                                     MaximumAvailableConnections($0, logger: logger)
+                                 }),
             services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
@@ -143,7 +161,7 @@ public struct ServiceBootstrap: Sendable {
         return ServiceBootstrap(
             configuration: configuration,
             service: OrderService(store: store, orderTypes: report.orderTypes, webServiceURL: configuration.webServiceURL,
-                                  now: now, counters: metrics.serviceCounters),
+                                  now: now, counters: metrics.serviceCounters, logLimits: configuration.deviceLogs),
             metrics: metrics, store: store, pushWorker: worker, notes: notes)
     }
 

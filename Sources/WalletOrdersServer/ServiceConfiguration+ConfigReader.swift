@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import HTTPTypes
 import WalletOrdersCrypto
 import WalletOrdersPush
 
@@ -12,6 +13,10 @@ extension ServiceConfiguration {
     /// `wwdrCert`, `template`, `manifestDigest`, `apnsKey`, `apnsKeyId`, `apnsTeamId` (or `apnsCert` and `apnsCertKey`),
     /// `apnsEnvironment`, `apnsCa`. With no order type, an https `apnsEnvironment` (and `apnsCa`) sends the
     /// development order type's pushes to a local APNs.
+    /// Limits on clients: `authFailureLimit`, `listingLimit`, `merchantLimit`, `logLimit` (`COUNT/s`, `COUNT/min`,
+    /// `COUNT/h` or `off`), `rateLimitClients`, `trustedProxyHeader`, `headerTimeout`, `bodyTimeout`, `idleTimeout`
+    /// (seconds, 0 for none), `maxConnections` (0 for no cap), and `logMaxBytes` (the device log's total: bytes, or
+    /// with `KB`, `MB`, `GB`).
     /// A file can describe more order types: `"orderTypes": ["returns"]` names objects such as
     /// `"returns": {"orderType": "order.com.example.returns", "signingKey": …}` with the same keys.
     public static func load(file: String?, environment: [String: String]) async throws -> ServiceConfiguration {
@@ -120,10 +125,73 @@ extension ServiceConfiguration {
             }
             orderTypes.append(extra)
         }
+        try readClientLimits(reader)
         let identifiers = orderTypes.map(\.identifier)
         if Set(identifiers).count != identifiers.count {
             throw ConfigurationError("an order type is configured twice")
         }
+    }
+
+    private mutating func readClientLimits(_ reader: ConfigReader) throws {
+        // Text in the environment; a file may hold a number instead.
+        func text(_ key: String) -> String? {
+            if let value = reader.string(forKey: ConfigKey(key)) { return value.isEmpty ? nil : value }
+            return reader.int(forKey: ConfigKey(key)).map(String.init)
+        }
+        func number(_ key: String) throws -> Int? {
+            guard let value = text(key) else { return nil }
+            guard let number = Int(value), number >= 0 else {
+                throw ConfigurationError("\(key) must be a whole number, 0 or more, not \(value)")
+            }
+            return number
+        }
+        func seconds(_ key: String, _ current: Duration?) throws -> Duration? {
+            guard let value = try number(key) else { return current }
+            return value == 0 ? nil : .seconds(value)
+        }
+        for (key, path) in [("authFailureLimit", \ClientLimits.authFailures), ("listingLimit", \ClientLimits.listing),
+                            ("merchantLimit", \ClientLimits.merchant), ("logLimit", \ClientLimits.log)] {
+            if let value = text(key) {
+                do {
+                    clientLimits[keyPath: path] = try RateLimit.parse(value)
+                } catch {
+                    throw ConfigurationError("\(key): \(error.description)")
+                }
+            }
+        }
+        if let clients = try number("rateLimitClients") {
+            guard clients >= 100 else { throw ConfigurationError("rateLimitClients must be at least 100, not \(clients)") }
+            clientLimits.trackedClients = clients
+        }
+        if let header = text("trustedProxyHeader") {
+            guard HTTPField.Name(header) != nil else {
+                throw ConfigurationError("trustedProxyHeader \(header) is not an HTTP header name")
+            }
+            clientLimits.trustedProxyHeader = header
+        }
+        clientLimits.headerTimeout = try seconds("headerTimeout", clientLimits.headerTimeout)
+        clientLimits.bodyTimeout = try seconds("bodyTimeout", clientLimits.bodyTimeout)
+        clientLimits.idleTimeout = try seconds("idleTimeout", clientLimits.idleTimeout)
+        if let connections = try number("maxConnections") { clientLimits.maxConnections = connections == 0 ? nil : connections }
+        if let size = text("logMaxBytes") {
+            guard let bytes = Self.byteCount(size), bytes >= 1_024 * 1_024 else {
+                throw ConfigurationError("logMaxBytes must be a size of at least 1MB (bytes, or with KB, MB, GB), not \(size)")
+            }
+            deviceLogs.maxTotalBytes = bytes
+        }
+    }
+
+    /// `65536`, `64KB`, `64MB`, `1GB` (powers of 1024; `KiB`, `MiB`, `GiB` too) in bytes.
+    static func byteCount(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        let units: [(String, Int)] = [("KIB", 1 << 10), ("MIB", 1 << 20), ("GIB", 1 << 30), ("KB", 1 << 10), ("MB", 1 << 20),
+                                      ("GB", 1 << 30), ("B", 1)]
+        for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
+            guard let count = Int(trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)) else { return nil }
+            let (bytes, overflow) = count.multipliedReportingOverflow(by: factor)
+            return overflow || count < 0 ? nil : bytes
+        }
+        return Int(trimmed).flatMap { $0 >= 0 ? $0 : nil }
     }
 
     static func orderType(_ reader: ConfigReader) throws -> OrderTypeConfiguration? {

@@ -2,6 +2,7 @@ import Foundation
 import WalletOrdersCrypto
 import WalletOrdersPostgres
 import WalletOrdersPush
+import WalletOrdersService
 
 /// Everything the service needs to start: where to listen, where the data lives, who may call, and the order
 /// types it signs for.
@@ -39,6 +40,10 @@ public struct ServiceConfiguration: Sendable {
     /// With no order type configured, where the development order type's pushes go: a local APNs
     /// (`wallet-orders apns-sandbox`) and its CA file. Without it they wait in the outbox.
     public var developmentAPNS: (url: String, caFile: String?)?
+    /// What one client may ask and how long it may take: rate limits, the trusted-proxy header, timeouts.
+    public var clientLimits = ClientLimits()
+    /// What is kept of device logs: per entry, per request, in total.
+    public var deviceLogs = DeviceLogLimits()
 
     public init() {}
 }

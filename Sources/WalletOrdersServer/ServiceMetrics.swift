@@ -30,7 +30,42 @@ public final class ServiceMetrics: Sendable {
     /// The order service's hooks, counting package builds and cache hits here.
     public var serviceCounters: OrderService.Counters {
         OrderService.Counters(packageBuilt: { [packageBuilds] in packageBuilds.increment() },
-                              packageCacheHit: { [packageCacheHits] in packageCacheHits.increment() })
+                              packageCacheHit: { [packageCacheHits] in packageCacheHits.increment() },
+                              deviceLogs: { [weak self] report in self?.deviceLogs(report) })
+    }
+
+    /// Counts what became of one request's device log messages.
+    func deviceLogs(_ report: DeviceLogReport) {
+        let kept = Self.name("device_log_messages", "total", "Device log messages stored as new entries or folded into one")
+        registry.makeCounter(descriptor: kept, labels: [("outcome", "stored")]).increment(by: Int64(report.stored))
+        registry.makeCounter(descriptor: kept, labels: [("outcome", "folded")]).increment(by: Int64(report.folded))
+        registry.makeCounter(descriptor: Self.name("device_log_truncated", "total", "Device log messages cut to the entry cap"))
+            .increment(by: Int64(report.truncated))
+        let dropped = Self.name("device_log_dropped", "total", "Device log messages or entries dropped, by reason")
+        for (reason, count) in [("over_request_cap", report.droppedOverRequestCap), ("evicted", report.evicted),
+                                ("store_failed", report.droppedStoreFailed)] {
+            registry.makeCounter(descriptor: dropped, labels: [("reason", reason)]).increment(by: Int64(count))
+        }
+    }
+
+    /// Counts a device log request dropped whole, unread (`rate_limited`) or unreadable (`unreadable`).
+    func deviceLogRequestDropped(_ reason: String) {
+        registry.makeCounter(descriptor: Self.name("device_log_requests_dropped", "total",
+                                                   "Device log requests whose messages were all dropped, by reason"),
+                             labels: [("reason", reason)]).increment()
+    }
+
+    /// Counts a request refused by the rate limit `limit`.
+    func rateLimited(_ limit: String) {
+        registry.makeCounter(descriptor: Self.name("rate_limited_requests", "total", "Requests refused by a rate limit"),
+                             labels: [("limit", limit)]).increment()
+    }
+
+    /// Counts a connection closed because its client was too slow to send a request's head or body.
+    func slowClientClosed(_ phase: SlowClientHandler.Phase) {
+        registry.makeCounter(descriptor: Self.name("slow_client_closes", "total",
+                                                   "Connections closed for sending a request's head or body too slowly"),
+                             labels: [("phase", phase.rawValue)]).increment()
     }
 
     /// Counts what became of a round of pushes.
@@ -48,7 +83,25 @@ public final class ServiceMetrics: Sendable {
     }
 
     /// The text exposition, with the outbox as counted now.
-    func exposition(pushes counts: PushCounts) -> String {
+    func exposition(pushes counts: PushCounts, guards: ClientGuards? = nil, logBytes: Int? = nil,
+                    logLimits: DeviceLogLimits? = nil) -> String {
+        for (name, limiter) in guards?.named ?? [] {
+            let labels = [("limit", name)]
+            registry.makeGauge(descriptor: Self.name("rate_limit_burst", "", "Requests a client may make at once, by limit"),
+                               labels: labels).set(Double(limiter.limit.burst))
+            registry.makeGauge(descriptor: Self.name("rate_limit_per_second", "", "Requests a client regains per second, by limit"),
+                               labels: labels).set(limiter.limit.perSecond)
+            registry.makeGauge(descriptor: Self.name("rate_limit_clients", "", "Clients a limiter remembers now, by limit"),
+                               labels: labels).set(Double(limiter.trackedClients))
+        }
+        if let logBytes {
+            registry.makeGauge(descriptor: Self.name("device_log", "bytes", "What the device log entries add up to"))
+                .set(Double(logBytes))
+        }
+        if let logLimits {
+            registry.makeGauge(descriptor: Self.name("device_log_max", "bytes", "The most the device log entries may add up to"))
+                .set(Double(logLimits.maxTotalBytes))
+        }
         for status in PushStatus.allCases {
             registry.makeGauge(descriptor: Self.name("pushes", "", "Pushes in the outbox by status"),
                                labels: [("status", status.rawValue)]).set(Double(counts[status]))

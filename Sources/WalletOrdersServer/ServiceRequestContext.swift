@@ -1,13 +1,18 @@
 import Hummingbird
 import NIOCore
 
-/// The per-request context: Hummingbird's core storage plus the peer's address, for device logs.
+/// The per-request context: Hummingbird's core storage plus the peer's address and the client's.
 public struct ServiceRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// The socket's peer: the client, or a reverse proxy in front of the service.
     public let remoteAddress: SocketAddress?
+    /// The client's IP address: the peer's, or the trusted-proxy header's when one is configured. What rate
+    /// limits count by and device logs record.
+    public var clientAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        clientAddress = remoteAddress?.ipAddress
     }
 }

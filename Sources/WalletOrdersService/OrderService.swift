@@ -17,6 +17,8 @@ public struct OrderService: Sendable {
     /// The clock every write and answer reads.
     public let now: @Sendable () -> Date
     let counters: Counters
+    /// What is kept of device logs.
+    public let logLimits: DeviceLogLimits
     /// Writes to one order from this instance take turns; see `update`.
     private let writes = KeyedLock()
 
@@ -31,17 +33,23 @@ public struct OrderService: Sendable {
         public var packageBuilt: @Sendable () -> Void
         /// A stored package was served without building it.
         public var packageCacheHit: @Sendable () -> Void
+        /// A request's log messages were kept or dropped.
+        public var deviceLogs: @Sendable (DeviceLogReport) -> Void
 
         public init(packageBuilt: @escaping @Sendable () -> Void = {},
-                    packageCacheHit: @escaping @Sendable () -> Void = {}) {
+                    packageCacheHit: @escaping @Sendable () -> Void = {},
+                    deviceLogs: @escaping @Sendable (DeviceLogReport) -> Void = { _ in }) {
             self.packageBuilt = packageBuilt
             self.packageCacheHit = packageCacheHit
+            self.deviceLogs = deviceLogs
         }
     }
 
     public init(store: any OrderStore, orderTypes: [OrderType], webServiceURL: String,
-                now: @escaping @Sendable () -> Date = Date.init, counters: Counters = Counters()) {
+                now: @escaping @Sendable () -> Date = Date.init, counters: Counters = Counters(),
+                logLimits: DeviceLogLimits = DeviceLogLimits()) {
         self.store = store
+        self.logLimits = logLimits
         self.orderTypes = Dictionary(uniqueKeysWithValues: orderTypes.map { ($0.identifier, $0) })
         self.webServiceURL = webServiceURL
         self.now = now
@@ -247,6 +255,11 @@ public struct OrderService: Sendable {
         try await store.pushCounts()
     }
 
+    /// What the device log entries add up to, in bytes as the total cap counts them.
+    public func logBytes() async throws -> Int {
+        try await store.logBytes()
+    }
+
     /// Device log entries newest first.
     public func logs(_ filter: LogFilter, page: PageRequest) async throws -> Page<DeviceLogEntry> {
         try await store.logs(filter, page: page)
@@ -300,9 +313,44 @@ public struct OrderService: Sendable {
         return try await complete(FetchedOrder(head: head, package: fetched?.package), type: type, id: id)
     }
 
-    /// Stores what a device sent to the log endpoint.
-    public func appendLogs(_ messages: [String], remoteAddress: String?) async throws {
-        try await store.appendLogs(messages, remoteAddress: remoteAddress, now: now())
+    /// Stores what a device sent to the log endpoint within `logLimits`, and reports what became of it. Never
+    /// throws: Wallet stops pushing to a service whose log endpoint fails, so a store failure drops the messages
+    /// (and says so in the report) instead.
+    public func appendLogs(_ messages: [String], remoteAddress: String?) async -> DeviceLogReport {
+        var report = DeviceLogReport()
+        report.droppedOverRequestCap = max(0, messages.count - logLimits.maxEntriesPerRequest)
+        let kept = messages.prefix(logLimits.maxEntriesPerRequest).map { message in
+            guard message.utf8.count > logLimits.maxEntryBytes else { return message }
+            report.truncated += 1
+            return Self.prefix(of: message, bytes: logLimits.maxEntryBytes)
+        }
+        if !kept.isEmpty {
+            do {
+                let outcome = try await store.appendLogs(kept, remoteAddress: remoteAddress, now: now(),
+                                                         maxBytes: logLimits.maxTotalBytes)
+                report.stored = outcome.stored
+                report.folded = outcome.folded
+                report.evicted = outcome.evicted
+            } catch {
+                report.droppedStoreFailed = kept.count
+            }
+        }
+        counters.deviceLogs(report)
+        return report
+    }
+
+    /// The longest prefix of `text` that is whole characters and at most `bytes` UTF-8 bytes.
+    static func prefix(of text: String, bytes: Int) -> String {
+        var used = 0
+        var end = text.startIndex
+        for index in text.indices {
+            let next = text.index(after: index)
+            let size = text.utf8.distance(from: index, to: next)
+            if used + size > bytes { break }
+            used += size
+            end = next
+        }
+        return String(text[..<end])
     }
 
     /// The order's head when `token` is its authentication token. Unknown orders and wrong tokens are refused

@@ -80,11 +80,17 @@ public protocol OrderStore: Sendable {
 
     // MARK: Device logs
 
-    /// Stores messages a device sent to the log endpoint.
-    func appendLogs(_ messages: [String], remoteAddress: String?, now: Date) async throws
-    /// Device log entries, newest first, filtered, one page.
+    /// Stores messages a device sent to the log endpoint, in one transaction: a message an entry already holds
+    /// is folded into it (its count grows, its last-seen time and sender become these), the others become new
+    /// entries; then the entries last seen longest ago go until the sizes of all entries
+    /// (`DeviceLogEntry.storedSize(of:)`) add up to at most `maxBytes`.
+    func appendLogs(_ messages: [String], remoteAddress: String?, now: Date, maxBytes: Int) async throws
+        -> DeviceLogAppend
+    /// Device log entries, newest first (by when first received), filtered, one page.
     func logs(_ filter: LogFilter, page: PageRequest) async throws -> Page<DeviceLogEntry>
-    /// Deletes device log entries received before `date`; answers how many.
+    /// What the device log entries add up to, in `DeviceLogEntry.storedSize(of:)` bytes.
+    func logBytes() async throws -> Int
+    /// Deletes device log entries last received before `date`; answers how many.
     func pruneLogs(before date: Date) async throws -> Int
 
     // MARK: The push outbox

@@ -118,3 +118,48 @@ import WalletOrdersTesting
         #expect(path == "/var/lib/wo/orders.db" && sqlite.dataFolder.path == "/var/lib/wo")
     }
 }
+
+/// The limits on clients: read from the file and the environment, refused with a sentence when malformed.
+@Suite struct ClientLimitsConfigurationTests {
+    @Test func limitsAreReadFromTheFileAndTheEnvironment() async throws {
+        let defaults = try await ServiceConfiguration.load(file: nil, environment: [:])
+        #expect(defaults.clientLimits == ClientLimits())
+        #expect(defaults.clientLimits.authFailures == RateLimit(burst: 30, per: .seconds(60)))
+        #expect(defaults.deviceLogs.maxTotalBytes == 64 * 1_024 * 1_024)
+
+        let folder = try TemporaryDirectory("config")
+        let file = try folder.write("config.json", Data("""
+        {"listingLimit": "10/s", "headerTimeout": 5, "maxConnections": 0, "logMaxBytes": "16MB"}
+        """.utf8))
+        let configuration = try await ServiceConfiguration.load(file: file, environment: [
+            "WALLET_ORDERS_AUTH_FAILURE_LIMIT": "5/h",
+            "WALLET_ORDERS_MERCHANT_LIMIT": "off",
+            "WALLET_ORDERS_TRUSTED_PROXY_HEADER": "X-Forwarded-For",
+            "WALLET_ORDERS_IDLE_TIMEOUT": "0",
+            "WALLET_ORDERS_RATE_LIMIT_CLIENTS": "5000",
+        ])
+        let limits = configuration.clientLimits
+        #expect(limits.authFailures == RateLimit(burst: 5, per: .seconds(3_600)))
+        #expect(limits.listing == RateLimit(burst: 10, per: .seconds(1)))
+        #expect(limits.merchant == nil)
+        #expect(limits.log == ClientLimits().log)
+        #expect(limits.trustedProxyHeader == "X-Forwarded-For")
+        #expect(limits.headerTimeout == .seconds(5) && limits.bodyTimeout == .seconds(30) && limits.idleTimeout == nil)
+        #expect(limits.maxConnections == nil && limits.trackedClients == 5_000)
+        #expect(configuration.deviceLogs.maxTotalBytes == 16 * 1_024 * 1_024)
+    }
+
+    @Test(arguments: [
+        ("WALLET_ORDERS_LISTING_LIMIT", "fast", "listingLimit: a rate limit is written COUNT/s, COUNT/min or COUNT/h (or off), not fast"),
+        ("WALLET_ORDERS_LOG_MAX_BYTES", "12", "logMaxBytes must be a size of at least 1MB (bytes, or with KB, MB, GB), not 12"),
+        ("WALLET_ORDERS_HEADER_TIMEOUT", "-1", "headerTimeout must be a whole number, 0 or more, not -1"),
+        ("WALLET_ORDERS_TRUSTED_PROXY_HEADER", "X Forwarded", "trustedProxyHeader X Forwarded is not an HTTP header name"),
+    ])
+    func malformedLimitsAreRefusedWithASentence(variable: String, value: String, message: String) async throws {
+        await #expect {
+            _ = try await ServiceConfiguration.load(file: nil, environment: [variable: value])
+        } throws: { error in
+            (error as? ConfigurationError)?.description == message
+        }
+    }
+}

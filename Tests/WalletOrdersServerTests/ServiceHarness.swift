@@ -54,14 +54,16 @@ final class ServiceHarness: Sendable {
     }
 
     /// Runs `body` against the service listening on a free loopback port; the store is closed afterwards.
-    func run(adminKey: String? = nil, _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
+    func run(adminKey: String? = nil, limits: ClientLimits = ClientLimits(), logLimits: DeviceLogLimits = DeviceLogLimits(),
+             _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
         let store = try await openStore()
         let clock = self.clock
         let metrics = ServiceMetrics()
         let service = OrderService(store: store, orderTypes: [try Self.orderType()],
                                    webServiceURL: "https://orders.example.com/wallet", now: { clock.now },
-                                   counters: metrics.serviceCounters)
+                                   counters: metrics.serviceCounters, logLimits: logLimits)
         var configuration = ServiceConfiguration()
+        configuration.clientLimits = limits
         configuration.port = 0
         configuration.merchantKeys = [Self.merchantKey]
         configuration.adminKey = adminKey

@@ -332,8 +332,10 @@ import WalletOrdersTesting
     @Test(arguments: StoreEngine.allCases)
     func logsAreSearchedPagedAndPrunedByAge(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
-            try await store.appendLogs(["old: Request failed", "50% done_"], remoteAddress: "10.0.0.1", now: start)
-            try await store.appendLogs(["new: all good"], remoteAddress: nil, now: start.addingTimeInterval(3 * 86_400))
+            _ = try await store.appendLogs(["old: Request failed", "50% done_"], remoteAddress: "10.0.0.1", now: start,
+                                          maxBytes: .max)
+            _ = try await store.appendLogs(["new: all good"], remoteAddress: nil, now: start.addingTimeInterval(3 * 86_400),
+                                          maxBytes: .max)
             #expect(try await store.logs(LogFilter(containing: "REQUEST"), page: PageRequest(limit: 10)).records
                 .map(\.message) == ["old: Request failed"])
             // A plain substring: no pattern characters.
@@ -347,6 +349,65 @@ import WalletOrdersTesting
             #expect(try await store.logs(LogFilter(), page: PageRequest(limit: 2, before: first.next)).records.count == 1)
             #expect(try await store.pruneLogs(before: start.addingTimeInterval(86_400)) == 2)
             #expect(try await store.logs(LogFilter(), page: PageRequest(limit: 10)).records.map(\.message) == ["new: all good"])
+            #expect(try await store.logBytes() == DeviceLogEntry.storedSize(of: "new: all good"))
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func identicalMessagesFoldIntoOneEntryWithACountAndTheTimeLastSeen(engine: StoreEngine) async throws {
+        try await TestStore.with(engine) { store in
+            let first = try await store.appendLogs(["Request failed", "Request failed", "other"], remoteAddress: "10.0.0.1",
+                                                   now: start, maxBytes: .max)
+            #expect(first == DeviceLogAppend(stored: 2, folded: 1, evicted: 0))
+            let later = start.addingTimeInterval(90)
+            let second = try await store.appendLogs(["Request failed", "request failed"], remoteAddress: "10.0.0.2",
+                                                    now: later, maxBytes: .max)
+            // Folding is by the exact text: a different case is another message.
+            #expect(second == DeviceLogAppend(stored: 1, folded: 1, evicted: 0))
+            let entries = try await store.logs(LogFilter(), page: PageRequest(limit: 10)).records
+            #expect(entries.map(\.message) == ["request failed", "other", "Request failed"])
+            let folded = try #require(entries.last)
+            #expect(folded.count == 3 && folded.receivedAt == start && folded.lastSeenAt == later)
+            #expect(folded.remoteAddress == "10.0.0.2")
+            #expect(entries[1].count == 1 && entries[1].lastSeenAt == start)
+            // Seen since a minute after the start: the folded entry was seen again.
+            #expect(try await store.logs(LogFilter(since: start.addingTimeInterval(60)), page: PageRequest(limit: 10))
+                .records.map(\.message) == ["request failed", "Request failed"])
+            #expect(try await store.logBytes() == ["Request failed", "other", "request failed"]
+                .map(DeviceLogEntry.storedSize(of:)).reduce(0, +))
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func theLogStaysWithinItsTotalSizeTheEntriesLastSeenLongestAgoGoingFirst(engine: StoreEngine) async throws {
+        try await TestStore.with(engine) { store in
+            // Four digits each: every entry the same size.
+            let message = { (index: Int) in "entry \(1_000 + index) " + String(repeating: "x", count: 100) }
+            let size = DeviceLogEntry.storedSize(of: message(10))
+            let cap = 10 * size
+            for index in 10..<20 {
+                let outcome = try await store.appendLogs([message(index)], remoteAddress: nil,
+                                                         now: start.addingTimeInterval(Double(index)), maxBytes: cap)
+                #expect(outcome == DeviceLogAppend(stored: 1, folded: 0, evicted: 0))
+            }
+            #expect(try await store.logBytes() == cap)
+            // Entry 10 seen again: now entry 11 is the one seen longest ago.
+            _ = try await store.appendLogs([message(10)], remoteAddress: nil, now: start.addingTimeInterval(30), maxBytes: cap)
+            let outcome = try await store.appendLogs([message(20), message(21), message(22)], remoteAddress: nil,
+                                                     now: start.addingTimeInterval(31), maxBytes: cap)
+            #expect(outcome == DeviceLogAppend(stored: 3, folded: 0, evicted: 3))
+            let kept = try await store.logs(LogFilter(), page: PageRequest(limit: 100)).records.map(\.message)
+            #expect(Set(kept) == Set(([10] + Array(14...22)).map(message)))
+            #expect(try await store.logBytes() == cap)
+            // A batch larger than the whole log keeps only what fits, the newest.
+            let flood = (100..<200).map(message)
+            let flooded = try await store.appendLogs(flood, remoteAddress: nil, now: start.addingTimeInterval(40), maxBytes: cap)
+            #expect(flooded.stored == 100 && flooded.evicted == 100)
+            #expect(try await store.logBytes() == cap)
+            #expect(try await store.logs(LogFilter(), page: PageRequest(limit: 100)).records.map(\.message)
+                == (190..<200).reversed().map(message))
+            #expect(try await store.pruneLogs(before: start.addingTimeInterval(41)) == 10)
+            #expect(try await store.logBytes() == 0)
         }
     }
 

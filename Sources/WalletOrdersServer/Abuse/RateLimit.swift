@@ -1,0 +1,48 @@
+import Foundation
+
+/// How often a client may do something: `burst` times at once, the allowance refilling evenly over `period`
+/// (`30/min`: thirty at once, then one every two seconds).
+public struct RateLimit: Sendable, Equatable, CustomStringConvertible {
+    /// How many at once; also how many per `period` once the allowance is spent.
+    public var burst: Int
+    /// The time in which a spent allowance refills.
+    public var period: Duration
+
+    public init(burst: Int, per period: Duration) {
+        precondition(burst > 0 && period > .zero, "a rate limit needs a positive count and period")
+        self.burst = burst
+        self.period = period
+    }
+
+    /// Reads `COUNT/UNIT` (`s`, `min` or `h`), as the configuration writes limits. `off` (or `0`) is nil: no limit.
+    public static func parse(_ text: String) throws(ConfigurationError) -> RateLimit? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if ["off", "0", "none"].contains(trimmed) { return nil }
+        let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
+        let periods: [String: Duration] = ["s": .seconds(1), "sec": .seconds(1), "min": .seconds(60), "m": .seconds(60),
+                                           "h": .seconds(3_600)]
+        guard parts.count == 2, let count = Int(parts[0]), count > 0, let period = periods[String(parts[1])] else {
+            throw ConfigurationError("a rate limit is written COUNT/s, COUNT/min or COUNT/h (or off), not \(text)")
+        }
+        return RateLimit(burst: count, per: period)
+    }
+
+    /// Allowance regained per second.
+    var perSecond: Double { Double(burst) / period.seconds }
+
+    public var description: String {
+        switch period {
+        case .seconds(1): "\(burst)/s"
+        case .seconds(60): "\(burst)/min"
+        case .seconds(3_600): "\(burst)/h"
+        default: "\(burst) per \(period)"
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, fractions included.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

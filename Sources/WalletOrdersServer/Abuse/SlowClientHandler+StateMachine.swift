@@ -1,0 +1,56 @@
+extension SlowClientHandler {
+    /// Where a connection is in reading a request, and which deadline runs.
+    struct StateMachine {
+        enum State: Equatable {
+            /// No byte of a request yet (Hummingbird's idle timeout watches this).
+            case waiting
+            /// Bytes of a head came, not yet all of it.
+            case readingHead
+            /// The head came, the body has not ended.
+            case readingBody
+            /// The request is read; the service answers.
+            case responding
+        }
+
+        enum Action: Equatable {
+            case none
+            case startDeadline(Phase)
+            case cancelDeadline
+        }
+
+        private(set) var state = State.waiting
+
+        /// Bytes arrived: the head's deadline starts with the first of a new request.
+        mutating func bytesReceived() -> Action {
+            guard state == .waiting else { return .none }
+            state = .readingHead
+            return .startDeadline(.header)
+        }
+
+        mutating func headReceived() -> Action {
+            state = .readingBody
+            return .startDeadline(.body)
+        }
+
+        mutating func endReceived() -> Action {
+            state = .responding
+            return .cancelDeadline
+        }
+
+        /// The answer is written: the connection waits for the next request.
+        mutating func responseEnded() -> Action {
+            // A response before the request ended (a 413 cut short): the body's deadline still runs.
+            guard state == .responding else { return .none }
+            state = .waiting
+            return .none
+        }
+
+        /// The deadline of `phase` passed: whether the connection is to close (it is still in that phase).
+        func timedOut(_ phase: Phase) -> Bool {
+            switch phase {
+            case .header: state == .readingHead
+            case .body: state == .readingBody
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// How much of what devices send to the log endpoint is kept: the endpoint takes anyone's messages, so each
+/// entry, each request and the whole log have a bound.
+public struct DeviceLogLimits: Sendable, Equatable {
+    /// The longest message kept, in UTF-8 bytes; a longer one is cut at a character boundary.
+    public var maxEntryBytes = 4_096
+    /// The most messages kept from one request; the rest are dropped.
+    public var maxEntriesPerRequest = 100
+    /// What all entries may add up to (`DeviceLogEntry.storedSize(of:)`); the entries last seen longest ago go
+    /// first. 64 MiB by default.
+    public var maxTotalBytes = 64 * 1_024 * 1_024
+
+    public init() {}
+}
+
+/// What became of one request's log messages, for metrics.
+public struct DeviceLogReport: Sendable, Equatable {
+    /// Stored as new entries.
+    public var stored = 0
+    /// Folded into an entry holding the same message.
+    public var folded = 0
+    /// Cut to `maxEntryBytes` (and stored or folded).
+    public var truncated = 0
+    /// Dropped past `maxEntriesPerRequest`.
+    public var droppedOverRequestCap = 0
+    /// Older entries deleted to keep the total.
+    public var evicted = 0
+    /// Dropped because the store failed; the endpoint answers 200 all the same.
+    public var droppedStoreFailed = 0
+
+    public init() {}
+}

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A plain TCP connection to the server under test, for clients no HTTP library would play: one that trickles
+/// a request a byte at a time, or sends nothing at all. Non-blocking after connecting, so waiting never holds a
+/// thread.
+final class RawConnection {
+    private let descriptor: Int32
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw HarnessError("socket() failed: errno \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            throw HarnessError("connect() failed: errno \(errno)")
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends `text`; false when the server has closed the connection.
+    @discardableResult
+    func send(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { sendAll(descriptor, $0) } == bytes.count
+    }
+
+    /// Whether the server has closed the connection (reading past whatever it sent).
+    var isClosed: Bool {
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if count > 0 { continue }
+            if count == 0 { return true }
+            return !(errno == EAGAIN || errno == EWOULDBLOCK)
+        }
+    }
+
+    /// Sends `text` a byte at a time, `interval` apart, until the server closes the connection or `limit` passes;
+    /// answers whether it was closed.
+    func trickle(_ text: String, every interval: Duration, giveUpAfter limit: Duration) async throws -> Bool {
+        let clock = ContinuousClock()
+        let end = clock.now + limit
+        var remaining = Substring(text)
+        while clock.now < end {
+            if isClosed { return true }
+            if let byte = remaining.first {
+                remaining = remaining.dropFirst()
+                if !send(String(byte)) { return true }
+            }
+            try await Task.sleep(for: interval)
+        }
+        return isClosed
+    }
+}
+
+/// `send(2)` without SIGPIPE, outside the class whose `send` would shadow it.
+private func sendAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+}

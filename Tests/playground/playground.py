@@ -11,6 +11,7 @@ import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -35,7 +36,8 @@ for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-d
     options.add_argument(argument)
 options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
 driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-wait = WebDriverWait(driver, 60, poll_frequency=0.2)
+# The page redraws the transcript at each poll: an element read between two redraws may be gone.
+wait = WebDriverWait(driver, 60, poll_frequency=0.2, ignored_exceptions=[StaleElementReferenceException])
 
 
 def testid(name):
@@ -65,9 +67,10 @@ def type_order(order):
 
 
 def entries():
-    """The transcript's lines as (actor, kind, status) in the order shown."""
-    return [(item.get_attribute("class"), item.get_attribute("data-kind"), item.get_attribute("data-status"))
-            for item in testid("transcript").find_elements(By.TAG_NAME, "li")]
+    """The transcript's lines as (actor, kind, status) in the order shown, read in one go."""
+    return [tuple(line) for line in driver.execute_script(
+        "return Array.from(document.querySelectorAll('[data-testid=transcript] li'))"
+        ".map((li) => [li.className, li.dataset.kind, li.dataset.status || null])")]
 
 
 try:
@@ -119,7 +122,8 @@ try:
           lambda: "On the way" in testid("preview").text and "EP123456789FR" in testid("preview").text)
     if "Version 2" not in testid("preview").text:
         fail(f"the preview is not of version 2: {testid('preview').text}")
-    curls = [pre.text for pre in testid("transcript").find_elements(By.CSS_SELECTOR, "pre.curl")]
+    curls = driver.execute_script(
+        "return Array.from(document.querySelectorAll('[data-testid=transcript] pre.curl')).map((pre) => pre.textContent)")
     if not any(c.startswith("curl -i -X PATCH") and "merge-patch+json" in c for c in curls):
         fail(f"no curl for the merge patch: {curls}")
     if any(details["authenticationToken"] in c for c in curls):

@@ -119,7 +119,15 @@ public final class Playground: Sendable {
     /// Every exchange of the device with the service and with the local APNs, in order.
     func transcript(of device: Device) -> [PlaygroundEntry] {
         let (pushes, apnsURL) = state.withLock { ($0.pushes[device.device.pushToken] ?? [], $0.apns?.url) }
-        var entries = device.device.transcript.map { PlaygroundEntry(event: $0, details: device.details) }
+        var held: String?
+        var entries: [PlaygroundEntry] = []
+        for event in device.device.transcript {
+            entries.append(PlaygroundEntry(event: event, pushToken: device.device.pushToken, heldLastModified: held))
+            // A refused version is not held: only a checked one's Last-Modified goes back as If-Modified-Since.
+            if event.kind == .verified, let fetched = entries.dropLast().last(where: { $0.kind == "fetch" }) {
+                held = fetched.lastModified ?? held
+            }
+        }
         entries += pushes.map { PlaygroundEntry(push: $0, apnsURL: apnsURL ?? "https://apns") }
         // Stable: an APNs answer and the device's taking of the push may share a millisecond.
         return entries.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)

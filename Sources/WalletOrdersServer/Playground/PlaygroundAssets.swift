@@ -154,7 +154,7 @@ enum PlaygroundAssets {
           const code = document.createElement("code");
           code.className = "path";
           code.textContent = path || "(order)";
-          item.append(code, document.createTextNode(message));
+          item.append(code, document.createTextNode(" " + message));
           problems.append(item);
         };
         for (const problem of list) add("problem", problem.path, problem.message);

@@ -16,8 +16,12 @@ struct PlaygroundEntry: Sendable {
     let milliseconds: Double?
     let detail: String?
     let curl: String?
+    /// For a fetch answered 200: the version's `Last-Modified`.
+    let lastModified: String?
 
-    init(event: DeviceEvent, details: OrderDetails) {
+    /// `heldLastModified`: the `Last-Modified` of the version the device held before this step, which a fetch
+    /// sends back as `If-Modified-Since`.
+    init(event: DeviceEvent, pushToken: String, heldLastModified: String?) {
         actor = "device"
         kind = event.kind.rawValue
         time = event.time
@@ -26,7 +30,10 @@ struct PlaygroundEntry: Sendable {
         status = event.status
         milliseconds = event.milliseconds
         detail = event.detail
-        curl = event.method.flatMap { method in event.url.map { Self.curl(event.kind, method, $0, details) } }
+        lastModified = Self.lastModified(in: event)
+        curl = event.method.flatMap { method in
+            event.url.map { Self.curl(event.kind, method, $0, pushToken: pushToken, heldLastModified: heldLastModified) }
+        }
     }
 
     init(push record: Playground.PushRecord, apnsURL: String) {
@@ -38,22 +45,25 @@ struct PlaygroundEntry: Sendable {
         url = "\(apnsURL)/3/device/\(push.deviceToken)"
         status = push.status
         milliseconds = nil
-        detail = "service → APNs: apns-topic \(push.topic), apns-push-type \(push.pushType ?? "-"), "
+        lastModified = nil
+        detail = "apns-topic \(push.topic), apns-push-type \(push.pushType ?? "-"), "
             + "apns-priority \(push.priority ?? "-"), body \(push.body)" + (push.reason.map { "; refused: \($0)" } ?? "")
         curl = "curl --http2 --cacert data/dev-keys/local-apns-ca.pem -X POST '\(apnsURL)/3/device/\(push.deviceToken)' "
             + "-H 'authorization: bearer $JWT' -H 'apns-topic: \(push.topic)' -H 'apns-push-type: background' "
             + "-H 'apns-priority: 5' -d '{}'"
     }
 
-    private static func curl(_ kind: DeviceEvent.Kind, _ method: String, _ url: String, _ details: OrderDetails) -> String {
+    private static func curl(_ kind: DeviceEvent.Kind, _ method: String, _ url: String, pushToken: String,
+                             heldLastModified: String?) -> String {
         let token = "-H \"Authorization: AppleOrder $TOKEN\""
         switch kind {
         case .register:
-            return "curl -i -X POST '\(url)' \(token) -H 'Content-Type: application/json' -d '{\"pushToken\": \"…\"}'"
+            return "curl -i -X POST '\(url)' \(token) -H 'Content-Type: application/json' -d '{\"pushToken\": \"\(pushToken)\"}'"
         case .unregister:
             return "curl -i -X DELETE '\(url)' \(token)"
         case .fetch:
-            return "curl -i '\(url)' \(token) -H 'If-Modified-Since: <Last-Modified of the version held>' -o order.order"
+            return "curl -i '\(url)' \(token)"
+                + (heldLastModified.map { " -H 'If-Modified-Since: \($0)'" } ?? "") + " -o order.order"
         case .log:
             return "curl -i -X POST '\(url)' -H 'Content-Type: application/json' -d '{\"logs\": [\"…\"]}'"
         default:
@@ -73,6 +83,13 @@ struct PlaygroundEntry: Sendable {
         if let detail { members["detail"] = .string(detail) }
         if let curl { members["curl"] = .string(curl) }
         return .object(members)
+    }
+
+    /// The `Last-Modified` a fetch's detail names (`7540 bytes, Last-Modified Mon, 23 Nov 2026 13:04:11 GMT`).
+    static func lastModified(in event: DeviceEvent) -> String? {
+        guard event.kind == .fetch, event.status == 200, let detail = event.detail,
+              let range = detail.range(of: "Last-Modified ") else { return nil }
+        return String(detail[range.upperBound...])
     }
 
     private static func timestamp(_ time: Date) -> String {

@@ -46,6 +46,7 @@ public final class Playground: Sendable {
     /// The most pushes kept per device.
     static let maxPushes = 200
 
+    /// Who may open the page.
     public let access: Access
     /// The page's bearer credential for the merchant API and the playground's own calls: 256 random bits.
     public let key: String
@@ -54,6 +55,7 @@ public final class Playground: Sendable {
     let trustedRoots: [Certificate]?
     private let state = Mutex(State())
 
+    /// A playground whose devices (when `trustedRoots` is given) trust packages chaining to `trustedRoots`.
     public init(access: Access, trustedRoots: [Certificate]?) {
         self.access = access
         self.trustedRoots = trustedRoots

@@ -2,8 +2,8 @@
 
 SWIFT ?= swift
 DEBIAN_PACKAGES := pkg-config openssl libssl-dev libcurl4-openssl-dev libzip-dev libsqlite3-dev zip unzip curl
-# The tests also start a throwaway PostgreSQL, load pages in Chromium and run schemathesis and jsonschema.
-TEST_PACKAGES := postgresql chromium python3 python3-venv
+# The tests also start a throwaway PostgreSQL, load and drive pages in Chromium (Selenium) and run schemathesis and jsonschema.
+TEST_PACKAGES := postgresql chromium chromium-driver python3 python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps test-deps install build test contract run bench bench-http bench-push bench-scale clean

@@ -98,8 +98,9 @@ let package = Package(
             name: "WalletOrdersService",
             dependencies: ["WalletOrdersModel", "WalletOrdersCrypto", "WalletOrdersPackage", "WalletOrdersStore"]
         ),
-        // The HTTP layer: the device API, the merchant API, configuration, start-up; translates requests into
-        // calls on the order service, and picks the store engine the configuration names.
+        // The HTTP layer: the device API, the merchant API, the admin page and the playground (whose simulated
+        // devices live in the server process), configuration, start-up; translates requests into calls on the order
+        // service, and picks the store engine the configuration names.
         .target(
             name: "WalletOrdersServer",
             dependencies: [
@@ -112,6 +113,8 @@ let package = Package(
                 "WalletOrdersSchemas",
                 "WalletOrdersService",
                 "WalletOrdersPush",
+                "WalletOrdersAPNSServer",
+                "WalletOrdersDevice",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

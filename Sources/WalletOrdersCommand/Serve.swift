@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import WalletOrdersCrypto
 import WalletOrdersServer
 
 /// Options every command that reads the service's configuration shares.
@@ -40,27 +41,67 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The port to listen on (default 8080; 0 picks a free one).")
     var port: Int?
 
+    @Flag(inversion: .prefixedNo,
+          help: "In development (no order type configured), push to a local APNs in this process that hands pushes to the playground's simulated devices; without it, development pushes wait in the outbox.")
+    var localAPNS = true
+
     func run() async throws {
         var logger = Logger(label: "wallet-orders")
         logger.logLevel = .info
-        let configuration = try await options.load(host: host, port: port)
+        var configuration = try await options.load(host: host, port: port)
+        var playground: Playground?
+        var embeddedAPNS: DevelopmentAPNS?
+        var developmentNotes: [String] = []
+        if configuration.orderTypes.isEmpty {
+            // Development: the playground is open, and unless a local APNs is named, pushes go to one embedded
+            // here that hands them to the playground's simulated devices.
+            let folder = ServiceBootstrap.developmentKeysFolder(configuration)
+            do {
+                developmentNotes = try ServiceBootstrap.makeDevelopmentKeys(configuration)
+            } catch let error as ConfigurationError {
+                throw CommandFailure("cannot start: \(error.description)")
+            }
+            let rootFile = folder.appendingPathComponent("root-ca.pem").path
+            let roots = FileManager.default.contents(atPath: rootFile).map(Certificate.allPEM) ?? []
+            guard !roots.isEmpty else {
+                throw CommandFailure("cannot start: \(rootFile) holds no certificate: remove \(folder.path) to make new development keys")
+            }
+            let development = Playground(access: .open, trustedRoots: roots)
+            if configuration.developmentAPNS == nil, localAPNS {
+                let apns = try await DevelopmentAPNS.start(keys: folder.path, port: 0) { push in development.record(push) }
+                development.deliver(from: apns.apns, url: apns.url)
+                configuration.developmentAPNS = (url: apns.url, caFile: apns.caFile as String?)
+                embeddedAPNS = apns
+            }
+            playground = development
+        } else if let adminKey = configuration.adminKey {
+            playground = Playground(access: .adminKey(adminKey), trustedRoots: nil)
+        }
         let bootstrap: ServiceBootstrap
         do {
             bootstrap = try await ServiceBootstrap.make(configuration: configuration, logger: logger)
         } catch let error as ConfigurationError {
+            embeddedAPNS?.listener.close()
             throw CommandFailure("cannot start: \(error.description)")
         }
-        let notes = bootstrap.notes
+        let notes = developmentNotes + bootstrap.notes
+        let playgroundLine: String? = playground.map {
+            if case .adminKey = $0.access { return "/playground (behind the admin key)" }
+            return "/playground"
+        }
         let configured = bootstrap.configuration
         let orderTypes = bootstrap.service.orderTypes.keys.sorted().joined(separator: ", ")
         let app = ServiceApplication.make(
             service: bootstrap.service, metrics: bootstrap.metrics, configuration: configured, logger: logger,
-            services: bootstrap.services
+            services: bootstrap.services, playground: playground
         ) { port in
             var lines = ["wallet-orders is serving on http://\(configured.host):\(port) (webServiceURL \(configured.webServiceURL))",
                          "  order types: \(orderTypes)",
                          "  database: \(configured.database)"]
             lines += notes.map { "  " + $0 }
+            if let playgroundLine {
+                lines.append("  Playground: http://\(configured.host):\(port)\(playgroundLine)")
+            }
             if !notes.isEmpty {
                 lines.append("  Create a first order (with the key above as KEY):")
                 lines.append("    curl -s -X POST http://\(configured.host):\(port)/api/v1/orders -H \"Authorization: Bearer $KEY\" "
@@ -70,6 +111,8 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         }
         try await app.runService()
+        playground?.stop()
+        embeddedAPNS?.listener.close()
     }
 }
 

@@ -22,18 +22,7 @@ struct AdminPage: Sendable {
         guard let adminKey, !adminKey.isEmpty else {
             throw APIError(.notFound, "the admin page is off: set adminKey (WALLET_ORDERS_ADMIN_KEY)")
         }
-        let basicPassword = request.credential(scheme: "Basic")
-            .flatMap { Data(base64Encoded: $0) }
-            .flatMap { String(data: $0, encoding: .utf8) }
-            .flatMap { $0.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).last.map(String.init) }
-        guard let key = request.credential(scheme: "Bearer") ?? basicPassword, ConstantTime.equals(key, adminKey) else {
-            var headers = HTTPFields()
-            headers[.wwwAuthenticate] = #"Basic realm="wallet-orders admin", charset="UTF-8""#
-            headers[.contentType] = "application/json"
-            return Response(status: .unauthorized, headers: headers,
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONValue.object(
-                                ["error": .string("missing or wrong credentials")]).serialized())))
-        }
+        if let refusal = Self.refusal(request, adminKey: adminKey) { return refusal }
         let stats = try await service.stats()
         let newest = PageRequest(limit: Self.rows)
         // The records as the merchant API and `admin --json` show them, field for field.
@@ -61,6 +50,22 @@ struct AdminPage: Sendable {
         // stopping the server.
         let page = try MustacheTemplate(string: Self.html).render(context)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
+    }
+
+    /// nil when `request` carries `adminKey` (as a Bearer token, or as the password of HTTP Basic authentication);
+    /// otherwise the 401 that makes a browser ask for it.
+    static func refusal(_ request: Request, adminKey: String) -> Response? {
+        let basicPassword = request.credential(scheme: "Basic")
+            .flatMap { Data(base64Encoded: $0) }
+            .flatMap { String(data: $0, encoding: .utf8) }
+            .flatMap { $0.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).last.map(String.init) }
+        if let key = request.credential(scheme: "Bearer") ?? basicPassword, ConstantTime.equals(key, adminKey) { return nil }
+        var headers = HTTPFields()
+        headers[.wwwAuthenticate] = #"Basic realm="wallet-orders admin", charset="UTF-8""#
+        headers[.contentType] = "application/json"
+        return Response(status: .unauthorized, headers: headers,
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONValue.object(
+                            ["error": .string("missing or wrong credentials")]).serialized())))
     }
 
     private static func counts(_ values: [String: Int]) -> String {

@@ -19,6 +19,7 @@ struct MerchantAPI: Sendable {
     func add(to router: Router<ServiceRequestContext>) {
         let api = router.group("api/v1").add(middleware: BearerKeyMiddleware(keys: merchantKeys, guards: guards))
         api.post("orders", use: create)
+        api.post("orders/validate", use: validate)
         api.get("orders", use: list)
         api.get("orders/:orderTypeIdentifier/:orderIdentifier", use: get)
         api.put("orders/:orderTypeIdentifier/:orderIdentifier", use: replace)
@@ -43,6 +44,13 @@ struct MerchantAPI: Sendable {
             "order": order.document.json,
             "warnings": try JSONValue.encoding(written.warnings),
         ]))
+    }
+
+    /// The checks of `create` with nothing stored: 200 with the verdict whatever it is; 400 only for a body that is
+    /// not JSON.
+    @Sendable func validate(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let body = try await request.json(limit: Self.bodyLimit)
+        return JSONResponse.make(.ok, try JSONValue.encoding(service.validate(body)))
     }
 
     @Sendable func get(_ request: Request, context: ServiceRequestContext) async throws -> Response {

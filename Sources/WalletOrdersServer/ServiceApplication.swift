@@ -16,21 +16,25 @@ import WalletOrdersStore
 /// The HTTP application: the device API, the merchant API and a health check over one `OrderService`.
 public enum ServiceApplication {
     /// The router with every endpoint.
+    /// With `playground`, `/playground` is on, and the merchant API also accepts the playground page's key.
     public static func router(service: OrderService, metrics: ServiceMetrics, merchantKeys: [String],
-                              adminKey: String? = nil, limits: ClientLimits = ClientLimits()) -> Router<ServiceRequestContext> {
+                              adminKey: String? = nil, limits: ClientLimits = ClientLimits(),
+                              playground: Playground? = nil) -> Router<ServiceRequestContext> {
         let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
         let guards = ClientGuards(limits, metrics: metrics)
         router.add(middleware: ClientAddressMiddleware(trustedHeader: limits.trustedProxyHeader.flatMap { HTTPField.Name($0) }))
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
         DeviceAPI(service: service, guards: guards).add(to: router)
-        MerchantAPI(service: service, merchantKeys: merchantKeys, guards: guards).add(to: router)
+        MerchantAPI(service: service, merchantKeys: merchantKeys + (playground.map { [$0.key] } ?? []),
+                    guards: guards).add(to: router)
         router.get("healthz") { _, _ -> Response in
             let reachable = await service.isHealthy()
             return JSONResponse.make(reachable ? .ok : .serviceUnavailable,
                                      .object(["database": .string(reachable ? "ok" : "unreachable")]))
         }
         AdminPage(service: service, adminKey: adminKey).add(to: router)
+        PlaygroundPage(playground: playground, webServiceURL: service.webServiceURL).add(to: router)
         router.get(RouterPath(OrderSchema.path)) { _, _ -> Response in
             var headers = HTTPFields()
             headers[.contentType] = OrderSchema.contentType
@@ -66,6 +70,7 @@ public enum ServiceApplication {
         configuration: ServiceConfiguration,
         logger: Logger,
         services: [any Service] = [],
+        playground: Playground? = nil,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<ServiceRequestContext>> {
         let limits = configuration.clientLimits
@@ -78,7 +83,7 @@ public enum ServiceApplication {
             idleTimeout: limits.idleTimeout.map(TimeAmount.init))
         return Application(
             router: router(service: service, metrics: metrics, merchantKeys: configuration.merchantKeys,
-                           adminKey: configuration.adminKey, limits: limits),
+                           adminKey: configuration.adminKey, limits: limits, playground: playground),
             server: .http1(configuration: http1),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "wallet-orders",
@@ -86,7 +91,11 @@ public enum ServiceApplication {
                                      MaximumAvailableConnections($0, logger: logger)
                                  }),
             services: services,
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                playground?.listening(host: configuration.host, port: port)
+                await onServerRunning(port)
+            },
             logger: logger)
     }
 }
@@ -165,19 +174,31 @@ public struct ServiceBootstrap: Sendable {
             metrics: metrics, store: store, pushWorker: worker, notes: notes)
     }
 
+    /// Where the development keys live: `dev-keys/` in the data folder.
+    public static func developmentKeysFolder(_ configuration: ServiceConfiguration) -> URL {
+        configuration.dataFolder.appendingPathComponent("dev-keys")
+    }
+
+    /// Makes the development keys when there are none yet; answers what to tell the user (nothing when they exist).
+    public static func makeDevelopmentKeys(_ configuration: ServiceConfiguration) throws -> [String] {
+        let folder = developmentKeysFolder(configuration)
+        guard !FileManager.default.fileExists(atPath: folder.appendingPathComponent("dev.env").path) else { return [] }
+        _ = try DevelopmentKeyFiles.write(
+            to: folder, orderType: DevelopmentKeyFiles.defaultOrderType,
+            team: DevelopmentKeyFiles.defaultTeam, replace: false)
+        return ["No order type configured: made development keys in \(folder.path) (not trusted by real devices)."]
+    }
+
     /// With no order type configured: the development order type from `dev-keys/` in the data folder, made
     /// there first when `create` is set (nil when it is not and there are none), and what to tell the user.
     public static func developmentOrderType(_ configuration: ServiceConfiguration, create: Bool) async throws
         -> (type: OrderTypeConfiguration, notes: [String])? {
         var notes: [String] = []
-        let folder = configuration.dataFolder.appendingPathComponent("dev-keys")
+        let folder = developmentKeysFolder(configuration)
         let environmentFile = folder.appendingPathComponent("dev.env").path
         if !FileManager.default.fileExists(atPath: environmentFile) {
             guard create else { return nil }
-            _ = try DevelopmentKeyFiles.write(
-                to: folder, orderType: DevelopmentKeyFiles.defaultOrderType,
-                team: DevelopmentKeyFiles.defaultTeam, replace: false)
-            notes.append("No order type configured: made development keys in \(folder.path) (not trusted by real devices).")
+            notes += try makeDevelopmentKeys(configuration)
         }
         guard var type = try await ServiceConfiguration.orderType(environmentFile: environmentFile) else {
             throw ConfigurationError("\(environmentFile) is incomplete: remove \(folder.path) to make new development keys")

@@ -60,6 +60,45 @@ public struct OrderService: Sendable {
 
     /// Creates an order from a merchant's body: order.json fields plus optional `assets` {path: base64}.
     public func create(_ body: JSONValue) async throws -> WrittenOrder {
+        let token = Random.token()
+        let createdAt = Date(unixSeconds: now().unixSeconds)
+        let (type, document, assets) = try newOrder(body, token: token, createdAt: createdAt)
+        guard let id = document.orderIdentifier else { throw OrderServiceError.badRequest("orderIdentifier is missing") }
+        let package = try build(type, document, assets)
+        do {
+            let order = try await store.createOrder(OrderWrite(
+                orderTypeIdentifier: type.identifier, orderIdentifier: id, authenticationToken: token,
+                document: document, createdAt: createdAt, updatedAt: createdAt, assets: assets, package: package.data))
+            return WrittenOrder(order: order, pushesQueued: 0, warnings: package.warnings)
+        } catch StoreError.orderExists {
+            throw OrderServiceError.orderExists(type: type.identifier, id: id)
+        }
+    }
+
+    /// The checks `create` runs on `body`, with nothing signed or stored: every problem that would refuse it, and
+    /// the warnings it would draw. Whether the identifier is taken is not checked (that needs the store).
+    public func validate(_ body: JSONValue) -> OrderValidation {
+        do {
+            // A placeholder token of the length the service makes: its value is never used.
+            let (type, document, assets) = try newOrder(
+                body, token: String(repeating: "0", count: 64), createdAt: Date(unixSeconds: now().unixSeconds))
+            return try type.builder.validate(order: document, template: type.template, assets: assets)
+        } catch let error as PackageError {
+            guard case .invalidOrder(_, let problems) = Self.serviceError(error) else {
+                return OrderValidation(problems: [OrderProblem(path: "", message: "\(error)")])
+            }
+            return OrderValidation(problems: problems)
+        } catch OrderServiceError.invalidOrder(_, let problems) {
+            return OrderValidation(problems: problems)
+        } catch {
+            return OrderValidation(problems: [OrderProblem(path: "", message: "\(error)")])
+        }
+    }
+
+    /// A new order's type, its document with everything the service fills in, and its assets; throws
+    /// `OrderServiceError.invalidOrder` with every problem found before the order itself is validated.
+    private func newOrder(_ body: JSONValue, token: String, createdAt: Date) throws
+        -> (OrderType, OrderDocument, [String: Data]) {
         guard var fields = body.objectValue else { throw OrderServiceError.badRequest("the body must be a JSON object") }
         let assets = try Self.decodeAssets(fields.removeValue(forKey: "assets"))
         var problems: [OrderProblem] = []
@@ -95,7 +134,6 @@ public struct OrderService: Sendable {
         if document["orderIdentifier"] == nil { document["orderIdentifier"] = .string(Random.identifier()) }
         if document["schemaVersion"] == nil { document["schemaVersion"] = .int(1) }
         if document["orderType"] == nil { document["orderType"] = .string("ecommerce") }
-        let token = Random.token()
         document["authenticationToken"] = .string(token)
         document["webServiceURL"] = .string(webServiceURL)
         if let defaults = type.template.defaults { document = document.withDefaults(defaults) }
@@ -103,18 +141,9 @@ public struct OrderService: Sendable {
         if let problem = Identifier.problem(with: id) {
             throw OrderServiceError.invalid([OrderProblem(path: "orderIdentifier", message: problem)])
         }
-        let createdAt = Date(unixSeconds: now().unixSeconds)
         document["createdAt"] = .string(RFC3339.format(createdAt))
         document["updatedAt"] = document["createdAt"]
-        let package = try build(type, document, assets)
-        do {
-            let order = try await store.createOrder(OrderWrite(
-                orderTypeIdentifier: type.identifier, orderIdentifier: id, authenticationToken: token,
-                document: document, createdAt: createdAt, updatedAt: createdAt, assets: assets, package: package.data))
-            return WrittenOrder(order: order, pushesQueued: 0, warnings: package.warnings)
-        } catch StoreError.orderExists {
-            throw OrderServiceError.orderExists(type: type.identifier, id: id)
-        }
+        return (type, document, assets)
     }
 
     /// Replaces an order with `body` (PUT): identifiers, token, service URL and creation time are kept.

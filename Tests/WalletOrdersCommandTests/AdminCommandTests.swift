@@ -8,7 +8,7 @@ import WalletOrdersTesting
     @Test func adminReadsAndFixesWhatTheRunningServerWrote() async throws {
         let folder = try TemporaryDirectory("admin")
         let database = ["--database", folder.path("data/orders.sqlite")]
-        let server = try await DevelopmentServer.start(in: folder)
+        let server = try await DevelopmentServer.start(in: folder, arguments: ["--no-local-apns"])
         let base = server.base
         let created = try server.createOrder()
         let (type, id, token) = created

@@ -8,7 +8,8 @@ import WalletOrdersTesting
 
     @Test func chromiumRendersTheAdminPageWithEveryTableAndEscapedDeviceLogs() async throws {
         let folder = try TemporaryDirectory("admin-page")
-        let server = try await DevelopmentServer.start(in: folder, environment: ["WALLET_ORDERS_ADMIN_KEY": adminKey])
+        let server = try await DevelopmentServer.start(in: folder, arguments: ["--no-local-apns"],
+                                                  environment: ["WALLET_ORDERS_ADMIN_KEY": adminKey])
         let order = try server.createOrder()
         try server.register(order, device: "page-device", pushToken: "0123456789abcdef0123")
         _ = try server.patch(order, #"{"status":"completed"}"#)

@@ -67,10 +67,11 @@ struct DevelopmentServer {
     let base: String
     let merchantKey: String
 
-    static func start(in folder: TemporaryDirectory, name: String = "serve",
+    /// `arguments` go after serve's own (`--no-local-apns` keeps development pushes waiting in the outbox).
+    static func start(in folder: TemporaryDirectory, name: String = "serve", arguments: [String] = [],
                       environment: [String: String] = [:]) async throws -> DevelopmentServer {
         let command = try BackgroundCommand(
-            ["serve", "--port", "0", "--database", folder.path("data/orders.sqlite")], in: folder, name: name,
+            ["serve", "--port", "0", "--database", folder.path("data/orders.sqlite")] + arguments, in: folder, name: name,
             directory: repository, environment: environment)
         let banner = try await command.waitFor("Create a first order")
         let port = try #require(banner.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)/)?.1, "\(banner)")

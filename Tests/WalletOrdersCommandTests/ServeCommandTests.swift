@@ -90,7 +90,7 @@ import WalletOrdersTesting
     /// and the server exits cleanly; after a restart the pushes for those updates are waiting in the outbox.
     @Test func sigtermDuringTrafficLosesNothing() async throws {
         let folder = try TemporaryDirectory("sigterm")
-        let server = try await DevelopmentServer.start(in: folder)
+        let server = try await DevelopmentServer.start(in: folder, arguments: ["--no-local-apns"])
         let serve = server.command
         let (base, key) = (server.base, server.merchantKey)
         let order = try server.createOrder()
@@ -134,7 +134,7 @@ import WalletOrdersTesting
         #expect(statuses.contains("000"), "the signal came while updates were still being sent")
 
         // Restarted, the service holds exactly the answered updates and a push per device for them.
-        let again = try await DevelopmentServer.start(in: folder, name: "serve-again")
+        let again = try await DevelopmentServer.start(in: folder, name: "serve-again", arguments: ["--no-local-apns"])
         let stored = try Command.run("curl", ["-s", "\(again.base)/api/v1/orders/\(type)/\(id)", "-H", "Authorization: Bearer \(key)"])
         #expect(try JSONValue.parse(Data(stored.output.utf8))["version"]?.intValue == 1 + succeeded, "\(stored.output)")
         let pushes = try Command.run("curl", ["-s", "\(again.base)/api/v1/pushes?status=pending", "-H", "Authorization: Bearer \(key)"])

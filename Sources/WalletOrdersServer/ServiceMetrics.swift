@@ -10,11 +10,15 @@ public final class ServiceMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let packageBuilds: Counter
     private let packageCacheHits: Counter
+    private let fetchStoreReads: Counter
 
     public init() {
         packageBuilds = registry.makeCounter(descriptor: Self.name("package_builds", "total", "Signed .order packages built"))
         packageCacheHits = registry.makeCounter(
             descriptor: Self.name("package_cache_hits", "total", "Package requests answered with a stored package"))
+        fetchStoreReads = registry.makeCounter(
+            descriptor: Self.name("fetch_store_reads", "total",
+                                  "Package requests that read the database: the in-memory fetch cache missed or was off"))
     }
 
     /// `wallet_orders_<metric>[_<unit>]`, with its help text.
@@ -30,7 +34,8 @@ public final class ServiceMetrics: Sendable {
     /// The order service's hooks, counting package builds and cache hits here.
     public var serviceCounters: OrderService.Counters {
         OrderService.Counters(packageBuilt: { [packageBuilds] in packageBuilds.increment() },
-                              packageCacheHit: { [packageCacheHits] in packageCacheHits.increment() })
+                              packageCacheHit: { [packageCacheHits] in packageCacheHits.increment() },
+                              fetchReadStore: { [fetchStoreReads] in fetchStoreReads.increment() })
     }
 
     /// Counts what became of a round of pushes.

@@ -17,6 +17,8 @@ public struct OrderService: Sendable {
     /// The clock every write and answer reads.
     public let now: @Sendable () -> Date
     let counters: Counters
+    /// The current package and head of recently fetched orders; nil when caching is off. See `FetchCache`.
+    public let cache: FetchCache?
     /// Writes to one order from this instance take turns; see `update`.
     private let writes = KeyedLock()
 
@@ -31,21 +33,40 @@ public struct OrderService: Sendable {
         public var packageBuilt: @Sendable () -> Void
         /// A stored package was served without building it.
         public var packageCacheHit: @Sendable () -> Void
+        /// A fetch read the store: the fetch cache was off or did not hold the order.
+        public var fetchReadStore: @Sendable () -> Void
 
         public init(packageBuilt: @escaping @Sendable () -> Void = {},
-                    packageCacheHit: @escaping @Sendable () -> Void = {}) {
+                    packageCacheHit: @escaping @Sendable () -> Void = {},
+                    fetchReadStore: @escaping @Sendable () -> Void = {}) {
             self.packageBuilt = packageBuilt
             self.packageCacheHit = packageCacheHit
+            self.fetchReadStore = fetchReadStore
         }
     }
 
+    /// The default size of the fetch cache: 64 MiB, a few thousand packages of a typical order.
+    public static let defaultCacheCapacity = 64 << 20
+
+    /// A service over `store`, with a fetch cache of `cacheCapacity` bytes (0: none).
     public init(store: any OrderStore, orderTypes: [OrderType], webServiceURL: String,
-                now: @escaping @Sendable () -> Date = Date.init, counters: Counters = Counters()) {
+                now: @escaping @Sendable () -> Date = Date.init, counters: Counters = Counters(),
+                cacheCapacity: Int = OrderService.defaultCacheCapacity) {
         self.store = store
         self.orderTypes = Dictionary(uniqueKeysWithValues: orderTypes.map { ($0.identifier, $0) })
         self.webServiceURL = webServiceURL
         self.now = now
         self.counters = counters
+        if cacheCapacity > 0 {
+            let cache = FetchCache(capacity: cacheCapacity)
+            let events = store.events()
+            // Lives as long as the store: its event stream ends when the store closes. The cache stays off until
+            // the stream's first `resync`.
+            Task { for await event in events { cache.apply(event) } }
+            self.cache = cache
+        } else {
+            cache = nil
+        }
     }
 
     // MARK: Writing orders
@@ -100,9 +121,11 @@ public struct OrderService: Sendable {
         document["updatedAt"] = document["createdAt"]
         let package = try build(type, document, assets)
         do {
+            let ticket = cache?.ticket()
             let order = try await store.createOrder(OrderWrite(
                 orderTypeIdentifier: type.identifier, orderIdentifier: id, authenticationToken: token,
                 document: document, createdAt: createdAt, updatedAt: createdAt, assets: assets, package: package.data))
+            cache?.written(type: type.identifier, id: id, head: order.head, package: package.data, ticket: ticket)
             return WrittenOrder(order: order, pushesQueued: 0, warnings: package.warnings)
         } catch StoreError.orderExists {
             throw OrderServiceError.orderExists(type: type.identifier, id: id)
@@ -193,7 +216,10 @@ public struct OrderService: Sendable {
                 document: document, createdAt: previous.createdAt, updatedAt: updatedAt,
                 assets: assets == current.assets ? nil : assets, package: package.data)
             do {
+                let ticket = cache?.ticket()
                 let update = try await store.updateOrder(write, expectedVersion: previous.version, now: now)
+                // Before answering, so a fetch after the answer finds this version here (see `FetchCache`).
+                cache?.written(type: type, id: id, head: update.order.head, package: package.data, ticket: ticket)
                 return WrittenOrder(order: update.order, pushesQueued: update.pushesQueued, warnings: package.warnings)
             } catch StoreError.versionConflict {
                 continue
@@ -214,8 +240,14 @@ public struct OrderService: Sendable {
 
     /// The signed package of the order's current version, with the head it belongs to.
     public func package(type: String, id: String) async throws -> FetchedPackage {
+        if let entry = cache?.entry(type: type, id: id) {
+            counters.packageCacheHit()
+            return FetchedPackage(head: entry.head, package: entry.package)
+        }
+        let ticket = cache?.ticket()
+        counters.fetchReadStore()
         guard let fetched = try await store.orderForFetch(type: type, id: id) else { throw OrderServiceError.orderNotFound }
-        return try await complete(fetched, type: type, id: id)
+        return try await complete(fetched, type: type, id: id, ticket: ticket)
     }
 
     /// Orders newest first.
@@ -295,9 +327,17 @@ public struct OrderService: Sendable {
 
     /// The order's head and package for a device holding the order's authentication token.
     public func fetch(type: String, id: String, token: String?) async throws -> FetchedPackage {
+        if let entry = cache?.entry(type: type, id: id) {
+            let head = try Self.check(token, entry.head)
+            counters.packageCacheHit()
+            return FetchedPackage(head: head, package: entry.package)
+        }
+        // Taken before the read: a version committed after it cannot be overwritten by what the read returns.
+        let ticket = cache?.ticket()
+        counters.fetchReadStore()
         let fetched = try await store.orderForFetch(type: type, id: id)
         let head = try Self.check(token, fetched?.head)
-        return try await complete(FetchedOrder(head: head, package: fetched?.package), type: type, id: id)
+        return try await complete(FetchedOrder(head: head, package: fetched?.package), type: type, id: id, ticket: ticket)
     }
 
     /// Stores what a device sent to the log endpoint.
@@ -325,17 +365,22 @@ public struct OrderService: Sendable {
 
     // MARK: Packages
 
-    /// `fetched` with its package, built and stored now if none is stored for its version.
-    private func complete(_ fetched: FetchedOrder, type: String, id: String) async throws -> FetchedPackage {
+    /// `fetched` with its package, built and stored now if none is stored for its version, and kept in the
+    /// cache when `ticket` still holds.
+    private func complete(_ fetched: FetchedOrder, type: String, id: String, ticket: FetchCache.Ticket?) async throws
+        -> FetchedPackage {
         if let package = fetched.package {
             counters.packageCacheHit()
+            cache?.fill(type: type, id: id, head: fetched.head, package: package, ticket: ticket)
             return FetchedPackage(head: fetched.head, package: package)
         }
         guard let orderType = orderTypes[type], let current = try await store.currentOrder(type: type, id: id) else {
             throw OrderServiceError.orderNotFound
         }
         let data = try build(orderType, current.order.document, current.assets).data
-        try await store.savePackage(type: type, id: id, version: current.order.version, data: data)
+        if try await store.savePackage(type: type, id: id, version: current.order.version, data: data) {
+            cache?.fill(type: type, id: id, head: current.order.head, package: data, ticket: ticket)
+        }
         return FetchedPackage(head: current.order.head, package: data)
     }
 

@@ -207,6 +207,18 @@ let package = Package(
             path: "Benchmarks/PackageBenchmark"
         ),
 
+        // `Benchmarks/fetch.sh`: the order fetch beside a bare route of the same router, with wrk.
+        .executableTarget(
+            name: "fetch-benchmark",
+            dependencies: [
+                "WalletOrdersServer", "WalletOrdersService", "WalletOrdersStore", "WalletOrdersPackage",
+                "WalletOrdersModel", "WalletOrdersTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/FetchBenchmark"
+        ),
+
         // `Benchmarks/push.sh`: pushes per second to the local APNs, beside h2load.
         .executableTarget(
             name: "push-benchmark",

@@ -1,4 +1,5 @@
 import Foundation
+import WalletOrdersCrypto
 import WalletOrdersModel
 
 /// What every order of one order type shares: images, localizations and default order fields.
@@ -16,12 +17,29 @@ public struct OrderTemplate: Sendable {
     /// The file holding default order fields.
     public static let defaultsFileName = "template.json"
 
+    /// `files` compressed and hashed once, for every package built from this template.
+    let packaged: [String: PackageFile]
+    /// The package paths of `files`.
+    let paths: Set<String>
+    /// What `Localizations` finds wrong with `files` alone; what a package without assets of its own has.
+    let localizationProblems: [OrderProblem]
+
+    /// A template of files already in memory (package path to bytes) and default order fields.
+    ///
+    /// Each file is compressed and hashed here, once, for every package built from the template.
     public init(files: [String: Data] = [:], defaults: JSONValue? = nil) {
-        self.files = files
-        self.defaults = defaults
+        self.init(files: files, defaults: defaults, localizationProblems: Localizations.problems(in: files))
     }
 
-    /// Reads a template folder.
+    private init(files: [String: Data], defaults: JSONValue?, localizationProblems: [OrderProblem]) {
+        self.files = files
+        self.defaults = defaults
+        self.localizationProblems = localizationProblems
+        paths = Set(files.keys)
+        packaged = files.mapValues { PackageFile($0, effort: .best, digests: DigestAlgorithm.allCases) }
+    }
+
+    /// Reads a template folder; its files are compressed and hashed once, for every package built from it.
     public init(directory: URL) throws {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -57,8 +75,7 @@ public struct OrderTemplate: Sendable {
             throw PackageError.template("\(directory.path): the localizations disagree:\n"
                 + problems.map { "  - \($0)" }.joined(separator: "\n"))
         }
-        self.files = files
-        self.defaults = defaults
+        self.init(files: files, defaults: defaults, localizationProblems: [])
     }
 
     private static func add(_ path: String, from url: URL, to files: inout [String: Data]) throws {

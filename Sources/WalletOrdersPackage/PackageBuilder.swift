@@ -55,30 +55,36 @@ public struct PackageBuilder: Sendable {
     ) throws -> BuiltPackage {
         let prepared = try prepare(order: order, template: template, assets: assets)
         guard prepared.validation.isValid else { throw PackageError.invalidOrder(prepared.validation.problems) }
-        var files = prepared.files
-        files["order.json"] = prepared.order.serialized
-
-        var manifest: [String: JSONValue] = [:]
-        for (path, data) in files {
-            manifest[path] = .string(digest.hexDigest(data))
+        // The template's files come compressed and hashed; only the order, the manifest, the signature and the
+        // order's own assets are worked on here.
+        var files = template.packaged
+        for (path, data) in assets where files[path]?.data != data {
+            files[path] = PackageFile(data, effort: .perPackage, digests: [digest])
+        }
+        let orderData = prepared.order.serialized
+        var manifest: [String: JSONValue] = ["order.json": .string(digest.hexDigest(orderData))]
+        for (path, file) in files {
+            manifest[path] = .string(file.digest(digest))
         }
         let manifestData = JSONValue.object(manifest).serialized(pretty: true)
-        let signature: Data
+        let signature: CMSSigner.Signature
         do {
-            signature = try CMSSignature.sign(
-                manifestData, certificate: identity.certificate, key: identity.key,
-                chain: [identity.wwdr], signingTime: signingTime)
+            signature = try identity.signer.sign(manifestData, signingTime: signingTime)
         } catch {
             throw PackageError.failed("signing the manifest: \(error)")
         }
 
-        var entries = [ZipArchive.Entry(path: "order.json", data: files.removeValue(forKey: "order.json")!)]
-        entries += files.keys.sorted().map { ZipArchive.Entry(path: $0, data: files[$0]!) }
-        entries.append(ZipArchive.Entry(path: "manifest.json", data: manifestData))
-        entries.append(ZipArchive.Entry(path: "signature", data: signature))
+        var members = [ZipWriter.Member(path: "order.json", body: .init(compressing: orderData, effort: .perPackage))]
+        members += files.keys.sorted().map { ZipWriter.Member(path: $0, body: files[$0]!.body) }
+        members.append(ZipWriter.Member(path: "manifest.json", body: .init(compressing: manifestData, effort: .perPackage)))
+        members.append(ZipWriter.Member(path: "signature", body: ZipWriter.Body(runs: [
+            (signature.head, nil),
+            ([UInt8](signature.certificateSet), identity.certificateSetBlocks),
+            (signature.tail, nil),
+        ])))
         let package: Data
         do {
-            package = try ZipArchive.write(entries, modified: signingTime)
+            package = try ZipWriter.write(members, modified: signingTime)
         } catch {
             throw PackageError.failed("zipping the package: \(error)")
         }
@@ -90,23 +96,26 @@ public struct PackageBuilder: Sendable {
 
     private func prepare(
         order: OrderDocument, template: OrderTemplate, assets: [String: Data]
-    ) throws -> (order: OrderDocument, files: [String: Data], validation: OrderValidation) {
+    ) throws -> (order: OrderDocument, validation: OrderValidation) {
+        var paths = template.paths
         var files = template.files
         for (path, data) in assets {
             if let problem = PackagePath.problem(with: path) ?? FileContent.problem(path: path, data: data) {
                 throw PackageError.invalidAsset(path: path, problem: problem)
             }
+            paths.insert(path)
             files[path] = data
         }
         let order = template.defaults.map(order.withDefaults) ?? order
-        var validation = order.validate(files: Set(files.keys), allowHTTPWebService: allowsHTTPWebService)
+        var validation = order.validate(files: paths, allowHTTPWebService: allowsHTTPWebService)
         if let type = order.orderTypeIdentifier, let signer = identity.orderTypeIdentifier, type != signer {
             validation.problems.append(OrderProblem(
                 path: "orderTypeIdentifier",
                 message: "\"\(type)\" does not match the signing certificate, which is for \(signer)"))
         }
-        validation.problems += Localizations.problems(in: files)
-        return (order, files, validation)
+        // A template's own localizations were checked when it loaded; assets can change them.
+        validation.problems += assets.isEmpty ? template.localizationProblems : Localizations.problems(in: files)
+        return (order, validation)
     }
 }
 

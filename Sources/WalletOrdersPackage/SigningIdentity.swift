@@ -10,6 +10,10 @@ public struct SigningIdentity: Sendable {
     public let key: PrivateKey
     /// Apple's WWDR intermediate (or the development stand-in) that issued `certificate`.
     public let wwdr: Certificate
+    /// Signs manifests as this identity, with the certificates encoded once.
+    let signer: CMSSigner
+    /// The certificate set every signature carries, deflated once (sync flushed, so more blocks can follow).
+    let certificateSetBlocks: [UInt8]?
 
     /// The order type the certificate is for (its subject UID), if it names one.
     public var orderTypeIdentifier: String? { certificate.subjectUserID }
@@ -19,9 +23,7 @@ public struct SigningIdentity: Sendable {
     /// An identity from parts already in memory, checked as `load` checks files.
     public init(certificate: Certificate, key: PrivateKey, wwdr: Certificate,
                 orderTypeIdentifier: String? = nil, now: Date = Date()) throws {
-        self.certificate = certificate
-        self.key = key
-        self.wwdr = wwdr
+        self.init(unchecked: certificate, key: key, wwdr: wwdr)
         let names = Names(certificate: "the certificate", key: "the private key", wwdr: "the WWDR certificate")
         if let problem = problems(expecting: orderTypeIdentifier, now: now, names: names).first {
             throw PackageError.signingIdentity(problem)
@@ -106,6 +108,8 @@ public struct SigningIdentity: Sendable {
         self.certificate = certificate
         self.key = key
         self.wwdr = wwdr
+        signer = CMSSigner(certificate: certificate, key: key, chain: [wwdr])
+        certificateSetBlocks = signer.certificateSet.withUnsafeBytes { Deflate.compress($0, effort: .best, final: false) }
     }
 
     struct Names {

@@ -16,6 +16,9 @@ extension PostgresStore {
         switch event {
         case .pushesQueued: "p"
         case .orderChanged(let type, let id, let version): "o \(version) \(type) \(id)"
+        // Said by each instance's own listener, never sent.
+        case .resync: "r"
+        case .interrupted: "i"
         }
     }
 
@@ -30,22 +33,25 @@ extension PostgresStore {
         }
     }
 
-    /// Listens on one connection until cancelled, reconnecting after a failure. Each (re)connection publishes
-    /// `pushesQueued`, since notifications sent while no one listened are gone.
+    /// Listens on one connection until cancelled, reconnecting after a failure. Once `LISTEN` holds, the hub
+    /// says `resync` (notifications sent while no one listened are gone); when the connection fails, it says
+    /// `interrupted` first, so caches stop trusting the events until the next `resync`.
     static func listen(client: PostgresClient, hub: StoreEventHub, logger: Logger) async {
         var delay = Duration.milliseconds(100)
         while !Task.isCancelled {
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: channel) { notifications in
-                        hub.publish(.pushesQueued)
+                        hub.resume()
                         delay = .milliseconds(100)
                         for try await notification in notifications {
                             if let event = event(notification.payload) { hub.publish(event) }
                         }
                     }
                 }
+                hub.interrupt()
             } catch {
+                hub.interrupt()
                 if Task.isCancelled { return }
                 logger.warning("listening for other instances failed; trying again",
                                metadata: ["error": "\(String(reflecting: error))", "retry": "\(delay)"])

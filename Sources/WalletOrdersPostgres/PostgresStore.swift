@@ -15,7 +15,7 @@ import WalletOrdersStore
 public final class PostgresStore: OrderStore {
     let client: PostgresClient
     let logger: Logger
-    let hub = StoreEventHub()
+    let hub = StoreEventHub(complete: false)
     let url: PostgresURL
     private let running: Task<Void, Never>
     /// The task that listens for other instances' notifications, started by the first subscriber.

@@ -79,7 +79,7 @@ public final class PushWorker: Sendable {
         let events = store.events()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [signal] in
-                for await event in events where event == .pushesQueued { signal.wake() }
+                for await event in events where event == .pushesQueued || event == .resync { signal.wake() }
             }
             group.addTask { await self.keepClaims() }
             await sendUntilCancelled()

@@ -10,7 +10,7 @@ import WalletOrdersStore
 /// short: the service builds and signs a package before it asks the store to commit it.
 public final class SQLiteStore: OrderStore {
     let pool: DatabasePool
-    let hub = StoreEventHub()
+    let hub = StoreEventHub(complete: true)
     /// The database file.
     public let path: String
 

@@ -10,11 +10,15 @@ public final class ServiceMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let packageBuilds: Counter
     private let packageCacheHits: Counter
+    private let fetchStoreReads: Counter
 
     public init() {
         packageBuilds = registry.makeCounter(descriptor: Self.name("package_builds", "total", "Signed .order packages built"))
         packageCacheHits = registry.makeCounter(
             descriptor: Self.name("package_cache_hits", "total", "Package requests answered with a stored package"))
+        fetchStoreReads = registry.makeCounter(
+            descriptor: Self.name("fetch_store_reads", "total",
+                                  "Package requests that read the database: the in-memory fetch cache missed or was off"))
     }
 
     /// `wallet_orders_<metric>[_<unit>]`, with its help text.
@@ -31,7 +35,8 @@ public final class ServiceMetrics: Sendable {
     public var serviceCounters: OrderService.Counters {
         OrderService.Counters(packageBuilt: { [packageBuilds] in packageBuilds.increment() },
                               packageCacheHit: { [packageCacheHits] in packageCacheHits.increment() },
-                              deviceLogs: { [weak self] report in self?.deviceLogs(report) })
+                              deviceLogs: { [weak self] report in self?.deviceLogs(report) },
+                              fetchReadStore: { [fetchStoreReads] in fetchStoreReads.increment() })
     }
 
     /// Counts what became of one request's device log messages.

@@ -19,6 +19,8 @@ public struct OrderService: Sendable {
     let counters: Counters
     /// What is kept of device logs.
     public let logLimits: DeviceLogLimits
+    /// The current package and head of recently fetched orders; nil when caching is off. See `FetchCache`.
+    public let cache: FetchCache?
     /// Writes to one order from this instance take turns; see `update`.
     private let writes = KeyedLock()
 
@@ -35,25 +37,44 @@ public struct OrderService: Sendable {
         public var packageCacheHit: @Sendable () -> Void
         /// A request's log messages were kept or dropped.
         public var deviceLogs: @Sendable (DeviceLogReport) -> Void
+        /// A fetch read the store: the fetch cache was off or did not hold the order.
+        public var fetchReadStore: @Sendable () -> Void
 
         public init(packageBuilt: @escaping @Sendable () -> Void = {},
                     packageCacheHit: @escaping @Sendable () -> Void = {},
-                    deviceLogs: @escaping @Sendable (DeviceLogReport) -> Void = { _ in }) {
+                    deviceLogs: @escaping @Sendable (DeviceLogReport) -> Void = { _ in },
+                    fetchReadStore: @escaping @Sendable () -> Void = {}) {
             self.packageBuilt = packageBuilt
             self.packageCacheHit = packageCacheHit
             self.deviceLogs = deviceLogs
+            self.fetchReadStore = fetchReadStore
         }
     }
 
+    /// The default size of the fetch cache: 64 MiB, a few thousand packages of a typical order.
+    public static let defaultCacheCapacity = 64 << 20
+
+    /// A service over `store`, with a fetch cache of `cacheCapacity` bytes (0: none).
     public init(store: any OrderStore, orderTypes: [OrderType], webServiceURL: String,
                 now: @escaping @Sendable () -> Date = Date.init, counters: Counters = Counters(),
-                logLimits: DeviceLogLimits = DeviceLogLimits()) {
+                logLimits: DeviceLogLimits = DeviceLogLimits(),
+                cacheCapacity: Int = OrderService.defaultCacheCapacity) {
         self.store = store
         self.logLimits = logLimits
         self.orderTypes = Dictionary(uniqueKeysWithValues: orderTypes.map { ($0.identifier, $0) })
         self.webServiceURL = webServiceURL
         self.now = now
         self.counters = counters
+        if cacheCapacity > 0 {
+            let cache = FetchCache(capacity: cacheCapacity)
+            let events = store.events()
+            // Lives as long as the store: its event stream ends when the store closes. The cache stays off until
+            // the stream's first `resync`.
+            Task { for await event in events { cache.apply(event) } }
+            self.cache = cache
+        } else {
+            cache = nil
+        }
     }
 
     // MARK: Writing orders
@@ -66,9 +87,11 @@ public struct OrderService: Sendable {
         guard let id = document.orderIdentifier else { throw OrderServiceError.badRequest("orderIdentifier is missing") }
         let package = try build(type, document, assets)
         do {
+            let ticket = cache?.ticket()
             let order = try await store.createOrder(OrderWrite(
                 orderTypeIdentifier: type.identifier, orderIdentifier: id, authenticationToken: token,
                 document: document, createdAt: createdAt, updatedAt: createdAt, assets: assets, package: package.data))
+            cache?.written(type: type.identifier, id: id, head: order.head, package: package.data, ticket: ticket)
             return WrittenOrder(order: order, pushesQueued: 0, warnings: package.warnings)
         } catch StoreError.orderExists {
             throw OrderServiceError.orderExists(type: type.identifier, id: id)
@@ -230,7 +253,10 @@ public struct OrderService: Sendable {
                 document: document, createdAt: previous.createdAt, updatedAt: updatedAt,
                 assets: assets == current.assets ? nil : assets, package: package.data)
             do {
+                let ticket = cache?.ticket()
                 let update = try await store.updateOrder(write, expectedVersion: previous.version, now: now)
+                // Before answering, so a fetch after the answer finds this version here (see `FetchCache`).
+                cache?.written(type: type, id: id, head: update.order.head, package: package.data, ticket: ticket)
                 return WrittenOrder(order: update.order, pushesQueued: update.pushesQueued, warnings: package.warnings)
             } catch StoreError.versionConflict {
                 continue
@@ -251,8 +277,14 @@ public struct OrderService: Sendable {
 
     /// The signed package of the order's current version, with the head it belongs to.
     public func package(type: String, id: String) async throws -> FetchedPackage {
+        if let entry = cache?.entry(type: type, id: id) {
+            counters.packageCacheHit()
+            return FetchedPackage(head: entry.head, package: entry.package)
+        }
+        let ticket = cache?.ticket()
+        counters.fetchReadStore()
         guard let fetched = try await store.orderForFetch(type: type, id: id) else { throw OrderServiceError.orderNotFound }
-        return try await complete(fetched, type: type, id: id)
+        return try await complete(fetched, type: type, id: id, ticket: ticket)
     }
 
     /// Orders newest first.
@@ -337,9 +369,17 @@ public struct OrderService: Sendable {
 
     /// The order's head and package for a device holding the order's authentication token.
     public func fetch(type: String, id: String, token: String?) async throws -> FetchedPackage {
+        if let entry = cache?.entry(type: type, id: id) {
+            let head = try Self.check(token, entry.head)
+            counters.packageCacheHit()
+            return FetchedPackage(head: head, package: entry.package)
+        }
+        // Taken before the read: a version committed after it cannot be overwritten by what the read returns.
+        let ticket = cache?.ticket()
+        counters.fetchReadStore()
         let fetched = try await store.orderForFetch(type: type, id: id)
         let head = try Self.check(token, fetched?.head)
-        return try await complete(FetchedOrder(head: head, package: fetched?.package), type: type, id: id)
+        return try await complete(FetchedOrder(head: head, package: fetched?.package), type: type, id: id, ticket: ticket)
     }
 
     /// Stores what a device sent to the log endpoint within `logLimits`, and reports what became of it. Never
@@ -402,17 +442,22 @@ public struct OrderService: Sendable {
 
     // MARK: Packages
 
-    /// `fetched` with its package, built and stored now if none is stored for its version.
-    private func complete(_ fetched: FetchedOrder, type: String, id: String) async throws -> FetchedPackage {
+    /// `fetched` with its package, built and stored now if none is stored for its version, and kept in the
+    /// cache when `ticket` still holds.
+    private func complete(_ fetched: FetchedOrder, type: String, id: String, ticket: FetchCache.Ticket?) async throws
+        -> FetchedPackage {
         if let package = fetched.package {
             counters.packageCacheHit()
+            cache?.fill(type: type, id: id, head: fetched.head, package: package, ticket: ticket)
             return FetchedPackage(head: fetched.head, package: package)
         }
         guard let orderType = orderTypes[type], let current = try await store.currentOrder(type: type, id: id) else {
             throw OrderServiceError.orderNotFound
         }
         let data = try build(orderType, current.order.document, current.assets).data
-        try await store.savePackage(type: type, id: id, version: current.order.version, data: data)
+        if try await store.savePackage(type: type, id: id, version: current.order.version, data: data) {
+            cache?.fill(type: type, id: id, head: current.order.head, package: data, ticket: ticket)
+        }
         return FetchedPackage(head: current.order.head, package: data)
     }
 

@@ -8,12 +8,13 @@ import WalletOrdersTesting
 
 /// The write path: read, change, validate, sign outside any transaction, commit over the version read.
 @Suite struct OrderServiceTests {
-    static func service(_ store: any OrderStore) throws -> OrderService {
+    static func service(_ store: any OrderStore, counters: OrderService.Counters = .init()) throws -> OrderService {
         let type = OrderType(
             identifier: DevelopmentKeys.orderType,
             builder: PackageBuilder(identity: DevelopmentKeys.shared.identity),
             template: try OrderTemplate(directory: SampleOrder.templateFolder))
-        return OrderService(store: store, orderTypes: [type], webServiceURL: "https://orders.example.com")
+        return OrderService(store: store, orderTypes: [type], webServiceURL: "https://orders.example.com",
+                            counters: counters)
     }
 
     static func create(_ service: OrderService) async throws -> StoredOrder {

@@ -7,7 +7,8 @@
 #
 # Usage: Benchmarks/scale.sh sqlite|postgres [ORDERS] [DEVICES] [PER_DEVICE]
 # Settings: DURATION (seconds per wrk run, 20), CONNECTIONS (8), KEEP=1 keeps the data folder.
-# PostgreSQL runs in a throwaway cluster with production settings (fsync and synchronous commit on).
+# PostgreSQL runs in a throwaway cluster with production settings (fsync and synchronous commit on). wrk stands for
+# many devices from one address, so the per-address rate limits are off.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 engine=${1:?usage: Benchmarks/scale.sh sqlite|postgres [ORDERS] [DEVICES] [PER_DEVICE]}
@@ -63,6 +64,7 @@ port=18090
 key=merchant-key-for-the-scale-benchmark
 WALLET_ORDERS_DATABASE="$database" WALLET_ORDERS_MERCHANT_KEY=$key WALLET_ORDERS_PUBLIC_URL=https://orders.example.com \
   WALLET_ORDERS_TEMPLATE=OrderTemplates/sample WALLET_ORDERS_APNS_KEY= \
+  WALLET_ORDERS_LISTING_LIMIT=off WALLET_ORDERS_MERCHANT_LIMIT=off WALLET_ORDERS_AUTH_FAILURE_LIMIT=off \
   .build/release/wallet-orders serve --port $port >"$work/serve.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done

@@ -85,7 +85,7 @@ public struct OrderService: Sendable {
         let createdAt = Date(unixSeconds: now().unixSeconds)
         let (type, document, assets) = try newOrder(body, token: token, createdAt: createdAt)
         guard let id = document.orderIdentifier else { throw OrderServiceError.badRequest("orderIdentifier is missing") }
-        let package = try build(type, document, assets)
+        let package = try await build(type, document, assets)
         do {
             let ticket = cache?.ticket()
             let order = try await store.createOrder(OrderWrite(
@@ -247,7 +247,7 @@ public struct OrderService: Sendable {
             let now = now()
             let updatedAt = Date(unixSeconds: max(now.unixSeconds, previous.updatedAt.unixSeconds + 1))
             document["updatedAt"] = .string(RFC3339.format(updatedAt))
-            let package = try build(orderType, document, assets)
+            let package = try await build(orderType, document, assets)
             let write = OrderWrite(
                 orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: previous.authenticationToken,
                 document: document, createdAt: previous.createdAt, updatedAt: updatedAt,
@@ -454,18 +454,18 @@ public struct OrderService: Sendable {
         guard let orderType = orderTypes[type], let current = try await store.currentOrder(type: type, id: id) else {
             throw OrderServiceError.orderNotFound
         }
-        let data = try build(orderType, current.order.document, current.assets).data
+        let data = try await build(orderType, current.order.document, current.assets).data
         if try await store.savePackage(type: type, id: id, version: current.order.version, data: data) {
             cache?.fill(type: type, id: id, head: current.order.head, package: data, ticket: ticket)
         }
         return FetchedPackage(head: current.order.head, package: data)
     }
 
-    /// Builds and signs a package, counting it; package errors become service errors.
-    func build(_ type: OrderType, _ order: OrderDocument, _ assets: [String: Data]) throws -> BuiltPackage {
+    /// Builds and signs a package on the signing pool, counting it; package errors become service errors.
+    func build(_ type: OrderType, _ order: OrderDocument, _ assets: [String: Data]) async throws -> BuiltPackage {
         counters.packageBuilt()
         do {
-            return try type.package(order, assets: assets)
+            return try await SigningPool.shared.run { try type.package(order, assets: assets) }
         } catch let error as PackageError {
             throw Self.serviceError(error)
         }

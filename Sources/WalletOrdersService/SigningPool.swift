@@ -10,7 +10,7 @@ import Glibc
 /// cooperative pool (one thread per core) it would hold those threads while merchants update orders at full speed,
 /// and every device request (registration, listing, fetch, log) would wait for a thread. Here the cooperative
 /// threads only wait for a continuation, and the kernel runs device requests first whenever both want a core:
-/// updates get what the device API leaves, never less than a tenth of the machine.
+/// updates get what the device API leaves, and are never starved (a niced thread still gets a small share).
 public final class SigningPool: @unchecked Sendable {
     // @unchecked: `jobs` is only touched while holding `condition`.
     private let condition = NSCondition()

@@ -43,14 +43,7 @@ swift build --build-tests
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
-SERVER_PID=
-stop_server() {
-    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill "$SERVER_PID" 2>/dev/null || true
-    fi
-    [ -n "$SERVER_PID" ] && { wait "$SERVER_PID" 2>/dev/null || true; }
-    SERVER_PID=
-}
+. Tests/contract/server.sh
 RUNS=()
 stop_runs() {
     for pid in "${RUNS[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -58,38 +51,6 @@ stop_runs() {
 }
 trap stop_runs EXIT
 trap 'exit 130' INT TERM
-
-# Starts the server with a fresh database in $OUT/$1 and sets B, KEY, TYPE, ID, TOKEN.
-start_server() {
-    local dir=$OUT/$1
-    mkdir -p "$dir"
-    SERVER_LOG=$dir/server.log
-    "$BIN" serve --port 0 --database "$dir/data/orders.sqlite" > "$SERVER_LOG" 2>&1 &
-    SERVER_PID=$!
-    local port=
-    for _ in $(seq 1 300); do
-        port=$(sed -n 's|.*serving on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$SERVER_LOG" | head -n 1)
-        [ -n "$port" ] && break
-        kill -0 "$SERVER_PID" 2>/dev/null || { echo "the server exited:" >&2; cat "$SERVER_LOG" >&2; exit 1; }
-        sleep 0.2
-    done
-    [ -n "$port" ] || { echo "the server did not print its port" >&2; exit 1; }
-    B=http://127.0.0.1:$port
-    KEY=$(cat "$dir/data/merchant-key")
-    curl -fsS -X POST "$B/api/v1/orders" -H "Authorization: Bearer $KEY" \
-        -H 'Content-Type: application/json' -d @Examples/order.json > "$dir/created.json"
-    local field='import json,sys; print(json.load(open(sys.argv[1]))["orderDetails"][sys.argv[2]])'
-    TYPE=$(python3 -c "$field" "$dir/created.json" orderTypeIdentifier)
-    ID=$(python3 -c "$field" "$dir/created.json" orderIdentifier)
-    TOKEN=$(python3 -c "$field" "$dir/created.json" authenticationToken)
-    curl -fsS -o /dev/null -X POST "$B/v1/devices/contract-device/registrations/$TYPE/$ID" \
-        -H "Authorization: AppleOrder $TOKEN" -d '{"pushToken": "0123456789abcdef"}'
-    curl -fsS -o /dev/null -X PATCH "$B/api/v1/orders/$TYPE/$ID" -H "Authorization: Bearer $KEY" \
-        -H 'Content-Type: application/merge-patch+json' -d '{"statusDescription": "STATUS_SHIPPED"}'
-    curl -fsS -o /dev/null -X POST "$B/v1/log" -d '{"logs": ["campaign"]}'
-    export ST_MERCHANT_KEY=$KEY ST_ORDER_TOKEN=$TOKEN
-    echo "server on $B (log: $SERVER_LOG)"
-}
 
 # Stops the run's server after checking it is alive and healthy, and records the requests it answered.
 finish_run() {
@@ -126,18 +87,8 @@ PY
     return "$status"
 }
 
-# schemathesis, in the venv the contract check uses, unless a schemathesis 4 `st` is on the PATH.
-if command -v st > /dev/null 2>&1 && st --version 2>/dev/null | grep -q '^st, version 4'; then
-    ST=st
-else
-    VENV=.build/schemathesis-venv
-    if [ ! -x "$VENV/bin/st" ]; then
-        python3 -m venv "$VENV"
-        "$VENV/bin/pip" install --quiet 'schemathesis>=4,<5'
-    fi
-    ST=$VENV/bin/st
-fi
-"$ST" --version
+# schemathesis, as the contract check finds it.
+find_schemathesis
 
 echo "cache = { directory = \"$OUT/schemathesis-cache\" }" > "$OUT/merchant.toml"
 cat >> "$OUT/merchant.toml" <<'TOML'
@@ -172,7 +123,7 @@ in_background() {
 
 # 1. Every operation.
 run_all() {
-    start_server run-all
+    start_server "$OUT/run-all" campaign
     local started run=0
     started=$(date +%s)
     echo "== run 1: every operation, ${SECONDS_PER_RUN}s, at least $EXAMPLES test cases each"
@@ -185,7 +136,7 @@ run_all() {
 
 # 2. The per-order operations, on the order made first.
 run_pinned() {
-    start_server run-pinned
+    start_server "$OUT/run-pinned" campaign
     local started run=0
     started=$(date +%s)
     cp "$OUT/all.toml" "$OUT/pinned.toml"
@@ -210,7 +161,7 @@ TOML
 
 # 3. Stateful: sequences along the links, for the time budget.
 run_stateful() {
-    start_server run-stateful
+    start_server "$OUT/run-stateful" campaign
     local started run=0
     started=$(date +%s)
     echo "== run 3: stateful, ${SECONDS_PER_RUN}s along the OpenAPI links"

@@ -27,15 +27,7 @@ BIN=.build/debug/wallet-orders
 swift build --build-tests
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/wallet-orders-contract.XXXXXX")
-SERVER_PID=
-SERVER_LOG=
-stop_server() {
-    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill "$SERVER_PID" 2>/dev/null || true
-    fi
-    [ -n "$SERVER_PID" ] && { wait "$SERVER_PID" 2>/dev/null || true; }
-    SERVER_PID=
-}
+. Tests/contract/server.sh
 cleanup() {
     local status=$?
     stop_server
@@ -48,40 +40,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-# Starts the server with a fresh database in $TMP/$1 and sets B, KEY, TYPE, ID, TOKEN.
-start_server() {
-    local dir=$TMP/$1
-    mkdir -p "$dir"
-    SERVER_LOG=$dir/server.log
-    "$BIN" serve --port 0 --database "$dir/data/orders.sqlite" > "$SERVER_LOG" 2>&1 &
-    SERVER_PID=$!
-    local port=
-    for _ in $(seq 1 300); do
-        port=$(sed -n 's|.*serving on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$SERVER_LOG" | head -n 1)
-        [ -n "$port" ] && break
-        kill -0 "$SERVER_PID" 2>/dev/null || { echo "the server exited:" >&2; cat "$SERVER_LOG" >&2; exit 1; }
-        sleep 0.2
-    done
-    [ -n "$port" ] || { echo "the server did not print its port" >&2; exit 1; }
-    B=http://127.0.0.1:$port
-    KEY=$(cat "$dir/data/merchant-key")
-    echo "server on $B (log: $SERVER_LOG)"
-
-    # 2. Data: an order, a device registered for it, a change (a push waits in the outbox), a device log.
-    curl -fsS -X POST "$B/api/v1/orders" -H "Authorization: Bearer $KEY" \
-        -H 'Content-Type: application/json' -d @Examples/order.json > "$dir/created.json"
-    local field='import json,sys; print(json.load(open(sys.argv[1]))["orderDetails"][sys.argv[2]])'
-    TYPE=$(python3 -c "$field" "$dir/created.json" orderTypeIdentifier)
-    ID=$(python3 -c "$field" "$dir/created.json" orderIdentifier)
-    TOKEN=$(python3 -c "$field" "$dir/created.json" authenticationToken)
-    curl -fsS -o /dev/null -X POST "$B/v1/devices/contract-device/registrations/$TYPE/$ID" \
-        -H "Authorization: AppleOrder $TOKEN" -d '{"pushToken": "0123456789abcdef"}'
-    curl -fsS -o /dev/null -X PATCH "$B/api/v1/orders/$TYPE/$ID" -H "Authorization: Bearer $KEY" \
-        -H 'Content-Type: application/merge-patch+json' -d '{"statusDescription": "STATUS_SHIPPED"}'
-    curl -fsS -o /dev/null -X POST "$B/v1/log" -d '{"logs": ["contract test"]}'
-    export ST_MERCHANT_KEY=$KEY ST_ORDER_TOKEN=$TOKEN
-}
 
 # After a run: the server must still be up and healthy.
 check_server() {
@@ -98,18 +56,8 @@ check_server() {
     fi
 }
 
-# 3. schemathesis, in a venv under .build/ unless a schemathesis 4 `st` is on the PATH.
-if command -v st > /dev/null 2>&1 && st --version 2>/dev/null | grep -q '^st, version 4'; then
-    ST=st
-else
-    VENV=.build/schemathesis-venv
-    if [ ! -x "$VENV/bin/st" ]; then
-        python3 -m venv "$VENV"
-        "$VENV/bin/pip" install --quiet 'schemathesis>=4,<5'
-    fi
-    ST=$VENV/bin/st
-fi
-"$ST" --version
+# 2. schemathesis (a venv under .build/ unless a schemathesis 4 `st` is on the PATH).
+find_schemathesis
 
 # Credentials for the security schemes of openapi.json; schemathesis' state stays in the temp dir.
 echo "cache = { directory = \"$TMP/schemathesis-cache\" }" > "$TMP/schemathesis.toml"
@@ -128,8 +76,8 @@ COMMON=(--checks "$CHECKS" --max-examples "$MAX_EXAMPLES" --workers 1 --request-
 [ -n "${ST_SEED:-}" ] && COMMON+=(--seed "$ST_SEED")
 status=0
 
-# 4a. Every operation.
-start_server run-all
+# 3a. Every operation.
+start_server "$TMP/run-all" "contract test"
 # The server serves the document it is checked against.
 if ! curl -fsS "$B/openapi.json" | cmp -s - "$SCHEMA"; then
     echo "FAILED: GET /openapi.json is not $SCHEMA" >&2
@@ -138,9 +86,9 @@ fi
 echo "== run 1: every operation"
 "$ST" --config-file "$TMP/schemathesis.toml" run "$SCHEMA" --url "$B" "${COMMON[@]}" \
     --report junit --report-dir "$TMP/run-all/report" || status=1
-check_server || { status=1; stop_server; start_server run-pinned; }
+check_server || { status=1; stop_server; start_server "$TMP/run-pinned" "contract test"; }
 
-# 4b. The per-order operations, on the order made above.
+# 3b. The per-order operations, on the order made above.
 cp "$TMP/schemathesis.toml" "$TMP/pinned.toml"
 cat >> "$TMP/pinned.toml" <<TOML
 
@@ -158,6 +106,6 @@ echo "== run 2: per-order operations on order $TYPE/$ID"
     --phases examples,coverage,fuzzing --report junit --report-dir "$TMP/run-pinned/report" || status=1
 check_server || status=1
 
-# 5. Stop the server (trap) and report.
+# 4. Stop the server (trap) and report.
 [ "$status" -eq 0 ] && echo "contract check passed" || echo "contract check FAILED" >&2
 exit "$status"

@@ -96,7 +96,11 @@ let package = Package(
         // domain errors; knows nothing of HTTP.
         .target(
             name: "WalletOrdersService",
-            dependencies: ["WalletOrdersModel", "WalletOrdersCrypto", "WalletOrdersPackage", "WalletOrdersStore"]
+            dependencies: [
+                "WalletOrdersModel", "WalletOrdersCrypto", "WalletOrdersPackage", "WalletOrdersStore",
+                // ByteBuffer only: packages are kept in the fetch cache as the bytes the HTTP layer sends.
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         // The HTTP layer: the device API, the merchant API, the admin page and the playground (whose simulated
         // devices live in the server process), configuration, start-up; translates requests into calls on the order
@@ -258,6 +262,7 @@ let package = Package(
             name: "WalletOrdersServiceTests",
             dependencies: [
                 "WalletOrdersService", "WalletOrdersStore", "WalletOrdersModel", "WalletOrdersPackage", "WalletOrdersTesting",
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(

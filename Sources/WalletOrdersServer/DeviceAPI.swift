@@ -86,7 +86,7 @@ struct DeviceAPI: Sendable {
         }
         headers[.contentType] = PackageBuilder.contentType
         headers[.contentDisposition] = "attachment; filename=\"\(id).order\""
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: fetched.package)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: fetched.package))
     }
 
     @Sendable func log(_ request: Request, context: ServiceRequestContext) async throws -> Response {

@@ -92,7 +92,7 @@ struct MerchantAPI: Sendable {
         headers[.contentType] = PackageBuilder.contentType
         headers[.contentDisposition] = "attachment; filename=\"\(id).order\""
         headers[.lastModified] = HTTPDate.format(min(fetched.head.updatedAt, service.now()))
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: fetched.package)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: fetched.package))
     }
 
     @Sendable func list(_ request: Request, context: ServiceRequestContext) async throws -> Response {

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Synchronization
 import WalletOrdersStore
 
@@ -30,10 +31,11 @@ public final class FetchCache: Sendable {
     let maxFloors: Int
     private let state: Mutex<State>
 
-    /// What a hit answers: the order's head and the package of that version.
+    /// What a hit answers: the order's head and the package of that version, as the bytes a response sends
+    /// (shared, not copied, by every response).
     public struct Entry: Sendable {
         public let head: OrderHead
-        public let package: Data
+        public let package: ByteBuffer
     }
 
     /// Taken before a miss reads the store: the fill is refused when the cache lost what it would be checked
@@ -62,26 +64,28 @@ public final class FetchCache: Sendable {
     /// Keeps `package` as the order's current one, unless a newer version is known or the ticket is too old.
     /// Answers whether it was kept.
     @discardableResult
-    public func fill(type: String, id: String, head: OrderHead, package: Data, ticket: Ticket?) -> Bool {
+    public func fill(type: String, id: String, head: OrderHead, package: ByteBuffer, ticket: Ticket?) -> Bool {
         guard let ticket else { return false }
         let key = Key(type: type, id: id)
         let cost = Self.cost(key, head, package)
+        let entry = Entry(head: head, package: package)
         return state.withLock { state in
             guard state.live, state.generation == ticket.generation, cost <= capacity else { return false }
-            return state.insert(key, Entry(head: head, package: package), cost: cost, capacity: capacity,
+            return state.insert(key, entry, cost: cost, capacity: capacity,
                                 maxFloors: maxFloors)
         }
     }
 
     /// Keeps the package of a version this instance just committed: like `fill`, but whatever happens to the
     /// ticket, older versions of the order are gone from the cache when it returns.
-    public func written(type: String, id: String, head: OrderHead, package: Data, ticket: Ticket?) {
+    public func written(type: String, id: String, head: OrderHead, package: ByteBuffer, ticket: Ticket?) {
         let key = Key(type: type, id: id)
         let cost = Self.cost(key, head, package)
+        let entry = Entry(head: head, package: package)
         state.withLock { state in
             state.raiseFloor(key, to: head.version, maxFloors: maxFloors)
             guard let ticket, state.live, state.generation == ticket.generation, cost <= capacity else { return }
-            _ = state.insert(key, Entry(head: head, package: package), cost: cost, capacity: capacity,
+            _ = state.insert(key, entry, cost: cost, capacity: capacity,
                              maxFloors: maxFloors)
         }
     }
@@ -107,9 +111,9 @@ public final class FetchCache: Sendable {
         state.withLock { ($0.index.count, $0.bytes, $0.live) }
     }
 
-    static func cost(_ key: Key, _ head: OrderHead, _ package: Data) -> Int {
+    static func cost(_ key: Key, _ head: OrderHead, _ package: ByteBuffer) -> Int {
         // Bytes held plus a rough allowance for the entry, its list links and its slot in the index.
-        package.count + key.type.utf8.count + key.id.utf8.count + head.authenticationToken.utf8.count + 160
+        package.readableBytes + key.type.utf8.count + key.id.utf8.count + head.authenticationToken.utf8.count + 160
     }
 
     struct Key: Hashable {
@@ -211,7 +215,7 @@ public final class FetchCache: Sendable {
             index[slots[slot].key] = nil
             bytes -= slots[slot].cost
             // Let the package go now rather than when the slot is reused.
-            slots[slot].entry = Entry(head: slots[slot].entry.head, package: Data())
+            slots[slot].entry = Entry(head: slots[slot].entry.head, package: ByteBuffer())
             freeSlots.append(slot)
         }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import WalletOrdersModel
 import WalletOrdersPackage
 import WalletOrdersStore
@@ -91,7 +92,7 @@ public struct OrderService: Sendable {
             let order = try await store.createOrder(OrderWrite(
                 orderTypeIdentifier: type.identifier, orderIdentifier: id, authenticationToken: token,
                 document: document, createdAt: createdAt, updatedAt: createdAt, assets: assets, package: package.data))
-            cache?.written(type: type.identifier, id: id, head: order.head, package: package.data, ticket: ticket)
+            cache?.written(type: type.identifier, id: id, head: order.head, package: ByteBuffer(bytes: package.data), ticket: ticket)
             return WrittenOrder(order: order, pushesQueued: 0, warnings: package.warnings)
         } catch StoreError.orderExists {
             throw OrderServiceError.orderExists(type: type.identifier, id: id)
@@ -256,7 +257,8 @@ public struct OrderService: Sendable {
                 let ticket = cache?.ticket()
                 let update = try await store.updateOrder(write, expectedVersion: previous.version, now: now)
                 // Before answering, so a fetch after the answer finds this version here (see `FetchCache`).
-                cache?.written(type: type, id: id, head: update.order.head, package: package.data, ticket: ticket)
+                cache?.written(type: type, id: id, head: update.order.head, package: ByteBuffer(bytes: package.data),
+                              ticket: ticket)
                 return WrittenOrder(order: update.order, pushesQueued: update.pushesQueued, warnings: package.warnings)
             } catch StoreError.versionConflict {
                 continue
@@ -446,8 +448,9 @@ public struct OrderService: Sendable {
     /// cache when `ticket` still holds.
     private func complete(_ fetched: FetchedOrder, type: String, id: String, ticket: FetchCache.Ticket?) async throws
         -> FetchedPackage {
-        if let package = fetched.package {
+        if let stored = fetched.package {
             counters.packageCacheHit()
+            let package = ByteBuffer(bytes: stored)
             cache?.fill(type: type, id: id, head: fetched.head, package: package, ticket: ticket)
             return FetchedPackage(head: fetched.head, package: package)
         }
@@ -455,10 +458,11 @@ public struct OrderService: Sendable {
             throw OrderServiceError.orderNotFound
         }
         let data = try await build(orderType, current.order.document, current.assets).data
+        let package = ByteBuffer(bytes: data)
         if try await store.savePackage(type: type, id: id, version: current.order.version, data: data) {
-            cache?.fill(type: type, id: id, head: current.order.head, package: data, ticket: ticket)
+            cache?.fill(type: type, id: id, head: current.order.head, package: package, ticket: ticket)
         }
-        return FetchedPackage(head: current.order.head, package: data)
+        return FetchedPackage(head: current.order.head, package: package)
     }
 
     /// Builds and signs a package on the signing pool, counting it; package errors become service errors.
@@ -512,10 +516,10 @@ public struct WrittenOrder: Sendable {
     public let warnings: [OrderProblem]
 }
 
-/// An order's head with the signed package of that version.
+/// An order's head with the signed package of that version, as the bytes a response sends.
 public struct FetchedPackage: Sendable {
     public let head: OrderHead
-    public let package: Data
+    public let package: ByteBuffer
 }
 
 /// Unguessable identifiers and tokens from the system's secure random source.

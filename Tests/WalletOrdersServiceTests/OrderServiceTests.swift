@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 import WalletOrdersModel
 import WalletOrdersPackage
@@ -106,9 +107,10 @@ import WalletOrdersTesting
                 package: nil)], registrations: [])
             let fetched = try await service.fetch(type: DevelopmentKeys.orderType, id: "imported",
                                                   token: "an-imported-token-0123")
-            let report = PackageVerifier.verify(fetched.package, trustedRoots: [DevelopmentKeys.shared.chain.root])
+            let package = Data(fetched.package.readableBytesView)
+            let report = PackageVerifier.verify(package, trustedRoots: [DevelopmentKeys.shared.chain.root])
             #expect(report.problems == [])
-            #expect(try await store.orderForFetch(type: DevelopmentKeys.orderType, id: "imported")?.package == fetched.package)
+            #expect(try await store.orderForFetch(type: DevelopmentKeys.orderType, id: "imported")?.package == package)
         }
     }
 }

@@ -22,7 +22,9 @@ enum ClientAddress {
     /// The key limits are counted under: the address itself for IPv4, its /64 network for IPv6, since one
     /// machine usually holds a whole /64 and could otherwise take a fresh allowance with each address.
     static func limiterKey(_ address: String) -> String {
-        guard let socket = try? SocketAddress(ipAddress: address, port: 0), case .v6(let v6) = socket else {
+        // IPv4 (no colon) is its own key: spare parsing it on every request.
+        guard address.utf8.contains(UInt8(ascii: ":")),
+              let socket = try? SocketAddress(ipAddress: address, port: 0), case .v6(let v6) = socket else {
             return address
         }
         var raw = v6.address.sin6_addr

@@ -87,14 +87,15 @@ public final class SQLiteStore: OrderStore {
 
     public func createOrder(_ order: OrderWrite) async throws -> StoredOrder {
         let type = order.orderTypeIdentifier, id = order.orderIdentifier
+        let document = Self.text(order.document)
         let stored = try await pool.write { db in
             let tag = try Self.nextChangeTag(db)
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO orders (order_type_identifier, order_identifier, authentication_token, document, status,
                                     created_at, updated_at, change_tag, version)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
                 ON CONFLICT (order_type_identifier, order_identifier) DO NOTHING
-                """, arguments: [type, id, order.authenticationToken, Self.text(order.document), order.status.rawValue,
+                """).execute(arguments: [type, id, order.authenticationToken, document, order.status.rawValue,
                                  order.createdAt.unixSeconds, order.updatedAt.unixSeconds, tag])
             guard db.changesCount == 1 else { throw StoreError.orderExists }
             try Self.recordVersion(db, order, version: 1)
@@ -107,10 +108,13 @@ public final class SQLiteStore: OrderStore {
     }
 
     public func currentOrder(type: String, id: String) async throws -> CurrentOrder? {
-        try await pool.read { db in
-            guard let order = try Self.fetchOrder(db, type: type, id: id) else { return nil }
-            return CurrentOrder(order: order, assets: try Self.fetchAssets(db, type: type, id: id))
+        let read = try await pool.read { db -> (OrderRow, [String: Data])? in
+            guard let row = try Self.fetchOrderRow(db, type: type, id: id) else { return nil }
+            return (row, try Self.fetchAssets(db, type: type, id: id))
         }
+        // Parsed here, off the database's queue: on the caller's executor (the service's writes run on theirs).
+        guard let (row, assets) = read else { return nil }
+        return CurrentOrder(order: try row.order(type: type, id: id), assets: assets)
     }
 
     public func withOrderWriteLock<Result: Sendable>(type: String, id: String,
@@ -121,13 +125,16 @@ public final class SQLiteStore: OrderStore {
     public func updateOrder(_ order: OrderWrite, expectedVersion: Int, now: Date) async throws -> OrderUpdate {
         let type = order.orderTypeIdentifier, id = order.orderIdentifier
         let version = expectedVersion + 1
+        // Serialized before taking the writer: registrations and every other write wait while it is held.
+        let document = Self.text(order.document)
         let update = try await pool.write { db in
             let tag = try Self.nextChangeTag(db)
-            try db.execute(sql: """
+            // Cached statements on the write paths devices and merchants hit most: compiling SQL showed in profiles.
+            try db.cachedStatement(sql: """
                 UPDATE orders SET document = ?, status = ?, updated_at = ?, change_tag = ?, version = ?
                 WHERE order_type_identifier = ? AND order_identifier = ? AND version = ?
-                """, arguments: [Self.text(order.document), order.status.rawValue, order.updatedAt.unixSeconds, tag,
-                                 version, type, id, expectedVersion])
+                """).execute(arguments: [document, order.status.rawValue, order.updatedAt.unixSeconds, tag,
+                                         version, type, id, expectedVersion])
             guard db.changesCount == 1 else {
                 let exists = try Bool.fetchOne(db, sql: """
                     SELECT EXISTS (SELECT 1 FROM orders WHERE order_type_identifier = ? AND order_identifier = ?)
@@ -138,9 +145,9 @@ public final class SQLiteStore: OrderStore {
             if let assets = order.assets { try Self.replaceAssets(db, type: type, id: id, assets: assets) }
             try Self.storePackage(db, type: type, id: id, version: version, data: order.package)
             let queued = try Self.queuePushes(db, type: type, id: id, now: now)
-            let createdAt = try Int64.fetchOne(db, sql: """
+            let createdAt = try Int64.fetchOne(db.cachedStatement(sql: """
                 SELECT created_at FROM orders WHERE order_type_identifier = ? AND order_identifier = ?
-                """, arguments: [type, id]) ?? order.createdAt.unixSeconds
+                """), arguments: [type, id]) ?? order.createdAt.unixSeconds
             let stored = StoredOrder(
                 orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: order.authenticationToken,
                 document: order.document, status: order.status, createdAt: Date(unixSeconds: createdAt),
@@ -153,7 +160,7 @@ public final class SQLiteStore: OrderStore {
     }
 
     public func order(type: String, id: String) async throws -> StoredOrder? {
-        try await pool.read { db in try Self.fetchOrder(db, type: type, id: id) }
+        try await pool.read { db in try Self.fetchOrderRow(db, type: type, id: id) }?.order(type: type, id: id)
     }
 
     public func orderHead(type: String, id: String) async throws -> OrderHead? {
@@ -234,10 +241,10 @@ public final class SQLiteStore: OrderStore {
     public func register(device: String, type: String, id: String, pushToken: String, now: Date) async throws
         -> RegistrationOutcome {
         try await pool.write { db in
-            let existing = try String.fetchOne(db, sql: """
+            let existing = try String.fetchOne(db.cachedStatement(sql: """
                 SELECT push_token FROM registrations
                 WHERE device_identifier = ? AND order_type_identifier = ? AND order_identifier = ?
-                """, arguments: [device, type, id])
+                """), arguments: [device, type, id])
             if let existing {
                 if existing != pushToken {
                     try db.execute(sql: """
@@ -247,11 +254,11 @@ public final class SQLiteStore: OrderStore {
                 }
                 return .existing
             }
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO registrations (device_identifier, order_type_identifier, order_identifier, push_token,
                                            created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [device, type, id, pushToken, now.unixSeconds, now.unixSeconds])
+                """).execute(arguments: [device, type, id, pushToken, now.unixSeconds, now.unixSeconds])
             return .created
         }
     }
@@ -309,7 +316,7 @@ public final class SQLiteStore: OrderStore {
 
     public func resendPushes(type: String, id: String, now: Date) async throws -> Int? {
         let queued = try await pool.write { db -> Int? in
-            guard try Self.fetchOrder(db, type: type, id: id) != nil else { return nil }
+            guard try Self.fetchOrderRow(db, type: type, id: id) != nil else { return nil }
             return try Self.queuePushes(db, type: type, id: id, now: now)
         }
         if let queued, queued > 0 { hub.publish(.pushesQueued) }
@@ -427,45 +434,64 @@ public final class SQLiteStore: OrderStore {
     // MARK: Rows
 
     private static func nextChangeTag(_ db: Database) throws -> Int64 {
-        guard let tag = try Int64.fetchOne(db, sql: """
+        guard let tag = try Int64.fetchOne(db.cachedStatement(sql: """
             UPDATE counters SET value = value + 1 WHERE name = 'order_change' RETURNING value
-            """) else { throw StoreError.unexpected("the order_change counter is missing") }
+            """)) else { throw StoreError.unexpected("the order_change counter is missing") }
         return tag
     }
 
     /// One pending push per device registered for the order; answers how many devices that is.
     static func queuePushes(_ db: Database, type: String, id: String, now: Date) throws -> Int {
         // A pending push for the same order and token already covers this change: Wallet fetches the newest version.
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO push_outbox (order_type_identifier, order_identifier, device_identifier, push_token, status,
                                      attempts, next_attempt_at, created_at, updated_at)
             SELECT order_type_identifier, order_identifier, device_identifier, push_token, 'pending', 0, ?3, ?3, ?3
             FROM registrations WHERE order_type_identifier = ?1 AND order_identifier = ?2
             ON CONFLICT (order_type_identifier, order_identifier, push_token) WHERE status = 'pending' DO NOTHING
-            """, arguments: [type, id, now.unixSeconds])
-        return try Int.fetchOne(db, sql: """
+            """).execute(arguments: [type, id, now.unixSeconds])
+        return try Int.fetchOne(db.cachedStatement(sql: """
             SELECT COUNT(*) FROM registrations WHERE order_type_identifier = ? AND order_identifier = ?
-            """, arguments: [type, id]) ?? 0
+            """), arguments: [type, id]) ?? 0
     }
 
     static func recordVersion(_ db: Database, _ order: OrderWrite, version: Int) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT OR REPLACE INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at)
             VALUES (?, ?, ?, ?, ?)
-            """, arguments: [order.orderTypeIdentifier, order.orderIdentifier, version, order.status.rawValue,
+            """).execute(arguments: [order.orderTypeIdentifier, order.orderIdentifier, version, order.status.rawValue,
                              order.updatedAt.unixSeconds])
     }
 
-    static func fetchOrder(_ db: Database, type: String, id: String) throws -> StoredOrder? {
-        guard let row = try Row.fetchOne(db, sql: """
+    /// An order's row as stored, its document not parsed yet.
+    struct OrderRow: Sendable {
+        let authenticationToken: String
+        let document: String
+        let status: String
+        let createdAt: Int64
+        let updatedAt: Int64
+        let changeTag: Int64
+        let version: Int
+
+        func order(type: String, id: String) throws -> StoredOrder {
+            StoredOrder(
+                orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: authenticationToken,
+                document: try OrderDocument(data: Data(document.utf8)), status: SQLiteStore.status(status),
+                createdAt: Date(unixSeconds: createdAt), updatedAt: Date(unixSeconds: updatedAt), changeTag: changeTag,
+                version: version)
+        }
+    }
+
+    static func fetchOrderRow(_ db: Database, type: String, id: String) throws -> OrderRow? {
+        let statement = try db.cachedStatement(sql: """
             SELECT authentication_token, document, status, created_at, updated_at, change_tag, version FROM orders
             WHERE order_type_identifier = ? AND order_identifier = ?
-            """, arguments: [type, id]) else { return nil }
-        let document = try OrderDocument(data: Data((row["document"] as String).utf8))
-        return StoredOrder(
-            orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: row["authentication_token"],
-            document: document, status: status(row["status"]), createdAt: Date(unixSeconds: row["created_at"]),
-            updatedAt: Date(unixSeconds: row["updated_at"]), changeTag: row["change_tag"], version: row["version"])
+            """)
+        return try Row.fetchOne(statement, arguments: [type, id]).map { row in
+            OrderRow(authenticationToken: row["authentication_token"], document: row["document"], status: row["status"],
+                     createdAt: row["created_at"], updatedAt: row["updated_at"], changeTag: row["change_tag"],
+                     version: row["version"])
+        }
     }
 
     static func fetchAssets(_ db: Database, type: String, id: String) throws -> [String: Data] {
@@ -489,11 +515,11 @@ public final class SQLiteStore: OrderStore {
     }
 
     static func storePackage(_ db: Database, type: String, id: String, version: Int, data: Data) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO order_packages (order_type_identifier, order_identifier, version, data) VALUES (?, ?, ?, ?)
             ON CONFLICT (order_type_identifier, order_identifier) DO UPDATE SET version = excluded.version,
                                                                                data = excluded.data
-            """, arguments: [type, id, version, data])
+            """).execute(arguments: [type, id, version, data])
     }
 
     static func text(_ document: OrderDocument) -> String {

@@ -82,6 +82,10 @@ public struct OrderService: Sendable {
 
     /// Creates an order from a merchant's body: order.json fields plus optional `assets` {path: base64}.
     public func create(_ body: JSONValue) async throws -> WrittenOrder {
+        try await WritePool.shared.run { try await createOnPool(body) }
+    }
+
+    private func createOnPool(_ body: JSONValue) async throws -> WrittenOrder {
         let token = Random.token()
         let createdAt = Date(unixSeconds: now().unixSeconds)
         let (type, document, assets) = try newOrder(body, token: token, createdAt: createdAt)
@@ -213,9 +217,12 @@ public struct OrderService: Sendable {
         change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
     ) async throws -> WrittenOrder {
         guard let orderType = orderTypes[type] else { throw OrderServiceError.orderNotFound }
-        return try await writes.withLock("\(type) \(id)") {
-            try await store.withOrderWriteLock(type: type, id: id) {
-                try await update(orderType, id: id, change: change)
+        // On the write pool's threads, below device requests (see `WritePool`).
+        return try await WritePool.shared.run {
+            try await writes.withLock("\(type) \(id)") {
+                try await store.withOrderWriteLock(type: type, id: id) {
+                    try await update(orderType, id: id, change: change)
+                }
             }
         }
     }
@@ -465,11 +472,11 @@ public struct OrderService: Sendable {
         return FetchedPackage(head: current.order.head, package: package)
     }
 
-    /// Builds and signs a package on the signing pool, counting it; package errors become service errors.
+    /// Builds and signs a package on the write pool, counting it; package errors become service errors.
     func build(_ type: OrderType, _ order: OrderDocument, _ assets: [String: Data]) async throws -> BuiltPackage {
         counters.packageBuilt()
         do {
-            return try await SigningPool.shared.run { try type.package(order, assets: assets) }
+            return try await WritePool.shared.run { try type.package(order, assets: assets) }
         } catch let error as PackageError {
             throw Self.serviceError(error)
         }

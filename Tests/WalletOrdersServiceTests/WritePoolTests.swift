@@ -7,7 +7,7 @@ import Testing
 @testable import WalletOrdersService
 
 /// The threads packages are signed on: never more at once than the pool has, below the priority of device work.
-@Suite struct SigningPoolTests {
+@Suite struct WritePoolTests {
     struct Refused: Error, Equatable {}
 
     /// How many jobs run now, and the most that ever ran at once.
@@ -19,20 +19,44 @@ import Testing
     }
 
     @Test func workRunsOnThePoolsOwnLowerPriorityThreadsAndItsErrorsReachTheCaller() async throws {
-        let pool = SigningPool(threads: 1)
+        let pool = WritePool(threads: 1)
         let (name, niceness) = try await pool.run { () -> (String, Int32) in
             let name = try String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
             return (name.trimmingCharacters(in: .newlines), getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
         }
-        #expect(name == "wo-signing-0")
-        #expect(niceness == SigningPool.niceness)
+        #expect(name == "wo-write-0")
+        #expect(niceness == WritePool.niceness)
         // The caller's own thread keeps its priority.
-        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) < SigningPool.niceness)
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) < WritePool.niceness)
         await #expect(throws: Refused.self) { try await pool.run { () -> Int in throw Refused() } }
     }
 
+    static func threadName() -> String {
+        ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .newlines)
+    }
+
+    /// A nonisolated async function, as the store's are: it runs where its caller's task prefers.
+    static func threadNameAfterSuspending() async throws -> String {
+        try await Task.sleep(for: .milliseconds(1))
+        return threadName()
+    }
+
+    @Test func aWriteStaysOnThePoolAcrossItsAwaits() async throws {
+        let pool = WritePool(threads: 1)
+        let names = try await pool.run { () async throws -> [String] in
+            var names = [Self.threadName()]
+            try await Task.sleep(for: .milliseconds(1))
+            names.append(Self.threadName())
+            names.append(try await Self.threadNameAfterSuspending())
+            return names
+        }
+        #expect(names == ["wo-write-0", "wo-write-0", "wo-write-0"])
+        // Outside `run`, the caller is back on its own threads.
+        #expect(Self.threadName() != "wo-write-0")
+    }
+
     @Test func manyCallersAtOnceAreServedNoMoreThanThePoolsThreadsAtATime() async throws {
-        let pool = SigningPool(threads: 2)
+        let pool = WritePool(threads: 2)
         let running = Concurrency()
         let results = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<200 {

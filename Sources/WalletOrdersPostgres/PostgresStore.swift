@@ -221,25 +221,14 @@ public final class PostgresStore: OrderStore {
     }
 
     public func orderHead(type: String, id: String) async throws -> OrderHead? {
-        let rows = try await client.query("""
-            SELECT authentication_token, updated_at, change_tag, version FROM orders
-            WHERE order_type_identifier = \(type) AND order_identifier = \(id)
-            """, logger: logger).collect()
-        return try rows.first.map { try Self.head(Columns($0)) }
+        // At most one row (the key); read to the end, so the connection goes back to the pool at once.
+        try await client.execute(OrderHeadStatement(type: type, id: id), logger: logger)
+            .reduce(into: []) { $0.append($1) }.first
     }
 
     public func orderForFetch(type: String, id: String) async throws -> FetchedOrder? {
-        let rows = try await client.query("""
-            SELECT o.authentication_token, o.updated_at, o.change_tag, o.version, p.data AS package
-            FROM orders o
-            LEFT JOIN order_packages p ON p.order_type_identifier = o.order_type_identifier
-                                      AND p.order_identifier = o.order_identifier AND p.version = o.version
-            WHERE o.order_type_identifier = \(type) AND o.order_identifier = \(id)
-            """, logger: logger).collect()
-        return try rows.first.map { row in
-            let columns = Columns(row)
-            return FetchedOrder(head: try Self.head(columns), package: try columns["package"])
-        }
+        try await client.execute(OrderForFetchStatement(type: type, id: id), logger: logger)
+            .reduce(into: []) { $0.append($1) }.first
     }
 
     public func savePackage(type: String, id: String, version: Int, data: Data) async throws -> Bool {
@@ -316,18 +305,9 @@ public final class PostgresStore: OrderStore {
     public func changedOrders(device: String, type: String, since tag: Int64?) async throws -> ChangedOrders? {
         // The snapshot's xmin is the oldest transaction still running when this statement started: every write
         // by an older transaction is visible now, so a tag below it skips nothing that commits later.
-        let rows = try await client.query("""
-            SELECT o.order_identifier, o.change_tag, pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS horizon
-            FROM registrations r
-            JOIN orders o ON o.order_type_identifier = r.order_type_identifier AND o.order_identifier = r.order_identifier
-            WHERE r.device_identifier = \(device) AND r.order_type_identifier = \(type)
-            """, logger: logger).collect()
-        guard !rows.isEmpty else { return nil }
-        let tagged: [(id: String, tag: Int64)] = try rows.map { row in
-            let columns = Columns(row)
-            return (try columns["order_identifier"], try columns["change_tag"])
-        }
-        let horizon: Int64 = try Columns(rows[0])["horizon"]
+        let tagged = try await client.execute(ChangedOrdersStatement(device: device, type: type), logger: logger)
+            .reduce(into: []) { $0.append($1) }
+        guard let horizon = tagged.first?.horizon else { return nil }
         let newest = tagged.map(\.tag).max() ?? 0
         let changed = tagged.filter { tag == nil || $0.tag > tag! }.sorted { $0.tag < $1.tag }.map(\.id)
         return ChangedOrders(orderIdentifiers: changed, lastModified: max(tag ?? 0, min(newest, horizon - 1)))

@@ -1,0 +1,83 @@
+import PostgresNIO
+import WalletOrdersStore
+
+/// The reads devices make most, as statements each connection prepares once: PostgreSQL parses and plans them
+/// once per connection instead of once per request, and no row description travels with each answer.
+extension PostgresStore {
+    /// "Which orders changed since": the device's orders with their tags, and the snapshot's xmin (see
+    /// `changedOrders`).
+    struct ChangedOrdersStatement: PostgresPreparedStatement {
+        static let name = "wallet_orders_changed_orders"
+        static let sql = """
+            SELECT o.order_identifier, o.change_tag, pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS horizon
+            FROM registrations r
+            JOIN orders o ON o.order_type_identifier = r.order_type_identifier AND o.order_identifier = r.order_identifier
+            WHERE r.device_identifier = $1 AND r.order_type_identifier = $2
+            """
+        typealias Row = (id: String, tag: Int64, horizon: Int64)
+        let device: String
+        let type: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(device)
+            bindings.append(type)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let columns = Columns(row)
+            return (try columns["order_identifier"], try columns["change_tag"], try columns["horizon"])
+        }
+    }
+
+    /// The head of an order: what a registration checks the token against.
+    struct OrderHeadStatement: PostgresPreparedStatement {
+        static let name = "wallet_orders_order_head"
+        static let sql = """
+            SELECT authentication_token, updated_at, change_tag, version FROM orders
+            WHERE order_type_identifier = $1 AND order_identifier = $2
+            """
+        typealias Row = OrderHead
+        let type: String
+        let id: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(type)
+            bindings.append(id)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> OrderHead {
+            try PostgresStore.head(Columns(row))
+        }
+    }
+
+    /// The head of an order with the package of its current version, when one is stored: the order fetch.
+    struct OrderForFetchStatement: PostgresPreparedStatement {
+        static let name = "wallet_orders_order_for_fetch"
+        static let sql = """
+            SELECT o.authentication_token, o.updated_at, o.change_tag, o.version, p.data AS package
+            FROM orders o
+            LEFT JOIN order_packages p ON p.order_type_identifier = o.order_type_identifier
+                                      AND p.order_identifier = o.order_identifier AND p.version = o.version
+            WHERE o.order_type_identifier = $1 AND o.order_identifier = $2
+            """
+        typealias Row = FetchedOrder
+        let type: String
+        let id: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(type)
+            bindings.append(id)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> FetchedOrder {
+            let columns = Columns(row)
+            return FetchedOrder(head: try PostgresStore.head(columns), package: try columns["package"])
+        }
+    }
+}

@@ -8,16 +8,9 @@ import WalletOrdersStore
 ///
 /// WAL mode with a busy timeout and foreign keys on: one writer at a time, readers alongside it. Writes are
 /// short: the service builds and signs a package before it asks the store to commit it.
-///
-/// No commit copies the write-ahead log into the database file (SQLite's automatic checkpoint would make the
-/// commit that crosses its threshold write and sync the pages while every other write waits): a connection of the
-/// store's own does it in the background, several times a second, without the write lock.
 public final class SQLiteStore: OrderStore {
     let pool: DatabasePool
     let hub = StoreEventHub(complete: true)
-    private let checkpoints: Task<Void, Never>
-    /// How often the background connection checkpoints the log.
-    static let checkpointInterval: Duration = .milliseconds(200)
     /// The database file.
     public let path: String
 
@@ -29,27 +22,9 @@ public final class SQLiteStore: OrderStore {
         configuration.busyMode = .timeout(5)
         configuration.foreignKeysEnabled = true
         configuration.label = "wallet-orders"
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-            // The log is reused once copied; past this size it is cut back when that happens.
-            try db.execute(sql: "PRAGMA journal_size_limit = \(64 << 20)")
-        }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         pool = try DatabasePool(path: path, configuration: configuration)
-        var checkpointing = Configuration()
-        checkpointing.busyMode = .timeout(5)
-        checkpointing.label = "wallet-orders-checkpoint"
-        let checkpointer = try DatabaseQueue(path: path, configuration: checkpointing)
-        checkpoints = Task.detached(priority: .medium) { [weak pool] in
-            // Until closed, or until the store is gone without being closed (tests, short commands).
-            while !Task.isCancelled, pool != nil {
-                try? await Task.sleep(for: Self.checkpointInterval)
-                // PASSIVE: copies what no reader still needs, takes no lock a writer or reader waits on.
-                _ = try? await checkpointer.writeWithoutTransaction { db in try db.checkpoint(.passive) }
-            }
-            try? checkpointer.close()
-        }
         self.path = path
     }
 
@@ -103,8 +78,6 @@ public final class SQLiteStore: OrderStore {
 
     public func close() async {
         hub.close()
-        checkpoints.cancel()
-        await checkpoints.value
         try? pool.close()
     }
 

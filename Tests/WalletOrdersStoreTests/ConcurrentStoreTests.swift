@@ -110,31 +110,6 @@ import WalletOrdersTesting
         await second.close()
     }
 
-    /// Commits leave the write-ahead log alone (SQLite's automatic checkpoint is off); the store's own connection
-    /// copies it into the database file in the background. The file alone, read without its log, shows a write
-    /// soon after it commits: with the automatic checkpoint, a few small writes would stay in the log.
-    @Test func theBackgroundCheckpointCopiesCommitsIntoTheDatabaseFile() async throws {
-        let folder = try TemporaryDirectory("sqlite-checkpoint")
-        let path = folder.path("orders.sqlite")
-        let store = try SQLiteStore(path: path)
-        _ = try await store.migrate()
-        _ = try await store.createOrder(Writes.order("C-1"))
-        let copy = folder.path("copy.sqlite")
-        var found = ""
-        for _ in 0..<50 where found != "1" {
-            try await Task.sleep(for: .milliseconds(100))
-            try? FileManager.default.removeItem(atPath: copy)
-            try FileManager.default.copyItem(atPath: path, toPath: copy)
-            found = try Command.run("python3", ["-c", """
-                import sqlite3, sys
-                db = sqlite3.connect(sys.argv[1])
-                print(db.execute("SELECT count(*) FROM orders WHERE order_identifier = 'C-1'").fetchone()[0])
-                """, copy]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        #expect(found == "1", "the order reached the database file without the log")
-        await store.close()
-    }
-
     @Test func theSQLiteFileIsInWALModeAndRecordsItsMigrations() async throws {
         let folder = try TemporaryDirectory("sqlite")
         let path = folder.path("orders.sqlite")

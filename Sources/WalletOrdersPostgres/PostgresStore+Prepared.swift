@@ -11,7 +11,8 @@ extension PostgresStore {
         static let sql = """
             SELECT o.order_identifier, o.change_tag, pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS horizon
             FROM registrations r
-            JOIN orders o ON o.order_type_identifier = r.order_type_identifier AND o.order_identifier = r.order_identifier
+            JOIN orders o ON o.order_type_identifier = r.order_type_identifier
+                         AND o.order_identifier = r.order_identifier
             WHERE r.device_identifier = $1 AND r.order_type_identifier = $2
             """
         typealias Row = (id: String, tag: Int64, horizon: Int64)

@@ -96,7 +96,8 @@ public struct OrderService: Sendable {
             let order = try await store.createOrder(OrderWrite(
                 orderTypeIdentifier: type.identifier, orderIdentifier: id, authenticationToken: token,
                 document: document, createdAt: createdAt, updatedAt: createdAt, assets: assets, package: package.data))
-            cache?.written(type: type.identifier, id: id, head: order.head, package: ByteBuffer(bytes: package.data), ticket: ticket)
+            cache?.written(type: type.identifier, id: id, head: order.head, package: ByteBuffer(bytes: package.data),
+                           ticket: ticket)
             return WrittenOrder(order: order, pushesQueued: 0, warnings: package.warnings)
         } catch StoreError.orderExists {
             throw OrderServiceError.orderExists(type: type.identifier, id: id)
@@ -265,7 +266,7 @@ public struct OrderService: Sendable {
                 let update = try await store.updateOrder(write, expectedVersion: previous.version, now: now)
                 // Before answering, so a fetch after the answer finds this version here (see `FetchCache`).
                 cache?.written(type: type, id: id, head: update.order.head, package: ByteBuffer(bytes: package.data),
-                              ticket: ticket)
+                               ticket: ticket)
                 return WrittenOrder(order: update.order, pushesQueued: update.pushesQueued, warnings: package.warnings)
             } catch StoreError.versionConflict {
                 continue

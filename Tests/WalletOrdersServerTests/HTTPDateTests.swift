@@ -19,7 +19,8 @@ struct HTTPDateTests {
         }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<500 {
-            dates.append(Date(timeIntervalSince1970: TimeInterval(Int.random(in: 0..<4_102_444_800, using: &generator))))
+            let seconds = Int.random(in: 0..<4_102_444_800, using: &generator)
+            dates.append(Date(timeIntervalSince1970: TimeInterval(seconds)))
         }
         for date in dates {
             let text = HTTPDate.format(date)

@@ -14,6 +14,11 @@ import WalletOrdersTesting
                   changeTag: Int64(version), version: version)
     }
 
+    /// A package of one byte.
+    static func package(_ byte: UInt8) -> ByteBuffer {
+        ByteBuffer(bytes: [byte])
+    }
+
     static func live(capacity: Int = 1 << 20) -> FetchCache {
         let cache = FetchCache(capacity: capacity)
         cache.apply(.resync)
@@ -23,10 +28,10 @@ import WalletOrdersTesting
     @Test func itHoldsNothingUntilTheStoreSaysItsEventsAreComplete() {
         let cache = FetchCache(capacity: 1 << 20)
         #expect(cache.ticket() == nil)
-        #expect(!cache.fill(type: "t", id: "a", head: Self.head(1), package: ByteBuffer(bytes: [1]), ticket: cache.ticket()))
+        #expect(!cache.fill(type: "t", id: "a", head: Self.head(1), package: Self.package(1), ticket: cache.ticket()))
         cache.apply(.resync)
-        #expect(cache.fill(type: "t", id: "a", head: Self.head(1), package: ByteBuffer(bytes: [1]), ticket: cache.ticket()))
-        #expect(cache.entry(type: "t", id: "a")?.package == ByteBuffer(bytes: [1]))
+        #expect(cache.fill(type: "t", id: "a", head: Self.head(1), package: Self.package(1), ticket: cache.ticket()))
+        #expect(cache.entry(type: "t", id: "a")?.package == Self.package(1))
         cache.apply(.interrupted)
         #expect(cache.entry(type: "t", id: "a") == nil)
         #expect(cache.ticket() == nil)
@@ -39,24 +44,24 @@ import WalletOrdersTesting
         let ticket = cache.ticket()
         // The store read version 1; meanwhile version 2 was committed and announced.
         cache.apply(.orderChanged(type: "t", id: "a", version: 2))
-        #expect(!cache.fill(type: "t", id: "a", head: Self.head(1), package: ByteBuffer(bytes: [1]), ticket: ticket))
+        #expect(!cache.fill(type: "t", id: "a", head: Self.head(1), package: Self.package(1), ticket: ticket))
         #expect(cache.entry(type: "t", id: "a") == nil)
-        #expect(cache.fill(type: "t", id: "a", head: Self.head(2), package: ByteBuffer(bytes: [2]), ticket: ticket))
+        #expect(cache.fill(type: "t", id: "a", head: Self.head(2), package: Self.package(2), ticket: ticket))
         #expect(cache.entry(type: "t", id: "a")?.head.version == 2)
         // An older read arriving after the newer one changes nothing.
-        #expect(!cache.fill(type: "t", id: "a", head: Self.head(1), package: ByteBuffer(bytes: [1]), ticket: cache.ticket()))
+        #expect(!cache.fill(type: "t", id: "a", head: Self.head(1), package: Self.package(1), ticket: cache.ticket()))
         cache.apply(.orderChanged(type: "t", id: "a", version: 3))
         #expect(cache.entry(type: "t", id: "a") == nil)
     }
 
     @Test func aWrittenVersionReplacesOlderOnesEvenWithoutATicket() {
         let cache = Self.live()
-        #expect(cache.fill(type: "t", id: "a", head: Self.head(1), package: ByteBuffer(bytes: [1]), ticket: cache.ticket()))
-        cache.written(type: "t", id: "a", head: Self.head(2), package: ByteBuffer(bytes: [2]), ticket: nil)
+        #expect(cache.fill(type: "t", id: "a", head: Self.head(1), package: Self.package(1), ticket: cache.ticket()))
+        cache.written(type: "t", id: "a", head: Self.head(2), package: Self.package(2), ticket: nil)
         #expect(cache.entry(type: "t", id: "a") == nil)
         let ticket = cache.ticket()
-        #expect(!cache.fill(type: "t", id: "a", head: Self.head(1), package: ByteBuffer(bytes: [1]), ticket: ticket))
-        cache.written(type: "t", id: "a", head: Self.head(3), package: ByteBuffer(bytes: [3]), ticket: ticket)
+        #expect(!cache.fill(type: "t", id: "a", head: Self.head(1), package: Self.package(1), ticket: ticket))
+        cache.written(type: "t", id: "a", head: Self.head(3), package: Self.package(3), ticket: ticket)
         #expect(cache.entry(type: "t", id: "a")?.head.version == 3)
     }
 
@@ -72,7 +77,8 @@ import WalletOrdersTesting
         #expect(cache.entry(type: "t", id: "a") != nil && cache.entry(type: "t", id: "d") != nil)
         #expect(cache.usage.bytes <= 35_000 && cache.usage.entries == 3)
         // A package bigger than the whole cache is served but not kept.
-        #expect(!cache.fill(type: "t", id: "e", head: Self.head(1), package: ByteBuffer(repeating: 0, count: 40_000), ticket: cache.ticket()))
+        #expect(!cache.fill(type: "t", id: "e", head: Self.head(1), package: ByteBuffer(repeating: 0, count: 40_000),
+                            ticket: cache.ticket()))
         // The evicted version stays a floor: an older read of b cannot come back.
         let stale = cache.ticket()
         #expect(!cache.fill(type: "t", id: "b", head: Self.head(0), package: package, ticket: stale))
@@ -83,8 +89,8 @@ import WalletOrdersTesting
         let ticket = cache.ticket()
         // 1,024 floors at most for this size: one more drops them all.
         for index in 0...1_024 { cache.apply(.orderChanged(type: "t", id: "o\(index)", version: 2)) }
-        #expect(!cache.fill(type: "t", id: "o0", head: Self.head(1), package: ByteBuffer(bytes: [1]), ticket: ticket))
-        #expect(cache.fill(type: "t", id: "o0", head: Self.head(2), package: ByteBuffer(bytes: [2]), ticket: cache.ticket()))
+        #expect(!cache.fill(type: "t", id: "o0", head: Self.head(1), package: Self.package(1), ticket: ticket))
+        #expect(cache.fill(type: "t", id: "o0", head: Self.head(2), package: Self.package(2), ticket: cache.ticket()))
     }
 
     // MARK: Through the service, on real stores
@@ -127,7 +133,8 @@ import WalletOrdersTesting
                     let fetched = try await service.fetch(type: type, id: id, token: token)
                     #expect(fetched.head.version == version, "the acknowledged version, at once")
                     let stored = try #require(try await store.orderForFetch(type: type, id: id))
-                    #expect(fetched.package == stored.package.map { ByteBuffer(bytes: $0) }, "the stored package of that version")
+                    #expect(fetched.package == stored.package.map { ByteBuffer(bytes: $0) },
+                            "the stored package of that version")
                 }
                 stop.add()
                 try await group.waitForAll()

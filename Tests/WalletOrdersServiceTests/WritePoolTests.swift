@@ -32,7 +32,8 @@ import Testing
     }
 
     static func threadName() -> String {
-        ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .newlines)
+        let name = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+        return (name ?? "").trimmingCharacters(in: .newlines)
     }
 
     /// A nonisolated async function, as the store's are: it runs where its caller's task prefers.

@@ -6,7 +6,7 @@ import WalletOrdersStore
 extension PostgresStore {
     /// "Which orders changed since": the device's orders with their tags, and the snapshot's xmin (see
     /// `changedOrders`).
-    struct ChangedOrdersStatement: PostgresPreparedStatement {
+    struct ChangedOrdersStatement: TwoTextParameters {
         static let name = "wallet_orders_changed_orders"
         static let sql = """
             SELECT o.order_identifier, o.change_tag, pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS horizon
@@ -18,13 +18,7 @@ extension PostgresStore {
         typealias Row = (id: String, tag: Int64, horizon: Int64)
         let device: String
         let type: String
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(device)
-            bindings.append(type)
-            return bindings
-        }
+        var parameters: (String, String) { (device, type) }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
             let columns = Columns(row)
@@ -33,7 +27,7 @@ extension PostgresStore {
     }
 
     /// The head of an order: what a registration checks the token against.
-    struct OrderHeadStatement: PostgresPreparedStatement {
+    struct OrderHeadStatement: TwoTextParameters {
         static let name = "wallet_orders_order_head"
         static let sql = """
             SELECT authentication_token, updated_at, change_tag, version FROM orders
@@ -42,13 +36,7 @@ extension PostgresStore {
         typealias Row = OrderHead
         let type: String
         let id: String
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(type)
-            bindings.append(id)
-            return bindings
-        }
+        var parameters: (String, String) { (type, id) }
 
         func decodeRow(_ row: PostgresRow) throws -> OrderHead {
             try PostgresStore.head(Columns(row))
@@ -56,7 +44,7 @@ extension PostgresStore {
     }
 
     /// The head of an order with the package of its current version, when one is stored: the order fetch.
-    struct OrderForFetchStatement: PostgresPreparedStatement {
+    struct OrderForFetchStatement: TwoTextParameters {
         static let name = "wallet_orders_order_for_fetch"
         static let sql = """
             SELECT o.authentication_token, o.updated_at, o.change_tag, o.version, p.data AS package
@@ -68,17 +56,25 @@ extension PostgresStore {
         typealias Row = FetchedOrder
         let type: String
         let id: String
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(type)
-            bindings.append(id)
-            return bindings
-        }
+        var parameters: (String, String) { (type, id) }
 
         func decodeRow(_ row: PostgresRow) throws -> FetchedOrder {
             let columns = Columns(row)
             return FetchedOrder(head: try PostgresStore.head(columns), package: try columns["package"])
         }
+    }
+}
+
+/// A prepared statement whose parameters are two texts, `$1` and `$2`.
+protocol TwoTextParameters: PostgresPreparedStatement {
+    var parameters: (String, String) { get }
+}
+
+extension TwoTextParameters {
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(parameters.0)
+        bindings.append(parameters.1)
+        return bindings
     }
 }

@@ -127,9 +127,12 @@ public struct DeviceHTTPClient: Sendable {
         }
         do {
             return try await channel.executeThenClose { inbound, outbound in
-                try await outbound.write(.head(head))
-                if let body, !body.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
-                try await outbound.write(.end(nil))
+                // The whole request in one flush: a server may answer and close as soon as it has read a request
+                // (a GET needs no more than its head), and a part written after that would find the channel closed.
+                var parts: [HTTPClientRequestPart] = [.head(head)]
+                if let body, !body.isEmpty { parts.append(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
+                parts.append(.end(nil))
+                try await outbound.write(contentsOf: parts)
                 var status: Int?
                 var headers: [HeaderField] = []
                 var collected = ByteBuffer()

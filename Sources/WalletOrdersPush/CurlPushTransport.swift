@@ -20,8 +20,14 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
     private var queued: [Transfer] = []
     private var stopping = false
     private var thread: Thread?
-    /// Easy handles kept for reuse once their transfer is done; touched only by the transfer thread.
+    /// Easy handles kept for reuse once their transfer is done, with the options every push shares still set;
+    /// touched only by the transfer thread.
     private var idle: [UnsafeMutableRawPointer] = []
+    /// The newest header list of each topic (pushes of a topic share one until its provider token changes);
+    /// touched only by the transfer thread.
+    private var headerLists: [String: HeaderList] = [:]
+    /// Every push's body, `{}`: libcurl reads it in place, so it lives as long as the transport.
+    private let pushBody = strdup("{}")
     private let stopped = DispatchSemaphore(value: 0)
 
     private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
@@ -87,6 +93,8 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
         shutdown()
         for easy in idle { curl_easy_cleanup(easy) }
         if let multi { curl_multi_cleanup(multi) }
+        headerLists.removeAll()
+        free(pushBody)
     }
 
     public func send(_ requests: [PushRequest]) async -> [PushResponse] {
@@ -136,7 +144,7 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
         let batch: Batch
         let index: Int
         var easy: UnsafeMutableRawPointer?
-        var headers: UnsafeMutablePointer<curl_slist>?
+        var headers: HeaderList?
         var body = Data()
 
         init(request: PushRequest, batch: Batch, index: Int) {
@@ -144,6 +152,37 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
             self.batch = batch
             self.index = index
         }
+    }
+
+    /// The request headers of the pushes of one topic and provider token, as the list libcurl sends; freed once no
+    /// transfer uses it and a newer one replaced it.
+    private final class HeaderList {
+        let topic: String
+        let providerToken: String?
+        let list: UnsafeMutablePointer<curl_slist>
+
+        init(topic: String, providerToken: String?) throws {
+            var lines = [
+                "apns-topic: \(topic)",
+                "apns-push-type: background",
+                "apns-priority: 5",
+                "content-type: application/json",
+            ]
+            if let providerToken { lines.append("authorization: bearer \(providerToken)") }
+            var list: UnsafeMutablePointer<curl_slist>?
+            for line in lines {
+                guard let longer = curl_slist_append(list, line) else {
+                    curl_slist_free_all(list)
+                    throw CurlError("libcurl: curl_slist_append failed for the request headers")
+                }
+                list = longer
+            }
+            self.topic = topic
+            self.providerToken = providerToken
+            self.list = list!
+        }
+
+        deinit { curl_slist_free_all(list) }
     }
 
     private func loop() {
@@ -217,9 +256,7 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
 
     /// Sets up `transfer` on an easy handle and hands it to libcurl; throws which option or call failed.
     private func start(_ transfer: Transfer, on multi: UnsafeMutableRawPointer) throws -> UnsafeMutableRawPointer {
-        let reused = idle.popLast()
-        if let reused { curl_easy_reset(reused) }
-        guard let easy = reused ?? curl_easy_init() else { throw CurlError("libcurl: curl_easy_init failed") }
+        let easy = try idle.popLast() ?? makeHandle()
         transfer.easy = easy
         do {
             try configure(easy, for: transfer)
@@ -233,27 +270,18 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
         return easy
     }
 
-    private func configure(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) throws {
+    /// An easy handle with the options every push shares: HTTP/2 over TLS, the endpoint's trust and client
+    /// identity, the body, the timeout and where the answer goes. Kept for reuse, so set once per handle.
+    private func makeHandle() throws -> UnsafeMutableRawPointer {
+        guard let easy = curl_easy_init() else { throw CurlError("libcurl: curl_easy_init failed") }
         func check(_ code: CURLcode, _ option: String) throws {
-            if let failure = CurlError.check(code, "setting \(option)") { throw failure }
-        }
-        let url = "\(endpoint.baseURL)/3/device/\(transfer.request.deviceToken)"
-        var lines = [
-            "apns-topic: \(transfer.request.topic)",
-            "apns-push-type: background",
-            "apns-priority: 5",
-            "content-type: application/json",
-        ]
-        if let token = transfer.request.providerToken { lines.append("authorization: bearer \(token)") }
-        for line in lines {
-            guard let list = curl_slist_append(transfer.headers, line) else {
-                throw CurlError("libcurl: curl_slist_append failed for the request headers")
+            if let failure = CurlError.check(code, "setting \(option)") {
+                curl_easy_cleanup(easy)
+                throw failure
             }
-            transfer.headers = list
         }
-        try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_URL, url), "CURLOPT_URL")
-        try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, transfer.headers), "CURLOPT_HTTPHEADER")
-        try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, "{}"), "CURLOPT_COPYPOSTFIELDS")
+        try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_POSTFIELDS, pushBody), "CURLOPT_POSTFIELDS")
+        try check(wo_curl_easy_setopt_long(easy, CURLOPT_POSTFIELDSIZE, 2), "CURLOPT_POSTFIELDSIZE")
         try check(wo_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)), "CURLOPT_HTTP_VERSION")
         // Wait for a multiplexed stream on the open connection rather than opening another one.
         try check(wo_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1), "CURLOPT_PIPEWAIT")
@@ -272,6 +300,26 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
             transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: size * count)
             return size * count
         }, "CURLOPT_WRITEFUNCTION")
+        return easy
+    }
+
+    /// What differs between pushes: the device's URL, the topic's headers, the transfer the answer goes to.
+    private func configure(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) throws {
+        func check(_ code: CURLcode, _ option: String) throws {
+            if let failure = CurlError.check(code, "setting \(option)") { throw failure }
+        }
+        let request = transfer.request
+        let headers: HeaderList
+        if let current = headerLists[request.topic], current.providerToken == request.providerToken {
+            headers = current
+        } else {
+            headers = try HeaderList(topic: request.topic, providerToken: request.providerToken)
+            headerLists[request.topic] = headers
+        }
+        transfer.headers = headers
+        try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_URL, "\(endpoint.baseURL)/3/device/\(request.deviceToken)"),
+                  "CURLOPT_URL")
+        try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, headers.list), "CURLOPT_HTTPHEADER")
         try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(transfer).toOpaque()),
                   "CURLOPT_WRITEDATA")
     }
@@ -291,7 +339,6 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
         if let easy = transfer.easy {
             if idle.count < 1_000 { idle.append(easy) } else { curl_easy_cleanup(easy) }
         }
-        if let headers = transfer.headers { curl_slist_free_all(headers) }
         transfer.easy = nil
         transfer.headers = nil
     }

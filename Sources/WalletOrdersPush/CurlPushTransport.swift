@@ -157,7 +157,6 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
     /// The request headers of the pushes of one topic and provider token, as the list libcurl sends; freed once no
     /// transfer uses it and a newer one replaced it.
     private final class HeaderList {
-        let topic: String
         let providerToken: String?
         let list: UnsafeMutablePointer<curl_slist>
 
@@ -177,7 +176,6 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
                 }
                 list = longer
             }
-            self.topic = topic
             self.providerToken = providerToken
             self.list = list!
         }

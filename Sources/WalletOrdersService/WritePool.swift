@@ -16,7 +16,7 @@ import Glibc
 public final class WritePool: TaskExecutor, @unchecked Sendable {
     // @unchecked: `jobs` is only touched while holding `condition`.
     private let condition = NSCondition()
-    private var jobs: [@Sendable () -> Void] = []
+    private var jobs: [UnownedJob] = []
     /// The threads' nice value: 10 lowers them to about a tenth of a normal thread's share when both are runnable.
     static let niceness: Int32 = 10
 
@@ -38,10 +38,6 @@ public final class WritePool: TaskExecutor, @unchecked Sendable {
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        enqueue { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-    }
-
-    private func enqueue(_ job: @escaping @Sendable () -> Void) {
         condition.lock()
         jobs.append(job)
         condition.signal()
@@ -60,7 +56,7 @@ public final class WritePool: TaskExecutor, @unchecked Sendable {
             while jobs.isEmpty { condition.wait() }
             let job = jobs.removeFirst()
             condition.unlock()
-            job()
+            job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
 }

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 @testable import WalletOrdersService
 
-/// The threads packages are signed on: never more at once than the pool has, below the priority of device work.
+/// The threads merchant writes run on: never more at once than the pool has, below the priority of device work.
 @Suite struct WritePoolTests {
     struct Refused: Error, Equatable {}
 
@@ -21,8 +21,7 @@ import Testing
     @Test func workRunsOnThePoolsOwnLowerPriorityThreadsAndItsErrorsReachTheCaller() async throws {
         let pool = WritePool(threads: 1)
         let (name, niceness) = try await pool.run { () -> (String, Int32) in
-            let name = try String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
-            return (name.trimmingCharacters(in: .newlines), getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
+            (Self.threadName(), getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
         }
         #expect(name == "wo-write-0")
         #expect(niceness == WritePool.niceness)

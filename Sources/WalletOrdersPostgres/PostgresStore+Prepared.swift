@@ -4,6 +4,11 @@ import WalletOrdersStore
 /// The reads devices make most, as statements each connection prepares once: PostgreSQL parses and plans them
 /// once per connection instead of once per request, and no row description travels with each answer.
 extension PostgresStore {
+    /// Every row `statement` answers, read to the end so its connection goes back to the pool at once.
+    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+        try await client.execute(statement, logger: logger).reduce(into: []) { $0.append($1) }
+    }
+
     /// "Which orders changed since": the device's orders with their tags, and the snapshot's xmin (see
     /// `changedOrders`).
     struct ChangedOrdersStatement: TwoTextParameters {

@@ -221,14 +221,11 @@ public final class PostgresStore: OrderStore {
     }
 
     public func orderHead(type: String, id: String) async throws -> OrderHead? {
-        // At most one row (the key); read to the end, so the connection goes back to the pool at once.
-        try await client.execute(OrderHeadStatement(type: type, id: id), logger: logger)
-            .reduce(into: []) { $0.append($1) }.first
+        try await rows(OrderHeadStatement(type: type, id: id)).first
     }
 
     public func orderForFetch(type: String, id: String) async throws -> FetchedOrder? {
-        try await client.execute(OrderForFetchStatement(type: type, id: id), logger: logger)
-            .reduce(into: []) { $0.append($1) }.first
+        try await rows(OrderForFetchStatement(type: type, id: id)).first
     }
 
     public func savePackage(type: String, id: String, version: Int, data: Data) async throws -> Bool {
@@ -305,8 +302,7 @@ public final class PostgresStore: OrderStore {
     public func changedOrders(device: String, type: String, since tag: Int64?) async throws -> ChangedOrders? {
         // The snapshot's xmin is the oldest transaction still running when this statement started: every write
         // by an older transaction is visible now, so a tag below it skips nothing that commits later.
-        let tagged = try await client.execute(ChangedOrdersStatement(device: device, type: type), logger: logger)
-            .reduce(into: []) { $0.append($1) }
+        let tagged = try await rows(ChangedOrdersStatement(device: device, type: type))
         guard let horizon = tagged.first?.horizon else { return nil }
         let newest = tagged.map(\.tag).max() ?? 0
         let changed = tagged.filter { tag == nil || $0.tag > tag! }.sorted { $0.tag < $1.tag }.map(\.id)

@@ -94,14 +94,7 @@ extension JSONValue {
 
     /// Parses JSON text (UTF-8).
     public static func parse(_ data: Data) throws -> JSONValue {
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch DecodingError.dataCorrupted(let context) {
-            let reason = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            throw ParseError(description: "the body is not valid JSON" + (reason.map { ": \($0)" } ?? ""))
-        } catch {
-            throw ParseError(description: "the body is not valid JSON")
-        }
+        try JSONReader.read(data)
     }
 
     /// Compact JSON text with keys sorted, so equal values always give equal bytes.

@@ -119,6 +119,21 @@ let commandResult = try Command.run("bash", ["-c", script])
 guard commandResult.status == 0 else { fatalError("the command baseline failed: \(commandResult.error)") }
 let theirs = Double(now() - commandStart) / 1e9 / Double(commandIterations)
 
+// Besides its package, an update parses the order's stored document: our reader beside JSONDecoder, which it replaced.
+let stored = order(0).withDefaults(template.defaults!).json.serialized()
+func parseTime(_ parse: (Data) throws -> JSONValue) throws -> Double {
+    let rounds = 20_000
+    let start = now()
+    for _ in 0..<rounds { _ = try parse(stored) }
+    return Double(now() - start) / 1e9 / Double(rounds)
+}
+var readerTimes: [Double] = [], decoderTimes: [Double] = []
+for _ in 0..<3 {
+    readerTimes.append(try parseTime { try JSONValue.parse($0) })
+    decoderTimes.append(try parseTime { try JSONDecoder().decode(JSONValue.self, from: $0) })
+}
+let readerTime = readerTimes.min()!, decoderTime = decoderTimes.min()!
+
 let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
     .joined(separator: " ") ?? "unknown"
 print("package of the sample template (\(template.files.count + 3) files, \(sample.count) bytes); "
@@ -134,6 +149,8 @@ print(String(format: "  %d threads sharing one builder, %.0f s: %.0f packages/s;
     + "signatures/s (its default), %.0f with -elapsed; packages / signatures %.2f and %.2f",
     cores, seconds, parallelRate, cores, opensslMulti.perSecond, opensslMultiWall.perSecond,
     parallelRate / opensslMulti.perSecond, parallelRate / opensslMultiWall.perSecond))
+print(String(format: "  stored order document (%d bytes) parsed: %.1f µs, JSONDecoder %.1f µs (%.1fx); best of 3 x 20,000",
+    stored.count, readerTime * 1e6, decoderTime * 1e6, decoderTime / readerTime))
 print("  sha256sum + openssl cms -sign + zip commands: \(commandIterations) packages, mean \(ms(theirs)), "
     + String(format: "%.0f packages/s; in process is %.1fx faster (mean)", 1 / theirs, theirs / mean))
 

@@ -1,12 +1,21 @@
+import Foundation
 import PostgresNIO
+import WalletOrdersModel
 import WalletOrdersStore
 
-/// The reads devices make most, as statements each connection prepares once: PostgreSQL parses and plans them
-/// once per connection instead of once per request, and no row description travels with each answer.
+/// The reads devices make most and a merchant write's statements, as statements each connection prepares once:
+/// PostgreSQL parses and plans them once per connection instead of once per request, and no row description
+/// travels with each answer.
 extension PostgresStore {
     /// Every row `statement` answers, read to the end so its connection goes back to the pool at once.
     func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
         try await client.execute(statement, logger: logger).reduce(into: []) { $0.append($1) }
+    }
+
+    /// Every row `statement` answers on `connection`, read to the end.
+    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement, on connection: PostgresConnection)
+        async throws -> [Statement.Row] {
+        try await connection.execute(statement, logger: logger).reduce(into: []) { $0.append($1) }
     }
 
     /// "Which orders changed since": the device's orders with their tags, and the snapshot's xmin (see
@@ -68,6 +77,116 @@ extension PostgresStore {
             return FetchedOrder(head: try PostgresStore.head(columns), package: try columns["package"])
         }
     }
+
+    /// An order as a merchant's write reads it: its row with each of its files, one row per file (one row, with no
+    /// file, when it has none).
+    struct CurrentOrderStatement: TwoTextParameters {
+        static let name = "wallet_orders_current_order"
+        static let sql = """
+            SELECT o.authentication_token, o.document, o.status, o.created_at, o.updated_at, o.change_tag, o.version,
+                   a.path, a.data
+            FROM orders o
+            LEFT JOIN order_assets a ON a.order_type_identifier = o.order_type_identifier
+                                    AND a.order_identifier = o.order_identifier
+            WHERE o.order_type_identifier = $1 AND o.order_identifier = $2
+            """
+        typealias Row = (head: OrderHead, document: String, status: String, createdAt: Int64, path: String?, data: Data?)
+        let type: String
+        let id: String
+        var parameters: (String, String) { (type, id) }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let columns = Columns(row)
+            return (try PostgresStore.head(columns), try columns["document"], try columns["status"],
+                    try columns["created_at"], try columns["path"], try columns["data"])
+        }
+    }
+
+    /// Takes the advisory lock that turns one order's writes across instances (see `withOrderWriteLock`).
+    struct OrderWriteLockStatement: OneTextParameter {
+        static let name = "wallet_orders_write_lock"
+        static let sql = "SELECT pg_advisory_lock(hashtextextended($1, 0))::text AS done"
+        let key: String
+    }
+
+    /// Gives the advisory lock back.
+    struct OrderWriteUnlockStatement: OneTextParameter {
+        static let name = "wallet_orders_write_unlock"
+        static let sql = "SELECT pg_advisory_unlock(hashtextextended($1, 0))::text AS done"
+        let key: String
+    }
+
+    /// A merchant's new version in one statement, one round trip and its own transaction: the order's row moved
+    /// on from the version the write read (compare-and-swap), its history row, its package, one pending push per
+    /// registered device, and the notifications every instance listens for. No row comes back, and nothing is
+    /// written, when the order is not at that version.
+    struct CommitVersionStatement: PostgresPreparedStatement {
+        static let name = "wallet_orders_commit_version"
+        // Data-modifying WITH clauses all run, to completion, whether or not the final SELECT reads them; the
+        // inserts take their row from `updated`, so they write only when the swap did.
+        static let sql = """
+            WITH updated AS (
+                UPDATE orders SET document = $1, status = $2, updated_at = $3,
+                                  change_tag = pg_current_xact_id()::text::bigint, version = $4
+                WHERE order_type_identifier = $5 AND order_identifier = $6 AND version = $7
+                RETURNING change_tag, created_at
+            ), recorded AS (
+                INSERT INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at)
+                SELECT $5, $6, $4, $2, $3 FROM updated
+                ON CONFLICT (order_type_identifier, order_identifier, version) DO UPDATE
+                    SET status = excluded.status, updated_at = excluded.updated_at
+            ), packaged AS (
+                INSERT INTO order_packages (order_type_identifier, order_identifier, version, data)
+                SELECT $5, $6, $4, $8 FROM updated
+                ON CONFLICT (order_type_identifier, order_identifier) DO UPDATE
+                    SET version = excluded.version, data = excluded.data
+            ), queued AS (
+                -- A pending push for the same order and token already covers this change.
+                INSERT INTO push_outbox (order_type_identifier, order_identifier, device_identifier, push_token,
+                                         status, attempts, next_attempt_at, created_at, updated_at)
+                SELECT r.order_type_identifier, r.order_identifier, r.device_identifier, r.push_token,
+                       'pending', 0, $9, $9, $9
+                FROM registrations r, updated
+                WHERE r.order_type_identifier = $5 AND r.order_identifier = $6
+                ON CONFLICT (order_type_identifier, order_identifier, push_token) WHERE status = 'pending' DO NOTHING
+            ), registered AS (
+                SELECT count(*) AS devices FROM registrations
+                WHERE order_type_identifier = $5 AND order_identifier = $6
+            )
+            SELECT u.change_tag, u.created_at, r.devices,
+                   pg_notify($10, $11)::text AS changed,
+                   CASE WHEN r.devices > 0 THEN pg_notify($10, $12)::text END AS pushes
+            FROM updated u, registered r
+            """
+        typealias Row = (changeTag: Int64, createdAt: Int64, devices: Int)
+        let order: OrderWrite
+        let document: String
+        let expectedVersion: Int
+        let now: Int64
+
+        func makeBindings() throws -> PostgresBindings {
+            let type = order.orderTypeIdentifier, id = order.orderIdentifier, version = expectedVersion + 1
+            var bindings = PostgresBindings(capacity: 12)
+            bindings.append(document)
+            bindings.append(order.status.rawValue)
+            bindings.append(order.updatedAt.unixSeconds)
+            bindings.append(version)
+            bindings.append(type)
+            bindings.append(id)
+            bindings.append(expectedVersion)
+            try bindings.append(order.package)
+            bindings.append(now)
+            bindings.append(PostgresStore.channel)
+            bindings.append(PostgresStore.payload(.orderChanged(type: type, id: id, version: version)))
+            bindings.append(PostgresStore.payload(.pushesQueued))
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let columns = Columns(row)
+            return (try columns["change_tag"], try columns["created_at"], Int(try columns["devices"] as Int64))
+        }
+    }
 }
 
 /// A prepared statement whose parameters are two texts, `$1` and `$2`.
@@ -82,4 +201,19 @@ extension TwoTextParameters {
         bindings.append(parameters.1)
         return bindings
     }
+}
+
+/// A prepared statement of one text, `$1`, whose one row says nothing.
+protocol OneTextParameter: PostgresPreparedStatement where Row == Void {
+    var key: String { get }
+}
+
+extension OneTextParameter {
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(key)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws {}
 }

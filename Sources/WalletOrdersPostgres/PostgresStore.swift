@@ -148,17 +148,16 @@ public final class PostgresStore: OrderStore {
     }
 
     public func currentOrder(type: String, id: String) async throws -> CurrentOrder? {
-        try await client.withConnection { connection in
-            guard let order = try await self.fetchOrder(connection, type: type, id: id) else { return nil }
-            var assets: [String: Data] = [:]
-            for row in try await connection.query("""
-                SELECT path, data FROM order_assets WHERE order_type_identifier = \(type) AND order_identifier = \(id)
-                """, logger: self.logger).collect() {
-                let columns = Columns(row)
-                assets[try columns["path"]] = try columns["data"] as Data
-            }
-            return CurrentOrder(order: order, assets: assets)
-        }
+        let rows = try await rows(CurrentOrderStatement(type: type, id: id))
+        guard let row = rows.first else { return nil }
+        var assets: [String: Data] = [:]
+        for file in rows { if let path = file.path, let data = file.data { assets[path] = data } }
+        let order = StoredOrder(
+            orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: row.head.authenticationToken,
+            document: try OrderDocument(data: Data(row.document.utf8)), status: Self.status(row.status),
+            createdAt: Date(unixSeconds: row.createdAt), updatedAt: row.head.updatedAt, changeTag: row.head.changeTag,
+            version: row.head.version)
+        return CurrentOrder(order: order, assets: assets)
     }
 
     /// An advisory lock keyed by the order, held on a connection of its own (a session lock: no transaction is
@@ -167,15 +166,15 @@ public final class PostgresStore: OrderStore {
                                                      _ body: () async throws -> Result) async throws -> Result {
         let key = "\(type) \(id)"
         return try await client.withConnection { connection in
-            try await connection.query("SELECT pg_advisory_lock(hashtextextended(\(key), 0))", logger: self.logger)
+            _ = try await self.rows(OrderWriteLockStatement(key: key), on: connection)
             let result: Result
             do {
                 result = try await body()
             } catch {
-                _ = try? await connection.query("SELECT pg_advisory_unlock(hashtextextended(\(key), 0))", logger: self.logger)
+                _ = try? await self.rows(OrderWriteUnlockStatement(key: key), on: connection)
                 throw error
             }
-            try await connection.query("SELECT pg_advisory_unlock(hashtextextended(\(key), 0))", logger: self.logger)
+            _ = try await self.rows(OrderWriteUnlockStatement(key: key), on: connection)
             return result
         }
     }
@@ -183,41 +182,38 @@ public final class PostgresStore: OrderStore {
     public func updateOrder(_ order: OrderWrite, expectedVersion: Int, now: Date) async throws -> OrderUpdate {
         let type = order.orderTypeIdentifier, id = order.orderIdentifier
         let version = expectedVersion + 1
-        let update = try await transaction { connection in
-            let rows = try await connection.query("""
-                UPDATE orders SET document = \(Self.text(order.document)), status = \(order.status.rawValue),
-                                  updated_at = \(order.updatedAt.unixSeconds),
-                                  change_tag = pg_current_xact_id()::text::bigint, version = \(version)
-                WHERE order_type_identifier = \(type) AND order_identifier = \(id) AND version = \(expectedVersion)
-                RETURNING change_tag, created_at
-                """, logger: self.logger).collect()
-            guard let row = rows.first else {
+        let statement = CommitVersionStatement(order: order, document: Self.text(order.document),
+                                               expectedVersion: expectedVersion, now: now.unixSeconds)
+        let commit = { (connection: PostgresConnection) async throws -> CommitVersionStatement.Row in
+            guard let row = try await self.rows(statement, on: connection).first else {
                 let exists = try await connection.query("""
                     SELECT 1 FROM orders WHERE order_type_identifier = \(type) AND order_identifier = \(id)
                     """, logger: self.logger).collect()
                 throw exists.isEmpty ? StoreError.orderNotFound : StoreError.versionConflict
             }
-            let columns = Columns(row)
-            let tag: Int64 = try columns["change_tag"], createdAt: Int64 = try columns["created_at"]
-            try await self.recordVersion(connection, order, version: version)
-            if let assets = order.assets { try await self.replaceAssets(connection, type: type, id: id, assets: assets) }
-            try await self.storePackage(connection, type: type, id: id, version: version, data: order.package)
-            let queued = try await self.queuePushes(connection, type: type, id: id, now: now)
-            try await self.notify(connection, .orderChanged(type: type, id: id, version: version))
-            if queued > 0 { try await self.notify(connection, .pushesQueued) }
-            let stored = StoredOrder(
-                orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: order.authenticationToken,
-                document: order.document, status: order.status, createdAt: Date(unixSeconds: createdAt),
-                updatedAt: Date(unixSeconds: order.updatedAt.unixSeconds), changeTag: tag, version: version)
-            return OrderUpdate(order: stored, pushesQueued: queued)
+            return row
         }
+        // The statement is a transaction of its own; changed files join it in one of ours, undone with it.
+        let row: CommitVersionStatement.Row
+        if let assets = order.assets {
+            row = try await transaction { connection in
+                try await self.replaceAssets(connection, type: type, id: id, assets: assets)
+                return try await commit(connection)
+            }
+        } else {
+            row = try await client.withConnection(commit)
+        }
+        let stored = StoredOrder(
+            orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: order.authenticationToken,
+            document: order.document, status: order.status, createdAt: Date(unixSeconds: row.createdAt),
+            updatedAt: Date(unixSeconds: order.updatedAt.unixSeconds), changeTag: row.changeTag, version: version)
         hub.publish(.orderChanged(type: type, id: id, version: version))
-        if update.pushesQueued > 0 { hub.publish(.pushesQueued) }
-        return update
+        if row.devices > 0 { hub.publish(.pushesQueued) }
+        return OrderUpdate(order: stored, pushesQueued: row.devices)
     }
 
     public func order(type: String, id: String) async throws -> StoredOrder? {
-        try await client.withConnection { try await self.fetchOrder($0, type: type, id: id) }
+        try await currentOrder(type: type, id: id)?.order
     }
 
     public func orderHead(type: String, id: String) async throws -> OrderHead? {
@@ -528,21 +524,6 @@ public final class PostgresStore: OrderStore {
             ON CONFLICT (order_type_identifier, order_identifier, version) DO UPDATE
                 SET status = excluded.status, updated_at = excluded.updated_at
             """, logger: logger)
-    }
-
-    private func fetchOrder(_ connection: PostgresConnection, type: String, id: String) async throws -> StoredOrder? {
-        let rows = try await connection.query("""
-            SELECT authentication_token, document, status, created_at, updated_at, change_tag, version FROM orders
-            WHERE order_type_identifier = \(type) AND order_identifier = \(id)
-            """, logger: logger).collect()
-        guard let row = rows.first else { return nil }
-        let columns = Columns(row)
-        let head = try Self.head(columns)
-        return StoredOrder(
-            orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: head.authenticationToken,
-            document: try OrderDocument(data: Data((try columns["document"] as String).utf8)),
-            status: Self.status(try columns["status"]), createdAt: Date(unixSeconds: try columns["created_at"]),
-            updatedAt: head.updatedAt, changeTag: head.changeTag, version: head.version)
     }
 
     private func replaceAssets(_ connection: PostgresConnection, type: String, id: String,

@@ -149,7 +149,8 @@ print(String(format: "  %d threads sharing one builder, %.0f s: %.0f packages/s;
     + "signatures/s (its default), %.0f with -elapsed; packages / signatures %.2f and %.2f",
     cores, seconds, parallelRate, cores, opensslMulti.perSecond, opensslMultiWall.perSecond,
     parallelRate / opensslMulti.perSecond, parallelRate / opensslMultiWall.perSecond))
-print(String(format: "  stored order document (%d bytes) parsed: %.1f µs, JSONDecoder %.1f µs (%.1fx); best of 3 x 20,000",
+print(String(format: "  stored order document (%d bytes) parsed: %.1f µs, JSONDecoder %.1f µs (%.1fx); "
+    + "best of 3 x 20,000",
     stored.count, readerTime * 1e6, decoderTime * 1e6, decoderTime / readerTime))
 print("  sha256sum + openssl cms -sign + zip commands: \(commandIterations) packages, mean \(ms(theirs)), "
     + String(format: "%.0f packages/s; in process is %.1fx faster (mean)", 1 / theirs, theirs / mean))

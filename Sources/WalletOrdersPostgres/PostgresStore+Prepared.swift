@@ -90,7 +90,8 @@ extension PostgresStore {
                                     AND a.order_identifier = o.order_identifier
             WHERE o.order_type_identifier = $1 AND o.order_identifier = $2
             """
-        typealias Row = (head: OrderHead, document: String, status: String, createdAt: Int64, path: String?, data: Data?)
+        typealias Row = (head: OrderHead, document: String, status: String, createdAt: Int64,
+                         path: String?, data: Data?)
         let type: String
         let id: String
         var parameters: (String, String) { (type, id) }
@@ -102,7 +103,7 @@ extension PostgresStore {
         }
     }
 
-    /// Takes the advisory lock that turns one order's writes across instances (see `withOrderWriteLock`).
+    /// Takes the advisory lock under which one order's writes take turns across instances (see `withOrderWriteLock`).
     struct OrderWriteLockStatement: OneTextParameter {
         static let name = "wallet_orders_write_lock"
         static let sql = "SELECT pg_advisory_lock(hashtextextended($1, 0))::text AS done"

@@ -94,7 +94,8 @@ import WalletOrdersModel
     }
 
     @Test func refusesNestingDeeperThanFoundationDoes() {
-        let deep = Array(repeating: UInt8(ascii: "["), count: 100_000) + Array(repeating: UInt8(ascii: "]"), count: 100_000)
+        let deep = Array(repeating: UInt8(ascii: "["), count: 100_000)
+            + Array(repeating: UInt8(ascii: "]"), count: 100_000)
         #expect(Self.ours(deep) == nil)
         let allowed = Array(repeating: UInt8(ascii: "["), count: 100) + Array(repeating: UInt8(ascii: "]"), count: 100)
         #expect(Self.ours(allowed) != nil)
@@ -103,7 +104,8 @@ import WalletOrdersModel
 
     @Test func namesTheProblemAndWhereItIs() throws {
         let error = try #require(throws: JSONValue.ParseError.self) { try JSONValue.parse(Data(#"{"a": tru}"#.utf8)) }
-        #expect(error.description == "the body is not valid JSON: unexpected character where a value should be (at byte 6)")
+        #expect(error.description
+                    == "the body is not valid JSON: unexpected character where a value should be (at byte 6)")
     }
 
     /// Random documents, written with random spacing and number and string forms, then bent at random: both
@@ -166,7 +168,8 @@ import WalletOrdersModel
         text += digits
         if random.next(3) == 0 { text += "." + ["0", "5", "25", "000001", "1234567890123"][random.next(5)] }
         if random.next(4) == 0 {
-            text += ["e", "E"][random.next(2)] + ["", "+", "-"][random.next(3)] + ["0", "2", "17", "308", "400"][random.next(5)]
+            text += ["e", "E"][random.next(2)] + ["", "+", "-"][random.next(3)]
+                + ["0", "2", "17", "308", "400"][random.next(5)]
         }
         return Array(text.utf8)
     }

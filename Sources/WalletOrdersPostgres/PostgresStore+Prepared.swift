@@ -78,28 +78,67 @@ extension PostgresStore {
         }
     }
 
+    /// An order's row as stored, its document not parsed yet.
+    struct OrderRow {
+        /// The columns it is read from, in a statement that names the orders table `o`.
+        static let columns = "o.authentication_token, o.document, o.status, o.created_at, o.updated_at, o.change_tag, "
+            + "o.version"
+        let head: OrderHead
+        let document: String
+        let status: String
+        let createdAt: Int64
+
+        init(_ columns: Columns) throws {
+            head = try PostgresStore.head(columns)
+            document = try columns["document"]
+            status = try columns["status"]
+            createdAt = try columns["created_at"]
+        }
+
+        func order(type: String, id: String) throws -> StoredOrder {
+            StoredOrder(
+                orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: head.authenticationToken,
+                document: try OrderDocument(data: Data(document.utf8)), status: PostgresStore.status(status),
+                createdAt: Date(unixSeconds: createdAt), updatedAt: head.updatedAt, changeTag: head.changeTag,
+                version: head.version)
+        }
+    }
+
+    /// An order, for the merchant API and the admin tools.
+    struct OrderStatement: TwoTextParameters {
+        static let name = "wallet_orders_order"
+        static let sql = """
+            SELECT \(OrderRow.columns) FROM orders o WHERE o.order_type_identifier = $1 AND o.order_identifier = $2
+            """
+        typealias Row = OrderRow
+        let type: String
+        let id: String
+        var parameters: (String, String) { (type, id) }
+
+        func decodeRow(_ row: PostgresRow) throws -> OrderRow {
+            try OrderRow(Columns(row))
+        }
+    }
+
     /// An order as a merchant's write reads it: its row with each of its files, one row per file (one row, with no
     /// file, when it has none).
     struct CurrentOrderStatement: TwoTextParameters {
         static let name = "wallet_orders_current_order"
         static let sql = """
-            SELECT o.authentication_token, o.document, o.status, o.created_at, o.updated_at, o.change_tag, o.version,
-                   a.path, a.data
+            SELECT \(OrderRow.columns), a.path, a.data
             FROM orders o
             LEFT JOIN order_assets a ON a.order_type_identifier = o.order_type_identifier
                                     AND a.order_identifier = o.order_identifier
             WHERE o.order_type_identifier = $1 AND o.order_identifier = $2
             """
-        typealias Row = (head: OrderHead, document: String, status: String, createdAt: Int64,
-                         path: String?, data: Data?)
+        typealias Row = (order: OrderRow, path: String?, data: Data?)
         let type: String
         let id: String
         var parameters: (String, String) { (type, id) }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
             let columns = Columns(row)
-            return (try PostgresStore.head(columns), try columns["document"], try columns["status"],
-                    try columns["created_at"], try columns["path"], try columns["data"])
+            return (try OrderRow(columns), try columns["path"], try columns["data"])
         }
     }
 

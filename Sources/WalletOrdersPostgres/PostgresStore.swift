@@ -152,12 +152,7 @@ public final class PostgresStore: OrderStore {
         guard let row = rows.first else { return nil }
         var assets: [String: Data] = [:]
         for file in rows { if let path = file.path, let data = file.data { assets[path] = data } }
-        let order = StoredOrder(
-            orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: row.head.authenticationToken,
-            document: try OrderDocument(data: Data(row.document.utf8)), status: Self.status(row.status),
-            createdAt: Date(unixSeconds: row.createdAt), updatedAt: row.head.updatedAt, changeTag: row.head.changeTag,
-            version: row.head.version)
-        return CurrentOrder(order: order, assets: assets)
+        return CurrentOrder(order: try row.order.order(type: type, id: id), assets: assets)
     }
 
     /// An advisory lock keyed by the order, held on a connection of its own (a session lock: no transaction is
@@ -213,7 +208,8 @@ public final class PostgresStore: OrderStore {
     }
 
     public func order(type: String, id: String) async throws -> StoredOrder? {
-        try await currentOrder(type: type, id: id)?.order
+        // Without the order's files: nothing that shows an order needs their bytes.
+        try await rows(OrderStatement(type: type, id: id)).first?.order(type: type, id: id)
     }
 
     public func orderHead(type: String, id: String) async throws -> OrderHead? {

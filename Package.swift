@@ -79,6 +79,8 @@ let package = Package(
                 "WalletOrdersStore",
                 "WalletOrdersMigrations",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // sqlite3_wal_hook, for checkpoints off the writer.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // The store in PostgreSQL (PostgresNIO), shared by several instances.

@@ -11,6 +11,7 @@ import WalletOrdersStore
 public final class SQLiteStore: OrderStore {
     let pool: DatabasePool
     let hub = StoreEventHub(complete: true)
+    private let checkpointer: WALCheckpointer
     /// The database file.
     public let path: String
 
@@ -22,6 +23,9 @@ public final class SQLiteStore: OrderStore {
         configuration.busyMode = .timeout(5)
         configuration.foreignKeysEnabled = true
         configuration.label = "wallet-orders"
+        let checkpointer = WALCheckpointer(path: path)
+        configuration.prepareDatabase { db in checkpointer.watch(db) }
+        self.checkpointer = checkpointer
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         pool = try DatabasePool(path: path, configuration: configuration)
@@ -78,6 +82,7 @@ public final class SQLiteStore: OrderStore {
 
     public func close() async {
         hub.close()
+        await checkpointer.close()
         try? pool.close()
     }
 

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Two (or more) builds of the service compared on one SQLite database, because one run on a shared machine moves by
+# more than most changes do: for each binary in turn, a fresh copy of DATABASE is served and wrk measures the
+# listing, registration alone, updates alone, then registrations and updates at once. Name the binaries
+# alternately (A B A B) and compare like with like.
+#
+# Usage: Benchmarks/compare.sh DATABASE KEYS BINARY...
+#   DATABASE  a database seeded and kept by `KEEP=1 Benchmarks/scale.sh sqlite ORDERS DEVICES PER_DEVICE`
+#             (data/orders.sqlite in the kept folder; checkpoint it first: sqlite3 DB "PRAGMA wal_checkpoint(TRUNCATE)")
+#   KEYS      that folder's keys/ (the order type and signing identity the database was seeded with)
+#   BINARY    wallet-orders builds, copied aside (cp .build/release/wallet-orders /tmp/wallet-orders-before)
+# Settings: DURATION (seconds per wrk run, 8), CONNECTIONS (8).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+database=${1:?usage: Benchmarks/compare.sh DATABASE KEYS BINARY...}
+keys=${2:?usage: Benchmarks/compare.sh DATABASE KEYS BINARY...}
+shift 2
+duration=${DURATION:-8}
+connections=${CONNECTIONS:-8}
+work=$(mktemp -d "${TMPDIR:-/tmp}/wo-compare.XXXXXX")
+server=""
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+set -a; . "$keys/dev.env"; set +a
+key=merchant-key-for-the-scale-benchmark
+port=18091
+base="http://127.0.0.1:$port"
+export ORDERS=$(sqlite3 "$database" "SELECT count(*) FROM orders") \
+  DEVICES=$(sqlite3 "$database" "SELECT count(DISTINCT device_identifier) FROM registrations") ORDER_TYPE=$WALLET_ORDERS_ORDER_TYPE MERCHANT_KEY=$key
+rps() { awk '/Requests\/sec/ {print $2}' "$work/$1.txt"; }
+p99() { awk '/ 99%/ {print $2}' "$work/$1.txt"; }
+
+printf '%-28s %9s %8s %9s %9s %15s %6s %10s\n' binary listing p99 register update "both: reg/upd" ratio "reg p99"
+for binary in "$@"; do
+  cp "$database" "$work/orders.sqlite"
+  WALLET_ORDERS_DATABASE="$work/orders.sqlite" WALLET_ORDERS_MERCHANT_KEY=$key WALLET_ORDERS_PUBLIC_URL=https://orders.example.com \
+    WALLET_ORDERS_TEMPLATE=OrderTemplates/sample WALLET_ORDERS_APNS_KEY= \
+    WALLET_ORDERS_LISTING_LIMIT=off WALLET_ORDERS_MERCHANT_LIMIT=off WALLET_ORDERS_AUTH_FAILURE_LIMIT=off \
+    "$binary" serve --port $port >"$work/serve.log" 2>&1 &
+  server=$!
+  for _ in $(seq 300); do curl -sf "$base/healthz" >/dev/null && break; sleep 0.1; done
+  wrk -t2 -c"$connections" -d3s -s Benchmarks/wrk/listing.lua "$base" >/dev/null
+  wrk -t2 -c"$connections" -d"${duration}s" --latency -s Benchmarks/wrk/listing.lua "$base" >"$work/listing.txt"
+  wrk -t2 -c"$connections" -d"${duration}s" -s Benchmarks/wrk/register.lua "$base" >"$work/register.txt"
+  wrk -t2 -c"$connections" -d"${duration}s" -s Benchmarks/wrk/update.lua "$base" >"$work/update.txt"
+  PREFIX=mixed wrk -t1 -c"$connections" -d"${duration}s" --latency -s Benchmarks/wrk/register.lua "$base" \
+    >"$work/mixed-register.txt" &
+  mixed=$!
+  wrk -t1 -c"$connections" -d"${duration}s" -s Benchmarks/wrk/update.lua "$base" >"$work/mixed-update.txt"
+  wait $mixed
+  kill "$server"; wait "$server" 2>/dev/null || true; server=""
+  ratio=$(python3 -c "import sys; print(f'{float(sys.argv[2]) / float(sys.argv[1]):.2f}')" "$(rps register)" "$(rps mixed-register)")
+  printf '%-28s %9s %8s %9s %9s %15s %6s %10s\n' "$(basename "$binary")" "$(rps listing)" "$(p99 listing)" \
+    "$(rps register)" "$(rps update)" "$(rps mixed-register)/$(rps mixed-update)" "$ratio" "$(p99 mixed-register)"
+done

@@ -34,6 +34,8 @@ p99() { awk '/ 99%/ {print $2}' "$work/$1.txt"; }
 printf '%-28s %9s %8s %9s %9s %15s %6s %10s\n' binary listing p99 register update "both: reg/upd" ratio "reg p99"
 for binary in "$@"; do
   cp "$database" "$work/orders.sqlite"
+  # Written out before measuring: otherwise the copy's writeback competes with the first runs.
+  sync
   WALLET_ORDERS_DATABASE="$work/orders.sqlite" WALLET_ORDERS_MERCHANT_KEY=$key WALLET_ORDERS_PUBLIC_URL=https://orders.example.com \
     WALLET_ORDERS_TEMPLATE=OrderTemplates/sample WALLET_ORDERS_APNS_KEY= \
     WALLET_ORDERS_LISTING_LIMIT=off WALLET_ORDERS_MERCHANT_LIMIT=off WALLET_ORDERS_AUTH_FAILURE_LIMIT=off \

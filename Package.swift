@@ -258,6 +258,8 @@ let package = Package(
             name: "WalletOrdersStoreTests",
             dependencies: [
                 "WalletOrdersStore", "WalletOrdersSQLite", "WalletOrdersPostgres", "WalletOrdersModel", "WalletOrdersTesting",
+                // A database at an earlier schema, written directly (migration and checkpoint tests).
+                "WalletOrdersMigrations", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

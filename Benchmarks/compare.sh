@@ -33,6 +33,7 @@ p99() { awk '/ 99%/ {print $2}' "$work/$1.txt"; }
 
 printf '%-28s %9s %8s %9s %9s %15s %6s %10s\n' binary listing p99 register update "both: reg/upd" ratio "reg p99"
 for binary in "$@"; do
+  rm -f "$work"/orders.sqlite*
   cp "$database" "$work/orders.sqlite"
   # Written out before measuring: otherwise the copy's writeback competes with the first runs.
   sync
@@ -53,6 +54,6 @@ for binary in "$@"; do
   wait $mixed
   kill "$server"; wait "$server" 2>/dev/null || true; server=""
   ratio=$(python3 -c "import sys; print(f'{float(sys.argv[2]) / float(sys.argv[1]):.2f}')" "$(rps register)" "$(rps mixed-register)")
-  printf '%-28s %9s %8s %9s %9s %15s %6s %10s\n' "$(basename "$binary")" "$(rps listing)" "$(p99 listing)" \
+  printf '%-28s %9s %8s %9s %9s %15s %6s %10s\n' "$(basename "$(dirname "$binary")")/$(basename "$binary")" "$(rps listing)" "$(p99 listing)" \
     "$(rps register)" "$(rps update)" "$(rps mixed-register)/$(rps mixed-update)" "$ratio" "$(p99 mixed-register)"
 done

@@ -24,7 +24,7 @@ public final class SQLiteStore: OrderStore {
         configuration.foreignKeysEnabled = true
         configuration.label = "wallet-orders"
         let checkpointer = WALCheckpointer(path: path)
-        configuration.prepareDatabase { db in checkpointer.watch(db) }
+        configuration.prepareDatabase { db in try checkpointer.watch(db) }
         self.checkpointer = checkpointer
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -36,8 +36,10 @@ public final class SQLiteStore: OrderStore {
         let migrator = try Self.migrator()
         let pending = try await pendingMigrations(migrator)
         try migrator.migrate(pool)
-        // A database that has never been analysed leaves the planner guessing; once is cheap with the limit below.
-        if try await pool.read({ db in try !db.tableExists("sqlite_stat1") }) { try await optimize() }
+        // A database never analysed, or whose tables a migration rebuilt (dropping their statistics), leaves the
+        // planner guessing; once is cheap with the limit below.
+        let analysed = try await pool.read { db in try db.tableExists("sqlite_stat1") }
+        if !pending.isEmpty || !analysed { try await optimize() }
         return pending
     }
 

@@ -45,7 +45,10 @@ final class WALCheckpointer: Sendable {
 
     /// Makes `db`'s commits ask this checkpointer instead of checkpointing themselves (SQLite's own checkpoint
     /// is the hook this replaces). Call from the pool's `prepareDatabase`, for every connection.
-    func watch(_ db: Database) {
+    func watch(_ db: Database) throws {
+        // A long transaction (a migration, an import) can leave a log far past the limit; once copied, the file is
+        // cut back to the limit's size instead of keeping that disk space.
+        try db.execute(sql: "PRAGMA journal_size_limit = \(Int(Self.limit) * 4096)")
         sqlite3_wal_hook(db.sqliteConnection, { context, connection, name, pages in
             guard let context else { return SQLITE_OK }
             if pages >= WALCheckpointer.limit {

@@ -13,7 +13,7 @@ import WalletOrdersTesting
         configuration.journalMode = .wal
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-            checkpointer.watch(db)
+            try checkpointer.watch(db)
         }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.write { db in try db.execute(sql: "CREATE TABLE pages (data BLOB NOT NULL)") }

@@ -229,6 +229,59 @@ extension PostgresStore {
     }
 }
 
+extension PostgresStore {
+    /// A new order's first version: its row, history row and package, and the notification, in one round trip.
+    /// No pushes: no device can have registered for an order that did not exist.
+    struct CreateOrderStatement: PostgresPreparedStatement {
+        static let name = "wallet_orders_create_order"
+        // As in CommitVersionStatement, the inserts take their row from `created`: nothing is written when the
+        // order exists already. The foreign keys are checked at the end of the statement, after the order's row.
+        static let sql = """
+            WITH created AS (
+                INSERT INTO orders (order_type_identifier, order_identifier, authentication_token, document, status,
+                                    created_at, updated_at, change_tag, version)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, pg_current_xact_id()::text::bigint, 1)
+                ON CONFLICT (order_type_identifier, order_identifier) DO NOTHING
+                RETURNING change_tag
+            ), recorded AS (
+                INSERT INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at)
+                SELECT $1, $2, 1, $5, $7 FROM created
+                ON CONFLICT (order_type_identifier, order_identifier, version) DO UPDATE
+                    SET status = excluded.status, updated_at = excluded.updated_at
+            ), packaged AS (
+                INSERT INTO order_packages (order_type_identifier, order_identifier, version, data)
+                SELECT $1, $2, 1, $8 FROM created
+                ON CONFLICT (order_type_identifier, order_identifier) DO UPDATE
+                    SET version = excluded.version, data = excluded.data
+            )
+            SELECT c.change_tag, pg_notify($9, $10)::text AS changed FROM created c
+            """
+        typealias Row = Int64
+        let order: OrderWrite
+        let document: String
+
+        func makeBindings() throws -> PostgresBindings {
+            let type = order.orderTypeIdentifier, id = order.orderIdentifier
+            var bindings = PostgresBindings(capacity: 10)
+            bindings.append(type)
+            bindings.append(id)
+            bindings.append(order.authenticationToken)
+            bindings.append(document)
+            bindings.append(order.status.rawValue)
+            bindings.append(order.createdAt.unixSeconds)
+            bindings.append(order.updatedAt.unixSeconds)
+            try bindings.append(order.package)
+            bindings.append(PostgresStore.channel)
+            bindings.append(PostgresStore.payload(.orderChanged(type: type, id: id, version: 1)))
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Int64 {
+            try Columns(row)["change_tag"]
+        }
+    }
+}
+
 /// A prepared statement whose parameters are two texts, `$1` and `$2`.
 protocol TwoTextParameters: PostgresPreparedStatement {
     var parameters: (String, String) { get }

@@ -121,30 +121,27 @@ public final class PostgresStore: OrderStore {
 
     public func createOrder(_ order: OrderWrite) async throws -> StoredOrder {
         let type = order.orderTypeIdentifier, id = order.orderIdentifier
-        let stored = try await transaction { connection in
-            let rows = try await connection.query("""
-                INSERT INTO orders (order_type_identifier, order_identifier, authentication_token, document, status,
-                                    created_at, updated_at, change_tag, version)
-                VALUES (\(type), \(id), \(order.authenticationToken), \(Self.text(order.document)),
-                        \(order.status.rawValue), \(order.createdAt.unixSeconds), \(order.updatedAt.unixSeconds),
-                        pg_current_xact_id()::text::bigint, 1)
-                ON CONFLICT (order_type_identifier, order_identifier) DO NOTHING
-                RETURNING change_tag
-                """, logger: self.logger).collect()
-            guard let row = rows.first else { throw StoreError.orderExists }
-            let tag: Int64 = try Columns(row)["change_tag"]
-            try await self.recordVersion(connection, order, version: 1)
-            try await self.replaceAssets(connection, type: type, id: id, assets: order.assets ?? [:])
-            try await self.storePackage(connection, type: type, id: id, version: 1, data: order.package)
-            try await self.notify(connection, .orderChanged(type: type, id: id, version: 1))
-            return StoredOrder(
-                orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: order.authenticationToken,
-                document: order.document, status: order.status,
-                createdAt: Date(unixSeconds: order.createdAt.unixSeconds),
-                updatedAt: Date(unixSeconds: order.updatedAt.unixSeconds), changeTag: tag, version: 1)
+        let statement = CreateOrderStatement(order: order, document: Self.text(order.document))
+        let create = { (connection: PostgresConnection) async throws -> Int64 in
+            guard let tag = try await self.rows(statement, on: connection).first else { throw StoreError.orderExists }
+            return tag
+        }
+        // The statement is a transaction of its own; the order's files join it in one of ours, after its row.
+        let tag: Int64
+        if let assets = order.assets, !assets.isEmpty {
+            tag = try await transaction { connection in
+                let tag = try await create(connection)
+                try await self.replaceAssets(connection, type: type, id: id, assets: assets)
+                return tag
+            }
+        } else {
+            tag = try await client.withConnection(create)
         }
         hub.publish(.orderChanged(type: type, id: id, version: 1))
-        return stored
+        return StoredOrder(
+            orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: order.authenticationToken,
+            document: order.document, status: order.status, createdAt: Date(unixSeconds: order.createdAt.unixSeconds),
+            updatedAt: Date(unixSeconds: order.updatedAt.unixSeconds), changeTag: tag, version: 1)
     }
 
     public func currentOrder(type: String, id: String) async throws -> CurrentOrder? {
@@ -510,16 +507,6 @@ public final class PostgresStore: OrderStore {
             """, logger: logger).collect()
         guard let row = rows.first else { return 0 }
         return Int(try Columns(row)["devices"] as Int64)
-    }
-
-    private func recordVersion(_ connection: PostgresConnection, _ order: OrderWrite, version: Int) async throws {
-        try await connection.query("""
-            INSERT INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at)
-            VALUES (\(order.orderTypeIdentifier), \(order.orderIdentifier), \(version), \(order.status.rawValue),
-                    \(order.updatedAt.unixSeconds))
-            ON CONFLICT (order_type_identifier, order_identifier, version) DO UPDATE
-                SET status = excluded.status, updated_at = excluded.updated_at
-            """, logger: logger)
     }
 
     private func replaceAssets(_ connection: PostgresConnection, type: String, id: String,

@@ -29,12 +29,17 @@ import WalletOrdersTesting
     @Test(arguments: StoreEngine.allCases)
     func creatingATakenIdentifierFailsAndChangesNothing(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
-            _ = try await store.createOrder(Writes.order())
+            _ = try await store.createOrder(Writes.order(assets: ["a.png": Data([1])]))
             await #expect(throws: StoreError.orderExists) {
                 try await store.createOrder(Writes.order(status: "cancelled", package: "other"))
             }
+            await #expect(throws: StoreError.orderExists) {
+                try await store.createOrder(Writes.order(package: "other", assets: ["b.png": Data([2])]))
+            }
             #expect(try await store.order(type: type, id: "A-1001")?.status == .open)
             #expect(try await store.currentPackage() == "v1")
+            #expect(try await store.currentOrder(type: type, id: "A-1001")?.assets == ["a.png": Data([1])])
+            #expect(try await store.versions(type: type, id: "A-1001").map(\.version) == [1])
         }
     }
 

@@ -30,6 +30,9 @@ final class WALCheckpointer: Sendable {
                     if connection == nil {
                         var configuration = Configuration()
                         configuration.label = "wallet-orders-checkpoint"
+                        // Behind every request's work (GRDB's default is userInitiated); the limit bounds how far
+                        // the log can run ahead when the machine is busy.
+                        configuration.qos = .utility
                         connection = try DatabaseQueue(path: path, configuration: configuration)
                     }
                     // Passive: copies what no reader still needs and never waits for a lock; what it leaves, the

@@ -48,6 +48,9 @@ final class WALCheckpointer: Sendable {
 
     /// Makes `db`'s commits ask this checkpointer instead of checkpointing themselves (SQLite's own checkpoint
     /// is the hook this replaces). Call from the pool's `prepareDatabase`, for every connection.
+    ///
+    /// The hook holds this checkpointer unretained: it runs only inside a commit on one of the pool's connections,
+    /// and the store that owns the pool owns this checkpointer too.
     func watch(_ db: Database) throws {
         // A long transaction (a migration, an import) can leave a log far past the limit; once copied, the file is
         // cut back to the limit's size instead of keeping that disk space.

@@ -8,7 +8,10 @@
 #   DATABASE  a database seeded and kept by `KEEP=1 Benchmarks/scale.sh sqlite ORDERS DEVICES PER_DEVICE`
 #             (data/orders.sqlite in the kept folder; checkpoint it first: sqlite3 DB "PRAGMA wal_checkpoint(TRUNCATE)")
 #   KEYS      that folder's keys/ (the order type and signing identity the database was seeded with)
-#   BINARY    wallet-orders builds, copied aside (cp .build/release/wallet-orders /tmp/wallet-orders-before)
+#   BINARY    wallet-orders builds, each copied aside into a folder of its own together with the build's
+#             .build/release/*.resources folders: a binary finds its migrations beside itself, or else in the build
+#             folder it came from, which by then holds the other build's (mkdir /tmp/before && cp -r
+#             .build/release/wallet-orders .build/release/*.resources /tmp/before/)
 # Settings: DURATION (seconds per wrk run, 8), CONNECTIONS (8).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import Synchronization
 
 /// Copies the write-ahead log back into the database file from a connection of its own, so no write waits for it.
 ///
@@ -16,34 +17,41 @@ final class WALCheckpointer: Sendable {
     /// one running beside a steady stream of writes may not manage; this bounds the file whatever happens.
     static let limit: Int32 = 16 * threshold
 
-    private let requests: AsyncStream<Void>.Continuation
-    private let worker: Task<Void, Never>
+    /// Where checkpoints run: a serial queue of its own, at `utility` priority (nice 2 on Linux), behind every
+    /// request's work (GRDB's queues run at `userInitiated`); the limit bounds how far the log can run ahead when
+    /// the machine is busy. Not a task: a checkpoint blocks on I/O, and Swift's cooperative threads may all be busy.
+    private let queue = DispatchQueue(label: "wallet-orders-checkpoint", qos: .utility)
+    private let path: String
+    /// Whether a checkpoint is queued and not started yet: commits past the threshold ask once, not each.
+    private let asked = Atomic<Bool>(false)
+    /// The checkpointer's own connection, opened at the first checkpoint; nil again once closed. Touched on `queue`.
+    private let connection = Mutex<(queue: DatabaseQueue?, closed: Bool)>((nil, false))
 
     /// A checkpointer for the database at `path` (in WAL mode). Its connection opens at the first request.
     init(path: String) {
-        let (stream, requests) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        self.requests = requests
-        worker = Task {
-            var connection: DatabaseQueue?
-            for await _ in stream {
-                do {
-                    if connection == nil {
-                        var configuration = Configuration()
-                        configuration.label = "wallet-orders-checkpoint"
-                        // Behind every request's work (GRDB's default is userInitiated); the limit bounds how far
-                        // the log can run ahead when the machine is busy.
-                        configuration.qos = .utility
-                        connection = try DatabaseQueue(path: path, configuration: configuration)
-                    }
-                    // Passive: copies what no reader still needs and never waits for a lock; what it leaves, the
-                    // next request copies.
-                    _ = try await connection?.writeWithoutTransaction { db in try db.checkpoint(.passive) }
-                } catch {
-                    // Nothing is lost: the log keeps every page, and the writer checkpoints itself at the limit.
-                }
+        self.path = path
+    }
+
+    private func request() {
+        guard asked.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
+        queue.async { self.checkpoint() }
+    }
+
+    private func checkpoint() {
+        asked.store(false, ordering: .relaxed)
+        let database = connection.withLock { state -> DatabaseQueue? in
+            guard !state.closed else { return nil }
+            if state.queue == nil {
+                var configuration = Configuration()
+                configuration.label = "wallet-orders-checkpoint"
+                configuration.qos = .utility
+                state.queue = try? DatabaseQueue(path: path, configuration: configuration)
             }
-            try? connection?.close()
+            return state.queue
         }
+        // Passive: copies what no reader still needs and never waits for a lock; what it leaves, the next request
+        // copies. A failure loses nothing: the log keeps every page, and the writer checkpoints itself at the limit.
+        _ = try? database?.writeWithoutTransaction { db in try db.checkpoint(.passive) }
     }
 
     /// Makes `db`'s commits ask this checkpointer instead of checkpointing themselves (SQLite's own checkpoint
@@ -60,7 +68,7 @@ final class WALCheckpointer: Sendable {
             if pages >= WALCheckpointer.limit {
                 sqlite3_wal_checkpoint_v2(connection, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
             } else if pages >= WALCheckpointer.threshold {
-                Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().requests.yield()
+                Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().request()
             }
             return SQLITE_OK
         }, Unmanaged.passUnretained(self).toOpaque())
@@ -68,7 +76,16 @@ final class WALCheckpointer: Sendable {
 
     /// Stops checkpointing and closes the connection, after the checkpoint under way if any.
     func close() async {
-        requests.finish()
-        await worker.value
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.async {
+                let database = self.connection.withLock { state -> DatabaseQueue? in
+                    state.closed = true
+                    defer { state.queue = nil }
+                    return state.queue
+                }
+                try? database?.close()
+                done.resume()
+            }
+        }
     }
 }

@@ -138,10 +138,7 @@ public final class PostgresStore: OrderStore {
             tag = try await client.withConnection(create)
         }
         hub.publish(.orderChanged(type: type, id: id, version: 1))
-        return StoredOrder(
-            orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: order.authenticationToken,
-            document: order.document, status: order.status, createdAt: Date(unixSeconds: order.createdAt.unixSeconds),
-            updatedAt: Date(unixSeconds: order.updatedAt.unixSeconds), changeTag: tag, version: 1)
+        return StoredOrder(committed: order, changeTag: tag, version: 1)
     }
 
     public func currentOrder(type: String, id: String) async throws -> CurrentOrder? {
@@ -195,10 +192,7 @@ public final class PostgresStore: OrderStore {
         } else {
             row = try await client.withConnection(commit)
         }
-        let stored = StoredOrder(
-            orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: order.authenticationToken,
-            document: order.document, status: order.status, createdAt: Date(unixSeconds: row.createdAt),
-            updatedAt: Date(unixSeconds: order.updatedAt.unixSeconds), changeTag: row.changeTag, version: version)
+        let stored = StoredOrder(committed: order, changeTag: row.changeTag, version: version, createdAt: row.createdAt)
         hub.publish(.orderChanged(type: type, id: id, version: version))
         if row.devices > 0 { hub.publish(.pushesQueued) }
         return OrderUpdate(order: stored, pushesQueued: row.devices)

@@ -109,7 +109,7 @@ public final class SQLiteStore: OrderStore {
             try Self.recordVersion(db, order, version: 1)
             try Self.replaceAssets(db, type: type, id: id, assets: order.assets ?? [:])
             try Self.storePackage(db, type: type, id: id, version: 1, data: order.package)
-            return Self.stored(order, version: 1, changeTag: tag)
+            return StoredOrder(committed: order, changeTag: tag, version: 1)
         }
         hub.publish(.orderChanged(type: type, id: id, version: 1))
         return stored
@@ -156,10 +156,7 @@ public final class SQLiteStore: OrderStore {
             let createdAt = try Int64.fetchOne(db.cachedStatement(sql: """
                 SELECT created_at FROM orders WHERE order_type_identifier = ? AND order_identifier = ?
                 """), arguments: [type, id]) ?? order.createdAt.unixSeconds
-            let stored = StoredOrder(
-                orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: order.authenticationToken,
-                document: order.document, status: order.status, createdAt: Date(unixSeconds: createdAt),
-                updatedAt: Date(unixSeconds: order.updatedAt.unixSeconds), changeTag: tag, version: version)
+            let stored = StoredOrder(committed: order, changeTag: tag, version: version, createdAt: createdAt)
             return OrderUpdate(order: stored, pushesQueued: queued)
         }
         hub.publish(.orderChanged(type: type, id: id, version: version))
@@ -536,14 +533,6 @@ public final class SQLiteStore: OrderStore {
 
     static func status(_ text: String) -> Order.Status {
         Order.Status(rawValue: text) ?? .open
-    }
-
-    static func stored(_ order: OrderWrite, version: Int, changeTag: Int64) -> StoredOrder {
-        StoredOrder(
-            orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier,
-            authenticationToken: order.authenticationToken, document: order.document, status: order.status,
-            createdAt: Date(unixSeconds: order.createdAt.unixSeconds),
-            updatedAt: Date(unixSeconds: order.updatedAt.unixSeconds), changeTag: changeTag, version: version)
     }
 
     static func head(_ row: Row) -> OrderHead {

@@ -31,6 +31,17 @@ public struct StoredOrder: Sendable {
         self.version = version
     }
 
+    /// What `write` became once a store committed it as `version` with `changeTag`: its dates at whole seconds, as
+    /// stored, and created at `createdAt` (unix seconds) when the store kept an earlier creation time than the
+    /// write's (an update).
+    public init(committed write: OrderWrite, changeTag: Int64, version: Int, createdAt: Int64? = nil) {
+        self.init(
+            orderTypeIdentifier: write.orderTypeIdentifier, orderIdentifier: write.orderIdentifier,
+            authenticationToken: write.authenticationToken, document: write.document, status: write.status,
+            createdAt: Date(unixSeconds: createdAt ?? write.createdAt.unixSeconds),
+            updatedAt: Date(unixSeconds: write.updatedAt.unixSeconds), changeTag: changeTag, version: version)
+    }
+
     /// The head of this order, without its document.
     public var head: OrderHead {
         OrderHead(authenticationToken: authenticationToken, updatedAt: updatedAt, changeTag: changeTag, version: version)

@@ -65,8 +65,7 @@ struct JSONReader: ~Copyable {
         var members: [String: JSONValue] = [:]
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
+            leave()
             return .object(members)
         }
         while true {
@@ -83,8 +82,7 @@ struct JSONReader: ~Copyable {
             switch peek() {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "}"):
-                index += 1
-                depth -= 1
+                leave()
                 return .object(members)
             default: throw problem("a comma or a closing brace must follow an object's member")
             }
@@ -96,8 +94,7 @@ struct JSONReader: ~Copyable {
         var elements: [JSONValue] = []
         skipWhitespace()
         if peek() == UInt8(ascii: "]") {
-            index += 1
-            depth -= 1
+            leave()
             return .array(elements)
         }
         while true {
@@ -106,8 +103,7 @@ struct JSONReader: ~Copyable {
             switch peek() {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "]"):
-                index += 1
-                depth -= 1
+                leave()
                 return .array(elements)
             default: throw problem("a comma or a closing bracket must follow an array's element")
             }
@@ -118,6 +114,12 @@ struct JSONReader: ~Copyable {
     private mutating func enter() throws(JSONValue.ParseError) {
         depth += 1
         guard depth <= Self.maxDepth else { throw problem("more than \(Self.maxDepth) nested arrays and objects") }
+        index += 1
+    }
+
+    /// Steps over the closing `}` or `]`.
+    private mutating func leave() {
+        depth -= 1
         index += 1
     }
 

@@ -227,9 +227,7 @@ extension PostgresStore {
             return (try columns["change_tag"], try columns["created_at"], Int(try columns["devices"] as Int64))
         }
     }
-}
 
-extension PostgresStore {
     /// A new order's first version: its row, history row and package, and the notification, in one round trip.
     /// No pushes: no device can have registered for an order that did not exist.
     struct CreateOrderStatement: PostgresPreparedStatement {

@@ -6,7 +6,7 @@ import WalletOrdersStore
 extension SQLiteStore {
     public func claimDuePushes(types: [String], limit: Int, claim: PushClaim, now: Date) async throws -> [PushJob] {
         guard !types.isEmpty, limit > 0 else { return [] }
-        return try await pool.write { db in
+        return try await write { db in
             let typeList = databaseQuestionMarks(count: types.count)
             var arguments: StatementArguments = [claim.owner, claim.leaseUntil.unixSeconds, now.unixSeconds]
             arguments += StatementArguments(types)
@@ -24,7 +24,7 @@ extension SQLiteStore {
     }
 
     public func renewClaims(owner: String, until: Date) async throws -> Int {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(sql: """
                 UPDATE push_outbox SET lease_until = ? WHERE status = 'sending' AND claimed_by = ?
                 """, arguments: [until.unixSeconds, owner])
@@ -33,7 +33,7 @@ extension SQLiteStore {
     }
 
     public func releaseClaims(owner: String) async throws -> Int {
-        let released = try await pool.write { db in
+        let released = try await write { db in
             try Self.requeue(db, where: "claimed_by = ?", [owner])
         }
         if released > 0 { hub.publish(.pushesQueued) }
@@ -41,7 +41,7 @@ extension SQLiteStore {
     }
 
     public func reclaimExpiredClaims(now: Date) async throws -> Int {
-        let reclaimed = try await pool.write { db in
+        let reclaimed = try await write { db in
             try Self.requeue(db, where: "lease_until < ?", [now.unixSeconds])
         }
         if reclaimed > 0 { hub.publish(.pushesQueued) }
@@ -63,7 +63,7 @@ extension SQLiteStore {
     public func finishPushes(_ outcomes: [(PushJob, PushOutcome)], owner: String, now: Date) async throws {
         guard !outcomes.isEmpty else { return }
         let seconds = now.unixSeconds
-        let requeued = try await pool.write { db -> Bool in
+        let requeued = try await write { db -> Bool in
             // Every change is guarded by the claim: a push reclaimed from this owner belongs to someone else now.
             let held = "id = ? AND status = 'sending' AND claimed_by = ?"
             let delivered = try db.cachedStatement(sql: """
@@ -148,7 +148,7 @@ extension SQLiteStore {
     }
 
     public func prunePushes(finishedBefore date: Date) async throws -> Int {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(sql: """
                 DELETE FROM push_outbox WHERE status IN ('delivered', 'failed') AND updated_at < ?
                 """, arguments: [date.unixSeconds])

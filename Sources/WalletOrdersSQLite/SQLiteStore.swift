@@ -13,6 +13,7 @@ public final class SQLiteStore: OrderStore {
     let pool: DatabasePool
     let hub = StoreEventHub(complete: true)
     private let checkpointer: WALCheckpointer
+    private let group: GroupCommit
     /// The database file.
     public let path: String
 
@@ -30,7 +31,20 @@ public final class SQLiteStore: OrderStore {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         pool = try DatabasePool(path: path, configuration: configuration)
+        // After GRDB's own setup, which chooses NORMAL: a sync per commit, shared by the writes of a group.
+        // Savepoints keep what they would roll back in memory, not in a temporary file.
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+        }
+        group = GroupCommit(pool: pool)
         self.path = path
+    }
+
+    /// A write of a request's: in the next group's transaction, durable once it answers (see `GroupCommit`).
+    /// Bulk work that may hold the writer for long (an import, `ANALYZE`) takes the pool's writer alone instead.
+    func write<Result: Sendable>(_ body: @escaping @Sendable (Database) throws -> Result) async throws -> Result {
+        try await group.write(body)
     }
 
     public func migrate() async throws -> [String] {
@@ -63,7 +77,7 @@ public final class SQLiteStore: OrderStore {
 
     /// Rewrites the schema's user version, unchanged, in a transaction.
     public func checkWritable() async throws {
-        try await pool.write { db in
+        try await write { db in
             let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
             try db.execute(sql: "PRAGMA user_version = \(version)")
         }
@@ -96,7 +110,7 @@ public final class SQLiteStore: OrderStore {
     public func createOrder(_ order: OrderWrite) async throws -> StoredOrder {
         let type = order.orderTypeIdentifier, id = order.orderIdentifier
         let document = Self.text(order.document)
-        let stored = try await pool.write { db in
+        let stored = try await write { db in
             let tag = try Self.nextChangeTag(db)
             try db.cachedStatement(sql: """
                 INSERT INTO orders (order_type_identifier, order_identifier, authentication_token, document, status,
@@ -135,7 +149,7 @@ public final class SQLiteStore: OrderStore {
         let version = expectedVersion + 1
         // Serialized before taking the writer: registrations and every other write wait while it is held.
         let document = Self.text(order.document)
-        let update = try await pool.write { db in
+        let update = try await write { db in
             let tag = try Self.nextChangeTag(db)
             // Cached statements on the write paths devices and merchants hit most: compiling SQL showed in profiles.
             try db.cachedStatement(sql: """
@@ -195,7 +209,7 @@ public final class SQLiteStore: OrderStore {
     }
 
     public func savePackage(type: String, id: String, version: Int, data: Data) async throws -> Bool {
-        try await pool.write { db in
+        try await write { db in
             let current = try Int.fetchOne(db, sql: """
                 SELECT version FROM orders WHERE order_type_identifier = ? AND order_identifier = ?
                 """, arguments: [type, id])
@@ -245,7 +259,7 @@ public final class SQLiteStore: OrderStore {
 
     public func register(device: String, type: String, id: String, pushToken: String, now: Date) async throws
         -> RegistrationOutcome {
-        try await pool.write { db in
+        try await write { db in
             let existing = try String.fetchOne(db.cachedStatement(sql: """
                 SELECT push_token FROM registrations
                 WHERE device_identifier = ? AND order_type_identifier = ? AND order_identifier = ?
@@ -269,7 +283,7 @@ public final class SQLiteStore: OrderStore {
     }
 
     public func unregister(device: String, type: String, id: String) async throws {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(sql: """
                 DELETE FROM registrations
                 WHERE device_identifier = ? AND order_type_identifier = ? AND order_identifier = ?
@@ -320,7 +334,7 @@ public final class SQLiteStore: OrderStore {
     }
 
     public func resendPushes(type: String, id: String, now: Date) async throws -> Int? {
-        let queued = try await pool.write { db -> Int? in
+        let queued = try await write { db -> Int? in
             guard try Self.fetchOrderRow(db, type: type, id: id) != nil else { return nil }
             return try Self.queuePushes(db, type: type, id: id, now: now)
         }
@@ -329,7 +343,7 @@ public final class SQLiteStore: OrderStore {
     }
 
     public func pruneFailedRegistrations() async throws -> Int {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(sql: """
                 DELETE FROM registrations AS r
                 WHERE EXISTS (
@@ -351,7 +365,7 @@ public final class SQLiteStore: OrderStore {
     public func appendLogs(_ messages: [String], remoteAddress: String?, now: Date, maxBytes: Int) async throws
         -> DeviceLogAppend {
         guard !messages.isEmpty else { return DeviceLogAppend() }
-        return try await pool.write { db in
+        return try await write { db in
             var outcome = DeviceLogAppend()
             var added = 0
             let fold = try db.cachedStatement(sql: """
@@ -428,7 +442,7 @@ public final class SQLiteStore: OrderStore {
     }
 
     public func pruneLogs(before date: Date) async throws -> Int {
-        try await pool.write { db in
+        try await write { db in
             let sizes = try Int.fetchAll(db, sql: "DELETE FROM device_logs WHERE last_seen_at < ? RETURNING size",
                                          arguments: [date.unixSeconds])
             _ = try Self.addLogBytes(db, -sizes.reduce(0, +))

@@ -6,9 +6,10 @@ import WalletOrdersStore
 
 /// The store in one SQLite file: the embedded default, for one instance of the service.
 ///
-/// WAL mode with a busy timeout and foreign keys on: one writer at a time, readers alongside it, and the log
-/// copied back into the database by a connection of its own (`WALCheckpointer`). Writes are short: the service
-/// builds and signs a package before it asks the store to commit it.
+/// WAL mode with a busy timeout and foreign keys on: one writer at a time, readers alongside it, the log synced at
+/// every commit and the writes waiting for the writer committed together (`GroupCommit`), and the log copied back
+/// into the database by a connection of its own (`WALCheckpointer`). Writes are short: the service builds and signs
+/// a package before it asks the store to commit it.
 public final class SQLiteStore: OrderStore {
     let pool: DatabasePool
     let hub = StoreEventHub(complete: true)

@@ -18,6 +18,7 @@ import WalletOrdersTesting
     }
 
     /// A pool on a new file with a table `rows`, the group committing to it, and the writer's commits counted.
+    /// The hook holds the counter unretained: keep it alive until the pool is closed.
     static func database(in folder: TemporaryDirectory) throws -> (DatabasePool, GroupCommit, CommitCounter) {
         let pool = try DatabasePool(path: folder.path("group.sqlite"))
         try pool.write { db in try db.execute(sql: "CREATE TABLE rows (name TEXT PRIMARY KEY)") }
@@ -70,11 +71,12 @@ import WalletOrdersTesting
         #expect(try Self.names(pool) == ["a", "c"])
         #expect(counter.commits.load(ordering: .relaxed) - before == 1)
         try pool.close()
+        withExtendedLifetime(counter) {}
     }
 
     @Test func aGroupSQLiteRollsBackStoresNothingAndFailsEveryWrite() async throws {
         let folder = try TemporaryDirectory()
-        let (pool, group, _) = try Self.database(in: folder)
+        let (pool, group, counter) = try Self.database(in: folder)
         // A trigger that rolls back the whole transaction, as SQLite itself does on some errors (a full disk).
         try await pool.writeWithoutTransaction { db in
             try db.execute(sql: """
@@ -98,6 +100,7 @@ import WalletOrdersTesting
         try await group.write { db in try db.execute(sql: "INSERT INTO rows VALUES ('d')") }
         #expect(try Self.names(pool) == ["d"])
         try pool.close()
+        withExtendedLifetime(counter) {}
     }
 
     @Test func theStoreSyncsEveryCommit() async throws {

@@ -142,20 +142,6 @@ extension PostgresStore {
         }
     }
 
-    /// Takes the advisory lock under which one order's writes take turns across instances (see `withOrderWriteLock`).
-    struct OrderWriteLockStatement: OneTextParameter {
-        static let name = "wallet_orders_write_lock"
-        static let sql = "SELECT pg_advisory_lock(hashtextextended($1, 0))::text AS done"
-        let key: String
-    }
-
-    /// Gives the advisory lock back.
-    struct OrderWriteUnlockStatement: OneTextParameter {
-        static let name = "wallet_orders_write_unlock"
-        static let sql = "SELECT pg_advisory_unlock(hashtextextended($1, 0))::text AS done"
-        let key: String
-    }
-
     /// A merchant's new version in one statement, one round trip and its own transaction: the order's row moved
     /// on from the version the write read (compare-and-swap), its history row, its package, one pending push per
     /// registered device, and the notifications every instance listens for. No row comes back, and nothing is
@@ -292,19 +278,4 @@ extension TwoTextParameters {
         bindings.append(parameters.1)
         return bindings
     }
-}
-
-/// A prepared statement of one text, `$1`, whose one row says nothing.
-protocol OneTextParameter: PostgresPreparedStatement where Row == Void {
-    var key: String { get }
-}
-
-extension OneTextParameter {
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(key)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws {}
 }

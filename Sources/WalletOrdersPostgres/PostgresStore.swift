@@ -149,25 +149,6 @@ public final class PostgresStore: OrderStore {
         return CurrentOrder(order: try row.order.order(type: type, id: id), assets: assets)
     }
 
-    /// An advisory lock keyed by the order, held on a connection of its own (a session lock: no transaction is
-    /// open while the caller signs). Two orders whose keys hash alike only take turns now and then.
-    public func withOrderWriteLock<Result: Sendable>(type: String, id: String,
-                                                     _ body: () async throws -> Result) async throws -> Result {
-        let key = "\(type) \(id)"
-        return try await client.withConnection { connection in
-            _ = try await self.rows(OrderWriteLockStatement(key: key), on: connection)
-            let result: Result
-            do {
-                result = try await body()
-            } catch {
-                _ = try? await self.rows(OrderWriteUnlockStatement(key: key), on: connection)
-                throw error
-            }
-            _ = try await self.rows(OrderWriteUnlockStatement(key: key), on: connection)
-            return result
-        }
-    }
-
     public func updateOrder(_ order: OrderWrite, expectedVersion: Int, now: Date) async throws -> OrderUpdate {
         let type = order.orderTypeIdentifier, id = order.orderIdentifier
         let version = expectedVersion + 1

@@ -140,11 +140,6 @@ public final class SQLiteStore: OrderStore {
         return CurrentOrder(order: try row.order(type: type, id: id), assets: assets)
     }
 
-    public func withOrderWriteLock<Result: Sendable>(type: String, id: String,
-                                                     _ body: () async throws -> Result) async throws -> Result {
-        try await body()
-    }
-
     public func updateOrder(_ order: OrderWrite, expectedVersion: Int, now: Date) async throws -> OrderUpdate {
         let type = order.orderTypeIdentifier, id = order.orderIdentifier
         let version = expectedVersion + 1

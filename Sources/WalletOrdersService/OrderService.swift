@@ -209,10 +209,11 @@ public struct OrderService: Sendable {
 
     /// Reads, changes, validates, signs and commits, again from the read when another write won the race.
     ///
-    /// Writes to one order take turns rather than race: on this instance through a lock of its own, across
-    /// instances through the store's per-order write lock (a PostgreSQL advisory lock; no transaction is open
-    /// while signing). Should a write still land between the read and the commit (a lock lost with its
-    /// connection), this one starts again from the read after a short, random pause.
+    /// Writes to one order on this instance take turns through a lock of their own. Across instances the commit
+    /// decides: it lands only on the version this write read (compare-and-swap), and the write that lost starts
+    /// again from the read after a short, random pause. Nothing is held in the database while signing: a write
+    /// takes a connection only for each of its queries, so no number of merchant writes at once can take every
+    /// connection and leave them waiting for one more.
     private func update(
         type: String, id: String,
         change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
@@ -221,9 +222,7 @@ public struct OrderService: Sendable {
         // On the write pool's threads, below device requests (see `WritePool`).
         return try await WritePool.shared.run {
             try await writes.withLock("\(type) \(id)") {
-                try await store.withOrderWriteLock(type: type, id: id) {
-                    try await update(orderType, id: id, change: change)
-                }
+                try await update(orderType, id: id, change: change)
             }
         }
     }

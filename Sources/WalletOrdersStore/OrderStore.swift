@@ -34,11 +34,6 @@ public protocol OrderStore: Sendable {
     func createOrder(_ order: OrderWrite) async throws -> StoredOrder
     /// The order with its assets, as the write path reads it before building the next version; nil when none.
     func currentOrder(type: String, id: String) async throws -> CurrentOrder?
-    /// Runs `body` while no other instance runs a write of the same order through this method: writers of one
-    /// order take turns instead of racing to a compare-and-swap that all but one lose. Holds no transaction and
-    /// blocks nothing else. SQLite has a single instance, so there it just runs `body`.
-    func withOrderWriteLock<Result: Sendable>(type: String, id: String,
-                                              _ body: () async throws -> Result) async throws -> Result
     /// Commits the next version of an order, if it is still at `expectedVersion`: the document, its package, its
     /// history row and one push per registered device (due at `now`), all or nothing. Throws
     /// `StoreError.versionConflict` when another write got there first, `StoreError.orderNotFound` when it is gone.

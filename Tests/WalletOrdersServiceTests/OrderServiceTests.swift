@@ -18,9 +18,10 @@ import WalletOrdersTesting
                             counters: counters)
     }
 
-    static func create(_ service: OrderService) async throws -> StoredOrder {
+    static func create(_ service: OrderService, id: String? = nil) async throws -> StoredOrder {
         var body = SampleOrder.json().objectValue!
         for key in ["createdAt", "updatedAt", "merchant"] { body.removeValue(forKey: key) }
+        if let id { body["orderIdentifier"] = .string(id) }
         return try await service.create(.object(body)).order
     }
 
@@ -42,6 +43,29 @@ import WalletOrdersTesting
             let history = try await store.versions(type: order.orderTypeIdentifier, id: order.orderIdentifier)
             #expect(history.count == 25)
             #expect(Set(history.map(\.updatedAt)).count == 25, "each version a second past the last")
+        }
+    }
+
+    /// A merchant sending more updates at once than the store has database connections (the test stores have
+    /// four): each update holds a connection only for its own queries, never while it waits for another one or
+    /// for its signature, so every update lands and the store still answers.
+    @Test(.timeLimit(.minutes(1)), arguments: StoreEngine.allCases)
+    func moreUpdatesAtOnceThanDatabaseConnectionsAllLand(engine: StoreEngine) async throws {
+        try await TestStore.with(engine) { store in
+            let service = try Self.service(store)
+            var orders: [StoredOrder] = []
+            for index in 0..<16 { orders.append(try await Self.create(service, id: "A-\(index)")) }
+            let versions = try await withThrowingTaskGroup(of: Int.self) { group in
+                for order in orders {
+                    group.addTask {
+                        try await service.patch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
+                                                patch: .object(["orderNumber": .string("N-2")])).order.version
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(versions == Array(repeating: 2, count: 16))
+            #expect(try await store.isReachable())
         }
     }
 

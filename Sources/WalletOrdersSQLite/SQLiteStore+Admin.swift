@@ -29,7 +29,7 @@ extension SQLiteStore {
     }
 
     public func importRecords(orders: [ImportedOrder], registrations: [ImportedRegistration]) async throws {
-        try await pool.write { db in
+        try await write { db in
             if !orders.isEmpty {
                 guard let last = try Int64.fetchOne(db, sql: """
                     UPDATE counters SET value = value + ? WHERE name = 'order_change' RETURNING value

@@ -6,15 +6,15 @@ import WalletOrdersStore
 
 /// The store in one SQLite file: the embedded default, for one instance of the service.
 ///
-/// WAL mode with a busy timeout and foreign keys on: one writer at a time, readers alongside it, the log synced at
-/// every commit and the writes waiting for the writer committed together (`GroupCommit`), and the log copied back
-/// into the database by a connection of its own (`WALCheckpointer`). Writes are short: the service builds and signs
-/// a package before it asks the store to commit it.
+/// WAL mode with a busy timeout and foreign keys on: one writer at a time, readers alongside it, the log synced
+/// off the writer before a write is acknowledged (`WALSync`), and copied back into the database by a connection of
+/// its own (`WALCheckpointer`). Writes are short: the service builds and signs a package before it asks the store
+/// to commit it.
 public final class SQLiteStore: OrderStore {
     let pool: DatabasePool
     let hub = StoreEventHub(complete: true)
     private let checkpointer: WALCheckpointer
-    private let group: GroupCommit
+    let durability: WALSync
     /// The database file.
     public let path: String
 
@@ -32,20 +32,16 @@ public final class SQLiteStore: OrderStore {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         pool = try DatabasePool(path: path, configuration: configuration)
-        // After GRDB's own setup, which chooses NORMAL: a sync per commit, shared by the writes of a group.
-        // Savepoints keep what they would roll back in memory, not in a temporary file.
-        try pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-            try db.execute(sql: "PRAGMA temp_store = MEMORY")
-        }
-        group = GroupCommit(pool: pool)
+        durability = WALSync(databasePath: path)
         self.path = path
     }
 
-    /// A write of a request's: in the next group's transaction, durable once it answers (see `GroupCommit`).
-    /// Bulk work that may hold the writer for long (an import, `ANALYZE`) takes the pool's writer alone instead.
-    func write<Result: Sendable>(_ body: @escaping @Sendable (Database) throws -> Result) async throws -> Result {
-        try await group.write(body)
+    /// Every write: a transaction of its own, on disk once this returns (see `WALSync`). When the sync fails, the
+    /// write is committed but not known to be on disk, and this throws.
+    func write<Result: Sendable>(_ body: @Sendable (Database) throws -> Result) async throws -> Result {
+        let result = try await pool.write(body)
+        try await durability.sync()
+        return result
     }
 
     public func migrate() async throws -> [String] {
@@ -92,7 +88,7 @@ public final class SQLiteStore: OrderStore {
     /// would check every table at open, so this analyses them all, with a sampling limit that keeps it to
     /// milliseconds at a million rows.
     public func optimize() async throws {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(sql: "PRAGMA analysis_limit = 1000")
             try db.execute(sql: "ANALYZE")
         }

@@ -19,8 +19,10 @@ import WalletOrdersTesting
         }
     }
 
+    /// Generous: under the full suite, CPU-bound tests can hold both cooperative threads (this machine has two
+    /// cores) for tens of seconds, and the callers here are tasks that must get one to start.
     static func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(120)
         while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(condition())
     }

@@ -48,8 +48,9 @@ import WalletOrdersTesting
 
     /// A merchant sending more updates at once than the store has database connections (the test stores have
     /// four): each update holds a connection only for its own queries, never while it waits for another one or
-    /// for its signature, so every update lands and the store still answers.
-    @Test(.timeLimit(.minutes(1)), arguments: StoreEngine.allCases)
+    /// for its signature, so every update lands and the store still answers. (Before, PostgreSQL never finished:
+    /// the limit, generous for a loaded machine, turns that into a failure.)
+    @Test(.timeLimit(.minutes(3)), arguments: StoreEngine.allCases)
     func moreUpdatesAtOnceThanDatabaseConnectionsAllLand(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             let service = try Self.service(store)

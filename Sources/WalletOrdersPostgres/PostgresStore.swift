@@ -126,17 +126,9 @@ public final class PostgresStore: OrderStore {
             guard let tag = try await self.rows(statement, on: connection).first else { throw StoreError.orderExists }
             return tag
         }
-        // The statement is a transaction of its own; the order's files join it in one of ours, after its row.
-        let tag: Int64
-        if let assets = order.assets, !assets.isEmpty {
-            tag = try await transaction { connection in
-                let tag = try await create(connection)
-                try await self.replaceAssets(connection, type: type, id: id, assets: assets)
-                return tag
-            }
-        } else {
-            tag = try await client.withConnection(create)
-        }
+        // A new order has no files to remove: without any to add, the statement runs alone.
+        let files = order.assets?.isEmpty == false ? order.assets : nil
+        let tag = try await run(create, replacingFilesOf: order, with: files)
         hub.publish(.orderChanged(type: type, id: id, version: 1))
         return StoredOrder(committed: order, changeTag: tag, version: 1)
     }
@@ -163,16 +155,7 @@ public final class PostgresStore: OrderStore {
             }
             return row
         }
-        // The statement is a transaction of its own; changed files join it in one of ours, undone with it.
-        let row: CommitVersionStatement.Row
-        if let assets = order.assets {
-            row = try await transaction { connection in
-                try await self.replaceAssets(connection, type: type, id: id, assets: assets)
-                return try await commit(connection)
-            }
-        } else {
-            row = try await client.withConnection(commit)
-        }
+        let row = try await run(commit, replacingFilesOf: order, with: order.assets)
         let stored = StoredOrder(committed: order, changeTag: row.changeTag, version: version, createdAt: row.createdAt)
         hub.publish(.orderChanged(type: type, id: id, version: version))
         if row.devices > 0 { hub.publish(.pushesQueued) }
@@ -482,6 +465,21 @@ public final class PostgresStore: OrderStore {
             """, logger: logger).collect()
         guard let row = rows.first else { return 0 }
         return Int(try Columns(row)["devices"] as Int64)
+    }
+
+    /// Runs `statement`, a transaction of its own, on a connection. With `files`, the order's files are replaced
+    /// after it in one transaction of ours: both land, or neither (a statement that throws undoes the files too).
+    private func run<Result: Sendable>(
+        _ statement: (PostgresConnection) async throws -> Result, replacingFilesOf order: OrderWrite,
+        with files: [String: Data]?
+    ) async throws -> Result {
+        guard let files else { return try await client.withConnection(statement) }
+        return try await transaction { connection in
+            let result = try await statement(connection)
+            try await replaceAssets(connection, type: order.orderTypeIdentifier, id: order.orderIdentifier,
+                                    assets: files)
+            return result
+        }
     }
 
     private func replaceAssets(_ connection: PostgresConnection, type: String, id: String,

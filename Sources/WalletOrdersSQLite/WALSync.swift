@@ -63,28 +63,25 @@ final class WALSync: Sendable {
     /// On the queue: syncs for everyone waiting, again while more arrive, then stops until the next call.
     private func drain() {
         while true {
-            let (waiting, descriptor) = state.withLock { state in
+            let waiting = state.withLock { state in
                 let waiting = state.waiting
                 state.waiting = []
                 if waiting.isEmpty { state.running = false }
-                return (waiting, state.descriptor)
+                return waiting
             }
             guard !waiting.isEmpty else { return }
-            let result = Result { try syncLog(descriptor) }
+            let result = Result { try syncLog() }
             for continuation in waiting { continuation.resume(with: result) }
         }
     }
 
-    /// Syncs the log through `descriptor`, first (re)opening it when it is not open or no longer the file at `path`.
-    private func syncLog(_ descriptor: Int32) throws {
+    /// Syncs the log, first (re)opening it when it is not open or no longer the file at `path`.
+    private func syncLog() throws {
         var current = stat()
         guard stat(path, &current) == 0 else { throw WALSyncError(path: path, operation: "stat", code: errno) }
         let file = (device: UInt64(current.st_dev), inode: UInt64(current.st_ino))
-        var descriptor = descriptor
-        let known = state.withLock { $0.file }
-        if descriptor < 0 || known != file {
-            descriptor = try open(file)
-        }
+        let opened = state.withLock { (descriptor: $0.descriptor, file: $0.file) }
+        let descriptor = opened.descriptor >= 0 && opened.file == file ? opened.descriptor : try open(file)
         guard syncFile(descriptor) == 0 else { throw WALSyncError(path: path, operation: "fdatasync", code: errno) }
         state.withLock { $0.syncs += 1 }
     }

@@ -50,9 +50,10 @@ public enum ServiceChecks {
     public static let expiryWarningDays = 30
 
     /// Checks `configuration` at `now`, and loads what passes: order types ready to sign, and APNs credentials
-    /// whose provider tokens read `clock` when they are issued.
+    /// whose provider tokens read `clock` when they are issued. PostgreSQL has `databaseTimeout` to answer.
     public static func run(_ configuration: ServiceConfiguration, now: Date,
                            clock: @escaping @Sendable () -> Date = Date.init,
+                           databaseTimeout: Duration = ServiceChecks.databaseTimeout,
                            logger: Logger = Logger(label: "wallet-orders.checks")) async -> CheckReport {
         var report = CheckReport()
         for type in configuration.orderTypes {
@@ -63,7 +64,7 @@ public enum ServiceChecks {
                 + "plain http: fine for development, but Wallet only talks to https web services (set publicURL)"))
         }
         report.findings.append(checkPushTransport())
-        report.findings.append(await checkDatabase(configuration.database, logger: logger))
+        report.findings.append(await checkDatabase(configuration.database, timeout: databaseTimeout, logger: logger))
         return report
     }
 
@@ -157,17 +158,17 @@ public enum ServiceChecks {
     }
 
     /// Whether the database can be opened and written; does not apply migrations.
-    static func checkDatabase(_ location: DatabaseLocation, logger: Logger) async -> CheckFinding {
+    static func checkDatabase(_ location: DatabaseLocation, timeout: Duration, logger: Logger) async -> CheckFinding {
         switch location {
         case .sqlite(let path): await checkSQLite(path)
-        case .postgres(let url): await checkPostgres(url, logger: logger)
+        case .postgres(let url): await checkPostgres(url, timeout: timeout, logger: logger)
         }
     }
 
     /// How long reaching PostgreSQL may take before the check says it cannot.
-    static let databaseTimeout: Duration = .seconds(10)
+    public static let databaseTimeout: Duration = .seconds(10)
 
-    private static func checkPostgres(_ url: PostgresURL, logger: Logger) async -> CheckFinding {
+    private static func checkPostgres(_ url: PostgresURL, timeout: Duration, logger: Logger) async -> CheckFinding {
         var quiet = logger
         quiet.logLevel = .critical
         let store = await PostgresStore(url: url, connections: 1, logger: quiet)
@@ -183,7 +184,7 @@ public enum ServiceChecks {
                 }
             }
             group.addTask {
-                try? await Task.sleep(for: databaseTimeout)
+                try? await Task.sleep(for: timeout)
                 return nil
             }
             let first = await group.next() ?? nil
@@ -197,7 +198,7 @@ public enum ServiceChecks {
         case .failure(let error)?:
             return CheckFinding(level: .problem, message: "the database \(url) cannot be written: \(String(reflecting: error))")
         case nil:
-            return CheckFinding(level: .problem, message: "the database \(url) did not answer within \(databaseTimeout)")
+            return CheckFinding(level: .problem, message: "the database \(url) did not answer within \(timeout)")
         }
     }
 

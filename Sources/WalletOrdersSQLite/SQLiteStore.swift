@@ -507,9 +507,9 @@ public final class SQLiteStore: OrderStore {
 
     static func fetchAssets(_ db: Database, type: String, id: String) throws -> [String: Data] {
         var assets: [String: Data] = [:]
-        for row in try Row.fetchAll(db, sql: """
+        for row in try Row.fetchAll(db.cachedStatement(sql: """
             SELECT path, data FROM order_assets WHERE order_type_identifier = ? AND order_identifier = ?
-            """, arguments: [type, id]) {
+            """), arguments: [type, id]) {
             assets[row["path"]] = row["data"]
         }
         return assets

@@ -45,11 +45,15 @@ public final class WritePool: TaskExecutor, @unchecked Sendable {
     }
 
     private func work(name: String) {
-        // Named for `top -H` and perf (Linux allows 15 characters).
-        Thread.current.name = name
         #if os(Linux)
+        // Named for `top -H` and perf (Linux allows 15 characters) by writing the kernel's own file for it.
+        // Foundation's `Thread.name` reaches the kernel only if the thread's handle, which `start()` records after
+        // the thread may already be running, is there by then: under load the name was sometimes lost.
+        try? name.write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
         // On Linux the nice value is per thread, and `who = 0` names the calling thread.
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
+        #else
+        Thread.current.name = name
         #endif
         while true {
             condition.lock()

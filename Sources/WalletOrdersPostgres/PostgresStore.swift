@@ -101,6 +101,14 @@ public final class PostgresStore: OrderStore {
         return names.filter { !applied.contains($0) }
     }
 
+    /// Opens one connection to `url` and closes it: throws PostgreSQL's reason at once (nothing listens, the
+    /// password or the database is wrong), where a store's pool keeps trying to connect while its queries wait.
+    public static func connectOnce(_ url: PostgresURL, logger: Logger) async throws {
+        let connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration(), id: 0,
+                                                              logger: logger)
+        try await connection.close()
+    }
+
     public func checkWritable() async throws {
         _ = try await transaction { connection in
             try await connection.query("CREATE TEMPORARY TABLE write_check (x integer) ON COMMIT DROP", logger: self.logger)

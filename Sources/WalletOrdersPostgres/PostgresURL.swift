@@ -73,6 +73,19 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         return configuration
     }
 
+    /// One connection's configuration, TLS as `sslmode` says.
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        if let socketPath {
+            return .init(unixSocketPath: socketPath, username: username, password: password, database: database)
+        }
+        let tls: PostgresConnection.Configuration.TLS = switch sslMode {
+        case "disable": .disable
+        case "require": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        default: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+        return .init(host: host, port: port, username: username, password: password, database: database, tls: tls)
+    }
+
     /// `text` with any password replaced, so an error message never shows it.
     static func redacted(_ text: String) -> String {
         guard var components = URLComponents(string: text), components.password != nil else { return text }

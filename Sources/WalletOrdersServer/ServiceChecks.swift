@@ -171,16 +171,29 @@ public enum ServiceChecks {
     private static func checkPostgres(_ url: PostgresURL, timeout: Duration, logger: Logger) async -> CheckFinding {
         var quiet = logger
         quiet.logLevel = .critical
-        let store = await PostgresStore(url: url, connections: 1, logger: quiet)
-        defer { Task { await store.close() } }
-        // PostgresNIO keeps trying to connect while a request waits; a check must end.
-        let outcome = await withTaskGroup(of: Result<[String], any Error>?.self) { group in
-            group.addTask {
+        enum Outcome: Sendable {
+            case writable(pending: [String])
+            /// Why, as the error tells it.
+            case unreachable(String)
+            case failed(String)
+        }
+        // PostgresNIO's pool keeps trying to connect while a request waits; a check must end.
+        let outcome = await withTaskGroup(of: Outcome?.self) { group in
+            group.addTask { [quiet] in
+                // One connection first, so that a server that refuses, or a wrong password or database, is said at
+                // once and with PostgreSQL's reason.
+                do {
+                    try await PostgresStore.connectOnce(url, logger: quiet)
+                } catch {
+                    return .unreachable(String(reflecting: error))
+                }
+                let store = await PostgresStore(url: url, connections: 1, logger: quiet)
+                defer { Task { await store.close() } }
                 do {
                     try await store.checkWritable()
-                    return .success(try await store.pendingMigrations())
+                    return .writable(pending: try await store.pendingMigrations())
                 } catch {
-                    return .failure(error)
+                    return .failed(String(reflecting: error))
                 }
             }
             group.addTask {
@@ -192,11 +205,13 @@ public enum ServiceChecks {
             return first
         }
         switch outcome {
-        case .success(let pending)?:
+        case .writable(let pending)?:
             return CheckFinding(level: .ok, message: "the database \(url) is writable"
                 + (pending.isEmpty ? "" : "; migrations to apply: \(pending.joined(separator: ", "))"))
-        case .failure(let error)?:
-            return CheckFinding(level: .problem, message: "the database \(url) cannot be written: \(String(reflecting: error))")
+        case .unreachable(let reason)?:
+            return CheckFinding(level: .problem, message: "the database \(url) cannot be reached: \(reason)")
+        case .failed(let reason)?:
+            return CheckFinding(level: .problem, message: "the database \(url) cannot be written: \(reason)")
         case nil:
             return CheckFinding(level: .problem, message: "the database \(url) did not answer within \(timeout)")
         }

@@ -124,11 +124,19 @@ import WalletOrdersTesting
         #expect(findings.contains { $0.level == .ok && $0.message.hasPrefix("the database postgres://postgres@127.0.0.1:") &&
             $0.message.contains("is writable; migrations to apply: 0001_initial") }, "\(findings)")
 
-        // Nothing listens on port 1.
+        // Nothing listens on port 1: said at once, with the reason, not after the timeout.
         configuration.database = try DatabaseLocation("postgres://shop:secret-password@127.0.0.1:1/orders?sslmode=disable")
         let refused = await problems(configuration)
-        #expect(refused.count == 1 && refused[0].hasPrefix("the database postgres://shop@127.0.0.1:1/orders "), "\(refused)")
+        #expect(refused.count == 1 && refused[0].hasPrefix("the database postgres://shop@127.0.0.1:1/orders cannot be reached: ")
+            && refused[0].contains("Connection refused"), "\(refused)")
         #expect(!refused[0].contains("secret-password"))
+
+        // A server that answers, without the database: PostgreSQL's own words.
+        var missing = try #require(URLComponents(string: url))
+        missing.path = "/no_such_database"
+        configuration.database = try DatabaseLocation(try #require(missing.string))
+        let absent = await problems(configuration)
+        #expect(absent.count == 1 && absent[0].contains("database \"no_such_database\" does not exist"), "\(absent)")
     }
 
     private func RFC3339Text(_ date: Date) -> String {

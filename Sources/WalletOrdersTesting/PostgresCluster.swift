@@ -33,7 +33,7 @@ public final class PostgresCluster: Sendable {
         }
         self.binaries = binaries
         folder = try Self.makeFolder()
-        port = try Self.freePort()
+        port = try freePort()
         try run("initdb", ["-D", "\(folder)/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"])
         // Enough connections for tests running side by side, each with a small pool; durability is not what a
         // test checks, so commits do not wait for the disk.
@@ -130,25 +130,6 @@ public final class PostgresCluster: Sendable {
             }
         }
         return path
-    }
-
-    /// A port nothing listens on now: the kernel's pick for a socket bound to port 0.
-    private static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw ClusterError("cannot open a socket to find a free port") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
-            }
-        }
-        guard bound else { throw ClusterError("cannot bind a socket to find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Why the cluster could not be used.

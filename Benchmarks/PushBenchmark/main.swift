@@ -8,8 +8,9 @@ import WalletOrdersServer
 import WalletOrdersStore
 
 // Pushes per second over one HTTP/2 connection to a running local APNs (`wallet-orders apns-sandbox --quiet`)
-// and, when given, to nghttpd answering 200 to the same POSTs: h2load and the libcurl transport against each, then
-// the whole path from the SQLite outbox to delivered against the local APNs.
+// and, when given, to nghttpd answering 200 to the same POSTs: h2load and the libcurl transport against each (and
+// against nghttpd the curl command line too, libcurl's own ceiling here), then the whole path from the SQLite outbox
+// to delivered against the local APNs.
 // Usage: push-benchmark APNS_PORT KEYS_DIR [PUSHES [NGHTTPD_PORT NGHTTPD_CA]]; STREAMS=N sets the concurrent
 // streams (100 by default).
 
@@ -83,12 +84,42 @@ func measureH2load(port: Int) throws -> (rate: Double, statuses: String) {
     return (rate, statuses)
 }
 
+/// The curl command line (libcurl itself, in C, with nothing of ours) posting the same pushes, one per device
+/// token as the transport does, over one connection with the same streams (`--parallel`, which multiplexes on one
+/// connection up to the server's stream limit): req/s and how many were not answered 200.
+func measureCurlCommandLine(port: Int, caFile: String) async throws -> (rate: Double, failures: Int) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("push-bench-curl-\(UUID().uuidString.prefix(6))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let config = folder.appendingPathComponent("urls.conf")
+    try Data(tokens.map { "url = \"https://127.0.0.1:\(port)/3/device/\($0)\"\noutput = \"/dev/null\"\n" }.joined().utf8)
+        .write(to: config)
+    let curl = Process()
+    curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    curl.arguments = ["curl", "--silent", "--no-progress-meter", "--http2", "--cacert", caFile, "--parallel", "--parallel-max", "\(streams)",
+                      "--data-binary", "{}", "-H", "apns-topic: \(topic)", "-H", "apns-push-type: background",
+                      "-H", "apns-priority: 5", "-H", "authorization: bearer \(token)",
+                      "-H", "content-type: application/json", "--write-out", "%{http_code}\\n", "--config", config.path]
+    let pipe = Pipe()
+    curl.standardOutput = pipe
+    var output = Data()
+    let time = try await seconds {
+        try curl.run()
+        output = pipe.fileHandleForReading.readDataToEndOfFile()
+        curl.waitUntilExit()
+    }
+    let statuses = String(decoding: output, as: UTF8.self).split(separator: "\n")
+    return (Double(count) / time, count - statuses.filter { $0 == "200" }.count)
+}
+
 // 1. nghttpd, when given: the same requests to a server that only answers 200.
-var nghttpdFigures: (h2load: (rate: Double, statuses: String), transport: (rate: Double, failures: Int))?
+var nghttpdFigures: (h2load: (rate: Double, statuses: String), curl: (rate: Double, failures: Int),
+                     transport: (rate: Double, failures: Int))?
 if let nghttpd {
     let h2load = try measureH2load(port: nghttpd.port)
+    let curl = try await measureCurlCommandLine(port: nghttpd.port, caFile: nghttpd.caFile)
     let transport = await measureTransport(APNSEndpoint(.custom(url: "https://127.0.0.1:\(nghttpd.port)"), caFile: nghttpd.caFile))
-    nghttpdFigures = (h2load, transport)
+    nghttpdFigures = (h2load, curl, transport)
 }
 
 // 2. The local APNs: every request checked (headers, topic, body, provider token).
@@ -149,9 +180,14 @@ print("pushes over 1 HTTP/2 connection with \(streams) concurrent streams, \(cou
 if let nghttpd = nghttpdFigures {
     print("  nghttpd (answers 200 to every POST)")
     print("    h2load:                      \(rate(nghttpd.h2load.rate, "req/s"))     \(nghttpd.h2load.statuses)")
+    print("    curl command line:           \(rate(nghttpd.curl.rate, "req/s"))     (\(nghttpd.curl.failures) not 200)")
     print("    libcurl transport:           \(rate(nghttpd.transport.rate, "pushes/s"))  (\(nghttpd.transport.failures) not 200)")
     if nghttpd.h2load.rate > 0 {
+        print(String(format: "    curl command line / h2load:  %8.2f", nghttpd.curl.rate / nghttpd.h2load.rate))
         print(String(format: "    transport / h2load:          %8.2f", nghttpd.transport.rate / nghttpd.h2load.rate))
+    }
+    if nghttpd.curl.rate > 0 {
+        print(String(format: "    transport / curl:            %8.2f", nghttpd.transport.rate / nghttpd.curl.rate))
     }
 }
 print("  local APNs (wallet-orders apns-sandbox: checks headers, topic, body and the provider token)")

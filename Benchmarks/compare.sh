@@ -12,7 +12,8 @@
 #             .build/release/*.resources folders: a binary finds its migrations beside itself, or else in the build
 #             folder it came from, which by then holds the other build's (mkdir /tmp/before && cp -r
 #             .build/release/wallet-orders .build/release/*.resources /tmp/before/)
-# Settings: DURATION (seconds per wrk run, 8), CONNECTIONS (8).
+# Settings: DURATION (seconds per wrk run, 8), CONNECTIONS (8), TEMPLATE (the order template folder served, one
+# whose template.json is the seeding template's; OrderTemplates/sample).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 database=${1:?usage: Benchmarks/compare.sh DATABASE KEYS BINARY...}
@@ -41,7 +42,7 @@ for binary in "$@"; do
   # Written out before measuring: otherwise the copy's writeback competes with the first runs.
   sync
   WALLET_ORDERS_DATABASE="$work/orders.sqlite" WALLET_ORDERS_MERCHANT_KEY=$key WALLET_ORDERS_PUBLIC_URL=https://orders.example.com \
-    WALLET_ORDERS_TEMPLATE=OrderTemplates/sample WALLET_ORDERS_APNS_KEY= \
+    WALLET_ORDERS_TEMPLATE=${TEMPLATE:-OrderTemplates/sample} WALLET_ORDERS_APNS_KEY= \
     WALLET_ORDERS_LISTING_LIMIT=off WALLET_ORDERS_MERCHANT_LIMIT=off WALLET_ORDERS_AUTH_FAILURE_LIMIT=off \
     "$binary" serve --port $port >"$work/serve.log" 2>&1 &
   server=$!

@@ -10,7 +10,8 @@ import WalletOrdersTesting
 
 // The order fetch (`GET /v1/orders/{type}/{id}` with its AppleOrder token) through the service's own router, beside
 // a bare route on that same router answering the same package bytes from memory, in one process and one run, with
-// wrk. Then the fetch again with the fetch cache off (every request reads the store), for reference.
+// wrk. Then the fetch again with the fetch cache off (every request reads the store and assembles the package from
+// its seal), for reference.
 // Usage: fetch-benchmark [sqlite|postgres] [SECONDS (10)] [CONNECTIONS (64)]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -71,14 +72,15 @@ func wrk(_ url: String, token: String? = nil) throws -> (rate: Double, p99: Stri
     return (rate, p99, errors)
 }
 
-// One order, created through a service so its package is the one the service signed and stored.
+// One order, created through a service so its package is the one the service signed; the bare route answers the
+// bytes a fetch answers (the store keeps only the package's seal).
 var body = SampleOrder.json().objectValue!
 for key in ["createdAt", "updatedAt", "merchant"] { body.removeValue(forKey: key) }
 let writer = OrderService(store: store, orderTypes: [orderType], webServiceURL: "https://orders.example.com",
                           cacheCapacity: 0)
 let order = try await writer.create(.object(body)).order
-let stored = try await store.orderForFetch(type: order.orderTypeIdentifier, id: order.orderIdentifier)
-guard let package = stored?.package else { fatalError("no stored package") }
+let package = Data(try await writer.fetch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
+                                          token: order.authenticationToken).package.readableBytesView)
 let path = "\(order.orderTypeIdentifier)/\(order.orderIdentifier)"
 
 let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)

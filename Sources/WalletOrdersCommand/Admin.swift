@@ -315,7 +315,7 @@ struct AdminRebuildPackages: AsyncParsableCommand {
                     guard let type = orderTypes[summary.orderTypeIdentifier],
                           let current = try await store.currentOrder(type: summary.orderTypeIdentifier,
                                                                      id: summary.orderIdentifier) else { continue }
-                    let package = try type.package(current.order.document, assets: current.assets).data
+                    let package = try type.package(current.order.document, assets: current.assets).stored
                     if try await store.savePackage(type: type.identifier, id: current.order.orderIdentifier,
                                                    version: current.order.version, data: package) {
                         rebuilt += 1

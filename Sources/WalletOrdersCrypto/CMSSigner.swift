@@ -22,6 +22,10 @@ public final class CMSSigner: Sendable {
         public let tail: [UInt8]
         /// The certificate set between `head` and `tail`, as `CMSSigner.certificateSet`.
         public let certificateSet: Data
+        /// The signature value inside `tail`, from which `CMSSigner.signature(over:signingTime:value:)` assembles
+        /// the same signature again without the key; nil for a signature made through `CMS_sign` (keys other than
+        /// RSA and EC), which that cannot assemble.
+        public let value: [UInt8]?
 
         /// The whole signature, DER.
         public var der: Data {
@@ -76,6 +80,24 @@ public final class CMSSigner: Sendable {
     /// Signs `content` detached, with `signingTime` as the signing-time attribute.
     public func sign(_ content: Data, signingTime: Date) throws -> Signature {
         guard let assembly else { return try signWithOpenSSL(content, signingTime: signingTime) }
+        let signedAttributes = try Self.signedAttributes(content, signingTime: signingTime)
+        // The signature covers the attributes as a SET OF (RFC 5652 5.4); they are carried as [0] IMPLICIT.
+        let value = try signDigest(try Self.sha256(DER.element(DER.set, signedAttributes)), rsa: assembly.isRSA)
+        return signature(assembly, signedAttributes: signedAttributes, value: value)
+    }
+
+    /// The signature `sign` made over `content` at `signingTime` whose signature value was `value`, assembled again
+    /// without the key: the same bytes, when all three are what that signature had (a wrong `value` assembles an
+    /// invalid signature, so keep it with a digest of what it signed). Nil when this signer's signatures go through
+    /// `CMS_sign` (keys other than RSA and EC).
+    public func signature(over content: Data, signingTime: Date, value: [UInt8]) throws -> Signature? {
+        guard let assembly else { return nil }
+        return signature(assembly, signedAttributes: try Self.signedAttributes(content, signingTime: signingTime),
+                         value: value)
+    }
+
+    /// The three signed attributes (content type, signing time, message digest) in DER `SET OF` order.
+    private static func signedAttributes(_ content: Data, signingTime: Date) throws -> [UInt8] {
         var attributes = [
             Self.contentTypeAttribute,
             DER.element(DER.sequence, DER.OID.signingTime + DER.element(DER.set, Self.time(signingTime))),
@@ -83,15 +105,15 @@ public final class CMSSigner: Sendable {
                 + DER.element(DER.set, DER.element(DER.octetString, try Self.sha256(content)))),
         ]
         attributes.sort(by: DER.setOrder)
-        let signedAttributes = Array(attributes.joined())
-        // The signature covers the attributes as a SET OF (RFC 5652 5.4); they are carried as [0] IMPLICIT.
-        let signatureValue = try signDigest(
-            try Self.sha256(DER.element(DER.set, signedAttributes)), rsa: assembly.isRSA)
+        return Array(attributes.joined())
+    }
 
+    /// The signature around `signedAttributes` and their signature `value`.
+    private func signature(_ assembly: Assembly, signedAttributes: [UInt8], value: [UInt8]) -> Signature {
         var signerInfo = assembly.signerPrefix
         DER.append(DER.contextZero, signedAttributes, to: &signerInfo)
         signerInfo += assembly.signatureAlgorithm
-        DER.append(DER.octetString, signatureValue, to: &signerInfo)
+        DER.append(DER.octetString, value, to: &signerInfo)
         let tail = DER.element(DER.set, DER.element(DER.sequence, signerInfo))
 
         let certificatesHeader = DER.header(DER.contextZero, length: certificateSet.count)
@@ -107,7 +129,7 @@ public final class CMSSigner: Sendable {
         head += signedDataHeader
         head += assembly.signedDataPrefix
         head += certificatesHeader
-        return Signature(head: head, tail: tail, certificateSet: certificateSet)
+        return Signature(head: head, tail: tail, certificateSet: certificateSet, value: value)
     }
 
     // MARK: - Parts encoded once
@@ -203,7 +225,7 @@ public final class CMSSigner: Sendable {
             throw CryptoError("signing: the signature does not carry the certificates as expected")
         }
         return Signature(head: Array(der[..<range.lowerBound]), tail: Array(der[range.upperBound...]),
-                         certificateSet: certificateSet)
+                         certificateSet: certificateSet, value: nil)
     }
 }
 

@@ -16,6 +16,11 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable, Codable {
 
     /// The digest of `data`, in lowercase hex.
     public func hexDigest(_ data: Data) -> String {
+        Hex.encode(digest(data))
+    }
+
+    /// The digest of `data`.
+    public func digest(_ data: Data) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let md = switch self {
@@ -27,7 +32,7 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable, Codable {
         }
         // EVP_Digest cannot fail for a built-in digest with valid buffers; a failure means a broken OpenSSL.
         precondition(ok == 1, "OpenSSL could not compute \(rawValue)")
-        return Hex.encode(output.prefix(Int(length)))
+        return Array(output.prefix(Int(length)))
     }
 }
 

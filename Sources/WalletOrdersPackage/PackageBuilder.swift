@@ -46,7 +46,7 @@ public struct PackageBuilder: Sendable {
         try package(order: order, template: template, assets: assets, signingTime: signingTime).data
     }
 
-    /// What `build` makes, with the warnings its checks found (objects older devices do not show, …).
+    /// What `build` makes, with the warnings its checks found (objects older devices do not show, …), and its seal.
     public func package(
         order: OrderDocument,
         template: OrderTemplate = OrderTemplate(),
@@ -55,43 +55,81 @@ public struct PackageBuilder: Sendable {
     ) throws -> BuiltPackage {
         let prepared = try prepare(order: order, template: template, assets: assets)
         guard prepared.validation.isValid else { throw PackageError.invalidOrder(prepared.validation.problems) }
+        let contents = self.contents(order: prepared.order, template: template, assets: assets)
+        let signature: CMSSigner.Signature
+        do {
+            signature = try identity.signer.sign(contents.manifest, signingTime: signingTime)
+        } catch {
+            throw PackageError.failed("signing the manifest: \(error)")
+        }
+        let package = try zip(contents, signature: signature, signingTime: signingTime)
+        guard package.count < Self.maxPackageBytes else {
+            throw PackageError.tooLarge(bytes: package.count, limit: Self.maxPackageBytes)
+        }
+        let seal = signature.value.map {
+            PackageSeal(signingTime: Int64(signingTime.timeIntervalSince1970.rounded(.down)),
+                        manifestDigest: DigestAlgorithm.sha256.digest(contents.manifest),
+                        signerDigest: identity.signerDigest, value: $0)
+        }
+        return BuiltPackage(data: package, warnings: prepared.validation.warnings, seal: seal)
+    }
+
+    /// The package `package(order:template:assets:signingTime:)` made with `seal`, assembled again from the same
+    /// order, template and assets without the key: the same bytes. Nil when the seal does not fit them (the order,
+    /// the template's files or the assets are not those it signed, or this builder signs with other certificates),
+    /// so the package has to be built and signed again.
+    public func package(
+        order: OrderDocument,
+        template: OrderTemplate = OrderTemplate(),
+        assets: [String: Data] = [:],
+        seal: PackageSeal
+    ) throws -> Data? {
+        guard seal.signerDigest == identity.signerDigest else { return nil }
+        let contents = self.contents(order: template.defaults.map(order.withDefaults) ?? order, template: template,
+                                     assets: assets)
+        let signingTime = Date(timeIntervalSince1970: TimeInterval(seal.signingTime))
+        guard DigestAlgorithm.sha256.digest(contents.manifest) == seal.manifestDigest,
+              let signature = try identity.signer.signature(over: contents.manifest, signingTime: signingTime,
+                                                            value: seal.value)
+        else { return nil }
+        return try zip(contents, signature: signature, signingTime: signingTime)
+    }
+
+    /// What a package holds besides its signature: order.json, the other files (the template's, then the assets
+    /// over them) and the manifest of them all.
+    private func contents(order: OrderDocument, template: OrderTemplate, assets: [String: Data])
+        -> (order: Data, files: [String: PackageFile], manifest: Data) {
         // The template's files come compressed and hashed; only the order, the manifest, the signature and the
         // order's own assets are worked on here.
         var files = template.packaged
         for (path, data) in assets where files[path]?.data != data {
             files[path] = PackageFile(data, effort: .perPackage, digests: [digest])
         }
-        let orderData = prepared.order.serialized
+        let orderData = order.serialized
         var manifest: [String: JSONValue] = ["order.json": .string(digest.hexDigest(orderData))]
         for (path, file) in files {
             manifest[path] = .string(file.digest(digest))
         }
-        let manifestData = JSONValue.object(manifest).serialized(pretty: true)
-        let signature: CMSSigner.Signature
-        do {
-            signature = try identity.signer.sign(manifestData, signingTime: signingTime)
-        } catch {
-            throw PackageError.failed("signing the manifest: \(error)")
-        }
+        return (orderData, files, JSONValue.object(manifest).serialized(pretty: true))
+    }
 
-        var members = [ZipWriter.Member(path: "order.json", body: .init(compressing: orderData, effort: .perPackage))]
-        members += files.keys.sorted().map { ZipWriter.Member(path: $0, body: files[$0]!.body) }
-        members.append(ZipWriter.Member(path: "manifest.json", body: .init(compressing: manifestData, effort: .perPackage)))
+    /// The zip of `contents` and `signature`, every timestamp `signingTime`.
+    private func zip(_ contents: (order: Data, files: [String: PackageFile], manifest: Data),
+                     signature: CMSSigner.Signature, signingTime: Date) throws -> Data {
+        var members = [ZipWriter.Member(path: "order.json", body: .init(compressing: contents.order, effort: .perPackage))]
+        members += contents.files.keys.sorted().map { ZipWriter.Member(path: $0, body: contents.files[$0]!.body) }
+        members.append(ZipWriter.Member(path: "manifest.json",
+                                        body: .init(compressing: contents.manifest, effort: .perPackage)))
         members.append(ZipWriter.Member(path: "signature", body: ZipWriter.Body(runs: [
             (signature.head, nil),
             ([UInt8](signature.certificateSet), identity.certificateSetBlocks),
             (signature.tail, nil),
         ])))
-        let package: Data
         do {
-            package = try ZipWriter.write(members, modified: signingTime)
+            return try ZipWriter.write(members, modified: signingTime)
         } catch {
             throw PackageError.failed("zipping the package: \(error)")
         }
-        guard package.count < Self.maxPackageBytes else {
-            throw PackageError.tooLarge(bytes: package.count, limit: Self.maxPackageBytes)
-        }
-        return BuiltPackage(data: package, warnings: prepared.validation.warnings)
     }
 
     private func prepare(
@@ -119,10 +157,21 @@ public struct PackageBuilder: Sendable {
     }
 }
 
-/// A signed package and the warnings its order drew.
+/// A signed package, the warnings its order drew, and its seal.
 public struct BuiltPackage: Sendable {
     /// The `.order` file.
     public let data: Data
     /// What some devices will not show (objects newer than iOS 16, …), with paths into order.json.
     public let warnings: [OrderProblem]
+    /// What assembles the same package again without the key; nil when the key is neither RSA nor EC.
+    public let seal: PackageSeal?
+
+    public init(data: Data, warnings: [OrderProblem], seal: PackageSeal? = nil) {
+        self.data = data
+        self.warnings = warnings
+        self.seal = seal
+    }
+
+    /// What a store keeps of this package: its seal, or the package itself when it has none.
+    public var stored: Data { seal?.encoded ?? data }
 }

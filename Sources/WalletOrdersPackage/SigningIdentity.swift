@@ -14,6 +14,8 @@ public struct SigningIdentity: Sendable {
     let signer: CMSSigner
     /// The certificate set every signature carries, deflated once (sync flushed, so more blocks can follow).
     let certificateSetBlocks: [UInt8]?
+    /// The SHA-256 of that certificate set: which certificates a `PackageSeal` was made with.
+    let signerDigest: [UInt8]
 
     /// The order type the certificate is for (its subject UID), if it names one.
     public var orderTypeIdentifier: String? { certificate.subjectUserID }
@@ -110,6 +112,7 @@ public struct SigningIdentity: Sendable {
         self.wwdr = wwdr
         signer = CMSSigner(certificate: certificate, key: key, chain: [wwdr])
         certificateSetBlocks = signer.certificateSet.withUnsafeBytes { Deflate.compress($0, effort: .best, final: false) }
+        signerDigest = DigestAlgorithm.sha256.digest(signer.certificateSet)
     }
 
     struct Names {

@@ -95,7 +95,7 @@ public struct OrderService: Sendable {
             let ticket = cache?.ticket()
             let order = try await store.createOrder(OrderWrite(
                 orderTypeIdentifier: type.identifier, orderIdentifier: id, authenticationToken: token,
-                document: document, createdAt: createdAt, updatedAt: createdAt, assets: assets, package: package.data))
+                document: document, createdAt: createdAt, updatedAt: createdAt, assets: assets, package: package.stored))
             cache?.written(type: type.identifier, id: id, head: order.head, package: ByteBuffer(bytes: package.data),
                            ticket: ticket)
             return WrittenOrder(order: order, pushesQueued: 0, warnings: package.warnings)
@@ -259,7 +259,7 @@ public struct OrderService: Sendable {
             let write = OrderWrite(
                 orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: previous.authenticationToken,
                 document: document, createdAt: previous.createdAt, updatedAt: updatedAt,
-                assets: assets == current.assets ? nil : assets, package: package.data)
+                assets: assets == current.assets ? nil : assets, package: package.stored)
             do {
                 let ticket = cache?.ticket()
                 let update = try await store.updateOrder(write, expectedVersion: previous.version, now: now)
@@ -451,11 +451,14 @@ public struct OrderService: Sendable {
 
     // MARK: Packages
 
-    /// `fetched` with its package, built and stored now if none is stored for its version, and kept in the
-    /// cache when `ticket` still holds.
+    /// `fetched` with its package, and kept in the cache when `ticket` still holds. The store keeps a package's seal
+    /// (`PackageSeal`), from which the package is assembled again without signing; a package is built, signed and
+    /// stored now when none is stored for the version, or when its seal no longer fits (the template or the
+    /// certificates changed since). A whole package stored instead of a seal is served as it is.
     private func complete(_ fetched: FetchedOrder, type: String, id: String, ticket: FetchCache.Ticket?) async throws
         -> FetchedPackage {
-        if let stored = fetched.package {
+        let seal = fetched.package.flatMap(PackageSeal.init(encoded:))
+        if let stored = fetched.package, seal == nil {
             counters.packageCacheHit()
             let package = ByteBuffer(bytes: stored)
             cache?.fill(type: type, id: id, head: fetched.head, package: package, ticket: ticket)
@@ -464,12 +467,29 @@ public struct OrderService: Sendable {
         guard let orderType = orderTypes[type], let current = try await store.currentOrder(type: type, id: id) else {
             throw OrderServiceError.orderNotFound
         }
-        let data = try await build(orderType, current.order.document, current.assets).data
-        let package = ByteBuffer(bytes: data)
-        if try await store.savePackage(type: type, id: id, version: current.order.version, data: data) {
+        if let seal, current.order.version == fetched.head.version,
+           let data = try await assemble(orderType, current.order.document, current.assets, seal) {
+            counters.packageCacheHit()
+            let package = ByteBuffer(bytes: data)
+            cache?.fill(type: type, id: id, head: current.order.head, package: package, ticket: ticket)
+            return FetchedPackage(head: current.order.head, package: package)
+        }
+        let built = try await build(orderType, current.order.document, current.assets)
+        let package = ByteBuffer(bytes: built.data)
+        if try await store.savePackage(type: type, id: id, version: current.order.version, data: built.stored) {
             cache?.fill(type: type, id: id, head: current.order.head, package: package, ticket: ticket)
         }
         return FetchedPackage(head: current.order.head, package: package)
+    }
+
+    /// The package `seal` was made for, assembled again on the write pool; nil when the seal no longer fits.
+    private func assemble(_ type: OrderType, _ order: OrderDocument, _ assets: [String: Data], _ seal: PackageSeal)
+        async throws -> Data? {
+        do {
+            return try await WritePool.shared.run { try type.package(order, assets: assets, seal: seal) }
+        } catch let error as PackageError {
+            throw Self.serviceError(error)
+        }
     }
 
     /// Builds and signs a package on the write pool, counting it; package errors become service errors.

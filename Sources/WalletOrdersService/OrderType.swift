@@ -20,4 +20,10 @@ public struct OrderType: Sendable {
     public func package(_ order: OrderDocument, assets: [String: Data]) throws -> BuiltPackage {
         try builder.package(order: order, template: template, assets: assets, signingTime: order.updatedAt ?? Date())
     }
+
+    /// The package `package` made of `order` and `assets` with `seal`, assembled again without signing; nil when
+    /// the seal does not fit them, the template or the certificates.
+    public func package(_ order: OrderDocument, assets: [String: Data], seal: PackageSeal) throws -> Data? {
+        try builder.package(order: order, template: template, assets: assets, seal: seal)
+    }
 }

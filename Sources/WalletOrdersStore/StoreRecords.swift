@@ -70,7 +70,9 @@ public struct OrderWrite: Sendable {
     public let updatedAt: Date
     /// The per-order files of this version; nil when an update leaves them as they were.
     public let assets: [String: Data]?
-    /// The signed package of this version.
+    /// What is kept of this version's signed package, opaque to the store: its seal (the signature and digests of
+    /// what it signed, from which the service assembles the same package again), or the package itself when its key
+    /// makes no seals.
     public let package: Data
 
     public init(orderTypeIdentifier: String, orderIdentifier: String, authenticationToken: String,
@@ -118,7 +120,8 @@ public struct OrderHead: Sendable, Equatable {
     }
 }
 
-/// An order's head and, when one is stored for its current version, its signed package.
+/// An order's head and, when one is stored for its current version, what is kept of its signed package (see
+/// `OrderWrite.package`).
 public struct FetchedOrder: Sendable {
     public let head: OrderHead
     public let package: Data?

@@ -40,6 +40,30 @@ import WalletOrdersTesting
         #expect(der.range(of: keys.chain.wwdr.der) != nil)
     }
 
+    @Test func aSignatureIsAssembledAgainFromItsValueWithoutTheKey() throws {
+        let ecKey = try PrivateKey.generateP256()
+        let ecCertificate = try Certificate.issue(
+            subject: [("UID", "order.com.example.ec"), ("CN", "EC signer")], subjectKey: ecKey,
+            issuer: nil, issuerKey: ecKey, role: .signer, serial: 9,
+            notBefore: Date().addingTimeInterval(-60), notAfter: Date().addingTimeInterval(3_600))
+        let ec = CMSSigner(certificate: ecCertificate, key: ecKey, chain: [keys.chain.wwdr])
+        let time = Date(timeIntervalSince1970: 1_795_342_530)
+        let content = Data(#"{"order.json":"abc"}"#.utf8)
+        for signer in [self.signer, ec] {
+            let signed = try signer.sign(content, signingTime: time)
+            let value = try #require(signed.value)
+            // ECDSA signs with a random nonce: only the value kept gives the same bytes again.
+            let again = try #require(try signer.signature(over: content, signingTime: time, value: value))
+            #expect(again.der == signed.der)
+            #expect(try CMSSignature.verify(again.der, content: content, trustedRoots: nil).signingTime == time)
+            // The same value over other content or at another time is no signature of it.
+            for (other, at) in [(Data("other".utf8), time), (content, time.addingTimeInterval(1))] {
+                let wrong = try #require(try signer.signature(over: other, signingTime: at, value: value))
+                #expect(throws: (any Error).self) { try CMSSignature.verify(wrong.der, content: other, trustedRoots: nil) }
+            }
+        }
+    }
+
     @Test func signaturesFromManyThreadsAtOnceAreAllRight() async throws {
         let signer = self.signer
         let time = Date(timeIntervalSince1970: 1_795_342_530)

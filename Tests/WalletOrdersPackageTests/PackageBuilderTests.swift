@@ -81,6 +81,37 @@ import WalletOrdersTesting
         #expect(try build() != later)
     }
 
+    @Test func aSealAssemblesThePackageAgainUntilSomethingItSignedChanges() throws {
+        let png = try Data(contentsOf: SampleOrder.templateFolder.appendingPathComponent("mug.png"))
+        var order = SampleOrder.document()
+        order["lineItems"] = .array([.object(["title": .string("Mug"), "quantity": .int(1), "image": .string("custom.png")])])
+        let assets = ["custom.png": png]
+        let template = try template()
+        let builder = PackageBuilder(identity: keys.identity)
+        let built = try builder.package(order: order, template: template, assets: assets, signingTime: signingTime)
+        let seal = try #require(built.seal)
+        #expect(built.stored == seal.encoded)
+        // 77 bytes and the RSA-2048 signature value, whatever the size of the template's and the order's files.
+        #expect(built.stored.count == 77 + 256)
+        #expect(PackageSeal(encoded: built.stored) == seal)
+        #expect(PackageSeal(encoded: built.data) == nil, "a whole package is no seal")
+        #expect(PackageSeal(encoded: built.stored.prefix(77)) == nil, "a seal without its value")
+        #expect(try builder.package(order: order, template: template, assets: assets, seal: seal) == built.data)
+
+        var renumbered = order
+        renumbered["orderNumber"] = .string("N-2")
+        #expect(try builder.package(order: renumbered, template: template, assets: assets, seal: seal) == nil)
+        #expect(try builder.package(order: order, template: template, assets: ["custom.png": png + [0]], seal: seal) == nil)
+        var files = template.files
+        files["en.lproj/order.strings"] = Data(#""MERCHANT_NAME" = "Another Shop";"#.utf8)
+        files["fr.lproj/order.strings"] = Data(#""MERCHANT_NAME" = "Une autre boutique";"#.utf8)
+        let retemplated = OrderTemplate(files: files, defaults: template.defaults)
+        #expect(try builder.package(order: order, template: retemplated, assets: assets, seal: seal) == nil)
+        let renewed = try DevelopmentKeys(orderType: DevelopmentKeys.orderType, team: "RENEWED01")
+        #expect(try PackageBuilder(identity: renewed.identity)
+            .package(order: order, template: template, assets: assets, seal: seal) == nil)
+    }
+
     @Test func verifierAcceptsWhatTheBuilderMakes() throws {
         let report = PackageVerifier.verify(try build(), trustedRoots: [keys.chain.root])
         #expect(report.problems == [])

@@ -161,23 +161,17 @@ import WalletOrdersTesting
             let etag = try #require(response.headers[.eTag])
             let package = Data(buffer: response.body)
 
-            // Checked by openssl, not by our own code.
-            let folder = try TemporaryDirectory("fetched")
-            try folder.write("o.order", package)
-            #expect(try Command.run("unzip", ["-q", folder.path("o.order"), "-d", folder.path("x")]).status == 0)
-            let cms = try Command.run("openssl", [
-                "cms", "-verify", "-binary", "-inform", "DER", "-in", folder.path("x/signature"),
-                "-content", folder.path("x/manifest.json"), "-CAfile", DevelopmentKeys.shared.rootPath,
-                "-purpose", "any", "-out", "/dev/null",
-            ])
+            let cms = try Command.verifySignature(ofPackage: package, rootPath: DevelopmentKeys.shared.rootPath)
             #expect(cms.status == 0, "\(cms.error)")
-            let stored = try OrderDocument(data: Data(contentsOf: URL(fileURLWithPath: folder.path("x/order.json"))))
+            let orderJSON = try #require(try ZipArchive.read(package).first { $0.path == "order.json" })
+            let stored = try OrderDocument(data: orderJSON.data)
             #expect(stored.authenticationToken == order.token)
             #expect(stored.webServiceURL == "https://orders.example.com/wallet")
 
-            // Built once per version: the same bytes again, straight from the store.
+            // Built once per version: the same bytes again, and the store keeps their seal, not the package.
             #expect(Data(buffer: try await client.fetch(order).body) == package)
-            #expect(try await client.store.orderForFetch(type: order.type, id: order.id)?.package == package)
+            let kept = try #require(try await client.store.orderForFetch(type: order.type, id: order.id)?.package)
+            #expect(PackageSeal(encoded: kept) != nil)
 
             for headers: HTTPFields in [
                 [.ifModifiedSince: "Sun, 22 Nov 2026 10:15:30 GMT"],

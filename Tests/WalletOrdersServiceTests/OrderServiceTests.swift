@@ -9,13 +9,15 @@ import WalletOrdersTesting
 
 /// The write path: read, change, validate, sign outside any transaction, commit over the version read.
 @Suite struct OrderServiceTests {
-    static func service(_ store: any OrderStore, counters: OrderService.Counters = .init()) throws -> OrderService {
+    static func service(_ store: any OrderStore, counters: OrderService.Counters = .init(),
+                        template: OrderTemplate? = nil,
+                        cacheCapacity: Int = OrderService.defaultCacheCapacity) throws -> OrderService {
         let type = OrderType(
             identifier: DevelopmentKeys.orderType,
             builder: PackageBuilder(identity: DevelopmentKeys.shared.identity),
-            template: try OrderTemplate(directory: SampleOrder.templateFolder))
+            template: try template ?? OrderTemplate(directory: SampleOrder.templateFolder))
         return OrderService(store: store, orderTypes: [type], webServiceURL: "https://orders.example.com",
-                            counters: counters)
+                            counters: counters, cacheCapacity: cacheCapacity)
     }
 
     static func create(_ service: OrderService, id: String? = nil) async throws -> StoredOrder {
@@ -66,7 +68,7 @@ import WalletOrdersTesting
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(versions == Array(repeating: 2, count: 16))
-            #expect(try await store.isReachable())
+            #expect(await store.isReachable())
         }
     }
 
@@ -135,7 +137,66 @@ import WalletOrdersTesting
             let package = Data(fetched.package.readableBytesView)
             let report = PackageVerifier.verify(package, trustedRoots: [DevelopmentKeys.shared.chain.root])
             #expect(report.problems == [])
-            #expect(try await store.orderForFetch(type: DevelopmentKeys.orderType, id: "imported")?.package == package)
+            let stored = try #require(try await store.orderForFetch(type: DevelopmentKeys.orderType, id: "imported")?.package)
+            #expect(PackageSeal(encoded: stored) != nil, "its seal was stored")
+        }
+    }
+
+    /// What the store keeps of a package is its seal; a fetch the cache cannot answer assembles the same bytes from
+    /// it without signing, until the template changes, when the package is signed again.
+    @Test(arguments: StoreEngine.allCases)
+    func aFetchAssemblesThePackageFromItsStoredSealAndSignsAgainOnceTheTemplateChanged(engine: StoreEngine) async throws {
+        try await TestStore.with(engine) { store in
+            let builds = Tally()
+            let counters = OrderService.Counters(packageBuilt: { builds.add() })
+            let writer = try Self.service(store, counters: counters)
+            let order = try await Self.create(writer)
+            let (type, id, token) = (order.orderTypeIdentifier, order.orderIdentifier, order.authenticationToken)
+            _ = try await writer.patch(type: type, id: id, patch: .object(["orderNumber": .string("N-2")]))
+            let written = try await writer.fetch(type: type, id: id, token: token)
+            #expect(written.head.version == 2)
+            let stored = try #require(try await store.orderForFetch(type: type, id: id)?.package)
+            #expect(PackageSeal(encoded: stored) != nil)
+            #expect(stored.count < 400, "a seal, not the \(written.package.readableBytes)-byte package")
+            #expect(builds.value == 2)
+
+            let cold = try Self.service(store, counters: counters, cacheCapacity: 0)
+            for _ in 0..<2 {
+                #expect(try await cold.fetch(type: type, id: id, token: token).package == written.package)
+            }
+            #expect(builds.value == 2, "assembled, not signed")
+
+            let cms = try Command.verifySignature(ofPackage: Data(written.package.readableBytesView),
+                                                  rootPath: DevelopmentKeys.shared.rootPath)
+            #expect(cms.status == 0, "\(cms.error)")
+
+            var files = try OrderTemplate(directory: SampleOrder.templateFolder).files
+            files["logo.png"] = files["mug.png"]
+            let retemplated = try Self.service(store, counters: counters, template: OrderTemplate(
+                files: files, defaults: OrderTemplate(directory: SampleOrder.templateFolder).defaults), cacheCapacity: 0)
+            let resigned = try await retemplated.fetch(type: type, id: id, token: token)
+            #expect(builds.value == 3, "the seal no longer fits the template: signed again")
+            let report = PackageVerifier.verify(Data(resigned.package.readableBytesView),
+                                                trustedRoots: [DevelopmentKeys.shared.chain.root])
+            #expect(report.problems == [])
+            let logo = try ZipArchive.read(Data(resigned.package.readableBytesView)).first { $0.path == "logo.png" }
+            #expect(logo?.data == files["mug.png"])
+            #expect(try await store.orderForFetch(type: type, id: id)?.package != stored, "the new seal was stored")
+            #expect(try await retemplated.fetch(type: type, id: id, token: token).package == resigned.package)
+            #expect(builds.value == 3)
+        }
+    }
+
+    /// A package stored whole (by a version before seals) is served as it is.
+    @Test(arguments: StoreEngine.allCases)
+    func aWholeStoredPackageIsServedAsItIs(engine: StoreEngine) async throws {
+        try await TestStore.with(engine) { store in
+            let service = try Self.service(store, cacheCapacity: 0)
+            let order = try await Self.create(service)
+            let (type, id, token) = (order.orderTypeIdentifier, order.orderIdentifier, order.authenticationToken)
+            let whole = try await service.fetch(type: type, id: id, token: token).package
+            #expect(try await store.savePackage(type: type, id: id, version: 1, data: Data(whole.readableBytesView)))
+            #expect(try await service.fetch(type: type, id: id, token: token).package == whole)
         }
     }
 }

@@ -17,6 +17,11 @@ public struct OrderTemplate: Sendable {
     /// The file holding default order fields.
     public static let defaultsFileName = "template.json"
 
+    /// `order` laid over `defaults` (`OrderDocument.withDefaults`); `order` itself when the template has none.
+    public func applyingDefaults(to order: OrderDocument) -> OrderDocument {
+        defaults.map(order.withDefaults) ?? order
+    }
+
     /// `files` compressed and hashed once, for every package built from this template.
     let packaged: [String: PackageFile]
     /// The package paths of `files`.

@@ -85,8 +85,7 @@ public struct PackageBuilder: Sendable {
         seal: PackageSeal
     ) throws -> Data? {
         guard seal.signerDigest == identity.signerDigest else { return nil }
-        let contents = self.contents(order: template.defaults.map(order.withDefaults) ?? order, template: template,
-                                     assets: assets)
+        let contents = self.contents(order: template.applyingDefaults(to: order), template: template, assets: assets)
         let signingTime = Date(timeIntervalSince1970: TimeInterval(seal.signingTime))
         guard DigestAlgorithm.sha256.digest(contents.manifest) == seal.manifestDigest,
               let signature = try identity.signer.signature(over: contents.manifest, signingTime: signingTime,
@@ -144,7 +143,7 @@ public struct PackageBuilder: Sendable {
             paths.insert(path)
             files[path] = data
         }
-        let order = template.defaults.map(order.withDefaults) ?? order
+        let order = template.applyingDefaults(to: order)
         var validation = order.validate(files: paths, allowHTTPWebService: allowsHTTPWebService)
         if let type = order.orderTypeIdentifier, let signer = identity.orderTypeIdentifier, type != signer {
             validation.problems.append(OrderProblem(
@@ -166,7 +165,7 @@ public struct BuiltPackage: Sendable {
     /// What assembles the same package again without the key; nil when the key is neither RSA nor EC.
     public let seal: PackageSeal?
 
-    public init(data: Data, warnings: [OrderProblem], seal: PackageSeal? = nil) {
+    public init(data: Data, warnings: [OrderProblem], seal: PackageSeal?) {
         self.data = data
         self.warnings = warnings
         self.seal = seal

@@ -165,7 +165,7 @@ public struct OrderService: Sendable {
         if document["orderType"] == nil { document["orderType"] = .string("ecommerce") }
         document["authenticationToken"] = .string(token)
         document["webServiceURL"] = .string(webServiceURL)
-        if let defaults = type.template.defaults { document = document.withDefaults(defaults) }
+        document = type.template.applyingDefaults(to: document)
         guard let id = document.orderIdentifier else { throw OrderServiceError.badRequest("orderIdentifier is missing") }
         if let problem = Identifier.problem(with: id) {
             throw OrderServiceError.invalid([OrderProblem(path: "orderIdentifier", message: problem)])
@@ -249,7 +249,7 @@ public struct OrderService: Sendable {
                 document[field] = previous.document[field]
             }
             guard problems.isEmpty else { throw OrderServiceError.invalid(problems) }
-            if let defaults = orderType.template.defaults { document = document.withDefaults(defaults) }
+            document = orderType.template.applyingDefaults(to: document)
             // Each version's updatedAt is at least one second past the last: HTTP dates have one-second
             // resolution, so a device comparing If-Modified-Since must never see two versions in one second.
             let now = now()

@@ -11,6 +11,7 @@ public final class ServiceMetrics: Sendable {
     private let packageBuilds: Counter
     private let packageCacheHits: Counter
     private let fetchStoreReads: Counter
+    private let merchantWriteWaits: Counter
 
     public init() {
         packageBuilds = registry.makeCounter(descriptor: Self.name("package_builds", "total", "Signed .order packages built"))
@@ -19,6 +20,9 @@ public final class ServiceMetrics: Sendable {
         fetchStoreReads = registry.makeCounter(
             descriptor: Self.name("fetch_store_reads", "total",
                                   "Package requests that read the database: the in-memory fetch cache missed or was off"))
+        merchantWriteWaits = registry.makeCounter(
+            descriptor: Self.name("merchant_write_waits", "total",
+                                  "Merchant writes that waited for a turn: device requests come first"))
     }
 
     /// `wallet_orders_<metric>[_<unit>]`, with its help text.
@@ -36,7 +40,8 @@ public final class ServiceMetrics: Sendable {
         OrderService.Counters(packageBuilt: { [packageBuilds] in packageBuilds.increment() },
                               packageCacheHit: { [packageCacheHits] in packageCacheHits.increment() },
                               deviceLogs: { [weak self] report in self?.deviceLogs(report) },
-                              fetchReadStore: { [fetchStoreReads] in fetchStoreReads.increment() })
+                              fetchReadStore: { [fetchStoreReads] in fetchStoreReads.increment() },
+                              merchantWriteWaited: { [merchantWriteWaits] in merchantWriteWaits.increment() })
     }
 
     /// Counts what became of one request's device log messages.

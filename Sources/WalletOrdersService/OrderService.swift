@@ -24,6 +24,8 @@ public struct OrderService: Sendable {
     public let cache: FetchCache?
     /// Writes to one order from this instance take turns; see `update`.
     private let writes = KeyedLock()
+    /// Merchant writes give way to device requests.
+    let priority = DevicePriority(cores: ProcessInfo.processInfo.activeProcessorCount)
 
     /// How many times a write reads and builds again after losing a race to a write from another instance.
     static let maxWriteAttempts = 10
@@ -40,15 +42,19 @@ public struct OrderService: Sendable {
         public var deviceLogs: @Sendable (DeviceLogReport) -> Void
         /// A fetch read the store: the fetch cache was off or did not hold the order.
         public var fetchReadStore: @Sendable () -> Void
+        /// A merchant write waited for its turn while devices were being answered (see `DevicePriority`).
+        public var merchantWriteWaited: @Sendable () -> Void
 
         public init(packageBuilt: @escaping @Sendable () -> Void = {},
                     packageCacheHit: @escaping @Sendable () -> Void = {},
                     deviceLogs: @escaping @Sendable (DeviceLogReport) -> Void = { _ in },
-                    fetchReadStore: @escaping @Sendable () -> Void = {}) {
+                    fetchReadStore: @escaping @Sendable () -> Void = {},
+                    merchantWriteWaited: @escaping @Sendable () -> Void = {}) {
             self.packageBuilt = packageBuilt
             self.packageCacheHit = packageCacheHit
             self.deviceLogs = deviceLogs
             self.fetchReadStore = fetchReadStore
+            self.merchantWriteWaited = merchantWriteWaited
         }
     }
 
@@ -82,7 +88,9 @@ public struct OrderService: Sendable {
 
     /// Creates an order from a merchant's body: order.json fields plus optional `assets` {path: base64}.
     public func create(_ body: JSONValue) async throws -> WrittenOrder {
-        try await WritePool.shared.run { try await createOnPool(body) }
+        try await priority.merchantWrite(waited: counters.merchantWriteWaited) {
+            try await WritePool.shared.run { try await createOnPool(body) }
+        }
     }
 
     private func createOnPool(_ body: JSONValue) async throws -> WrittenOrder {
@@ -219,10 +227,12 @@ public struct OrderService: Sendable {
         change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
     ) async throws -> WrittenOrder {
         guard let orderType = orderTypes[type] else { throw OrderServiceError.orderNotFound }
-        // On the write pool's threads, below device requests (see `WritePool`).
-        return try await WritePool.shared.run {
-            try await writes.withLock("\(type) \(id)") {
-                try await update(orderType, id: id, change: change)
+        // Below device requests: a few at a time while devices are answered, on the write pool's threads.
+        return try await priority.merchantWrite(waited: counters.merchantWriteWaited) {
+            try await WritePool.shared.run {
+                try await writes.withLock("\(type) \(id)") {
+                    try await update(orderType, id: id, change: change)
+                }
             }
         }
     }
@@ -351,6 +361,13 @@ public struct OrderService: Sendable {
     /// token (hex, stored in lower case).
     public func register(device: String, type: String, id: String, token: String?, pushToken: String?) async throws
         -> RegistrationOutcome {
+        try await priority.device {
+            try await registerDevice(device: device, type: type, id: id, token: token, pushToken: pushToken)
+        }
+    }
+
+    private func registerDevice(device: String, type: String, id: String, token: String?, pushToken: String?)
+        async throws -> RegistrationOutcome {
         _ = try await authorize(type: type, id: id, token: token)
         guard let pushToken, !pushToken.isEmpty, pushToken.count <= Self.maxPushTokenLength,
               pushToken.allSatisfy({ $0.isHexDigit }) else {
@@ -367,17 +384,23 @@ public struct OrderService: Sendable {
 
     /// Removes a device's registration, given the order's authentication token.
     public func unregister(device: String, type: String, id: String, token: String?) async throws {
-        _ = try await authorize(type: type, id: id, token: token)
-        try await store.unregister(device: device, type: type, id: id)
+        try await priority.device {
+            _ = try await authorize(type: type, id: id, token: token)
+            try await store.unregister(device: device, type: type, id: id)
+        }
     }
 
     /// The device's orders of `type` changed since `tag`; nil when it is registered for none.
     public func changedOrders(device: String, type: String, since tag: Int64?) async throws -> ChangedOrders? {
-        try await store.changedOrders(device: device, type: type, since: tag)
+        try await priority.device { try await store.changedOrders(device: device, type: type, since: tag) }
     }
 
     /// The order's head and package for a device holding the order's authentication token.
     public func fetch(type: String, id: String, token: String?) async throws -> FetchedPackage {
+        try await priority.device { try await fetchPackage(type: type, id: id, token: token) }
+    }
+
+    private func fetchPackage(type: String, id: String, token: String?) async throws -> FetchedPackage {
         if let entry = cache?.entry(type: type, id: id) {
             let head = try Self.check(token, entry.head)
             counters.packageCacheHit()
@@ -395,6 +418,10 @@ public struct OrderService: Sendable {
     /// throws: Wallet stops pushing to a service whose log endpoint fails, so a store failure drops the messages
     /// (and says so in the report) instead.
     public func appendLogs(_ messages: [String], remoteAddress: String?) async -> DeviceLogReport {
+        await priority.device { await storeLogs(messages, remoteAddress: remoteAddress) }
+    }
+
+    private func storeLogs(_ messages: [String], remoteAddress: String?) async -> DeviceLogReport {
         var report = DeviceLogReport()
         report.droppedOverRequestCap = max(0, messages.count - logLimits.maxEntriesPerRequest)
         let kept = messages.prefix(logLimits.maxEntriesPerRequest).map { message in

@@ -37,6 +37,8 @@ import WalletOrdersTesting
             // Created, then patched: two builds; both fetches served the stored package.
             #expect(value("wallet_orders_package_builds_total", in: text) == 2)
             #expect(value("wallet_orders_package_cache_hits_total", in: text) == 2)
+            // One write at a time: none waited for a turn.
+            #expect(value("wallet_orders_merchant_write_waits_total", in: text) == 0)
             // No push worker here: the update's push waits.
             #expect(value(#"wallet_orders_pushes{status="pending"}"#, in: text) == 1)
             #expect(value("wallet_orders_outbox_depth", in: text) == 1)

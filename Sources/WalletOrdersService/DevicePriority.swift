@@ -12,7 +12,7 @@ import Synchronization
 ///   device to answer, more of them at once keep the cores busy.
 ///
 /// A write over the limit waits its turn, first come first served. None is refused, and none starves: `busyLimit`
-/// always run.
+/// writes can always run.
 final class DevicePriority: Sendable {
     let busyLimit: Int
     let idleLimit: Int
@@ -43,8 +43,8 @@ final class DevicePriority: Sendable {
     ///
     /// Counting only requests in flight was not enough: a registration spends most of its time in the network and
     /// the HTTP layer, and merchant writes let in during those gaps held the cores when it came back (measured in
-    /// BENCHMARKS.md). Ten milliseconds covers those gaps at any real device traffic, and a trickle of requests
-    /// (a few per second) still leaves merchant writes their full number most of the time.
+    /// BENCHMARKS.md). Ten milliseconds covers those gaps whenever devices keep the server busy, and a trickle of
+    /// requests (a few per second) still leaves merchant writes their full number most of the time.
     convenience init(cores: Int) {
         self.init(busyLimit: cores, idleLimit: 4 * cores, window: .milliseconds(10))
     }

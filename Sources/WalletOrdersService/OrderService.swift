@@ -42,7 +42,7 @@ public struct OrderService: Sendable {
         public var deviceLogs: @Sendable (DeviceLogReport) -> Void
         /// A fetch read the store: the fetch cache was off or did not hold the order.
         public var fetchReadStore: @Sendable () -> Void
-        /// A merchant write waited for its turn while devices were being answered (see `DevicePriority`).
+        /// A merchant write waited for its turn (see `DevicePriority`).
         public var merchantWriteWaited: @Sendable () -> Void
 
         public init(packageBuilt: @escaping @Sendable () -> Void = {},

@@ -512,18 +512,19 @@ public struct OrderService: Sendable {
     /// The package `seal` was made for, assembled again on the write pool; nil when the seal no longer fits.
     private func assemble(_ type: OrderType, _ order: OrderDocument, _ assets: [String: Data], _ seal: PackageSeal)
         async throws -> Data? {
-        do {
-            return try await WritePool.shared.run { try type.package(order, assets: assets, seal: seal) }
-        } catch let error as PackageError {
-            throw Self.serviceError(error)
-        }
+        try await packaging { try type.package(order, assets: assets, seal: seal) }
     }
 
-    /// Builds and signs a package on the write pool, counting it; package errors become service errors.
+    /// Builds and signs a package on the write pool, counting it.
     func build(_ type: OrderType, _ order: OrderDocument, _ assets: [String: Data]) async throws -> BuiltPackage {
         counters.packageBuilt()
+        return try await packaging { try type.package(order, assets: assets) }
+    }
+
+    /// Runs packaging `work` on the write pool; package errors become service errors.
+    private func packaging<Result: Sendable>(_ work: () throws -> Result) async throws -> Result {
         do {
-            return try await WritePool.shared.run { try type.package(order, assets: assets) }
+            return try await WritePool.shared.run { try work() }
         } catch let error as PackageError {
             throw Self.serviceError(error)
         }

@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Every SQL file in Migrations/ ships inside the binary's resources, so an installed binary finds them anywhere.
+// Every SQL file in Sources/WalletOrdersMigrations ships inside the binary's resources, so an installed binary finds
+// them anywhere.
 let package = Package(
     name: "wallet-orders",
     platforms: [.macOS(.v15)],
@@ -58,7 +59,6 @@ let package = Package(
         // The SQL migrations of each engine, as resources of their own module.
         .target(
             name: "WalletOrdersMigrations",
-            path: "Migrations",
             exclude: ["README.md"],
             // Whole folders, so a new migration needs no change here.
             resources: [.copy("sqlite"), .copy("postgres")]
@@ -66,7 +66,6 @@ let package = Package(
         // The order JSON Schema (2020-12) served at /schemas/order.json, as a resource of its own module.
         .target(
             name: "WalletOrdersSchemas",
-            path: "Schemas",
             resources: [.copy("order.schema.json")]
         ),
         // What a store is: the protocol both engines implement and the records they hold; no engine, no I/O.
@@ -104,11 +103,33 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        // The HTTP layer: the device API, the merchant API, the admin page and the playground (whose simulated
-        // devices live in the server process), configuration, start-up; translates requests into calls on the order
-        // service, and picks the store engine the configuration names.
+        // The HTTP layer: the device API, the merchant API, the admin page, health, metrics and documents; middleware,
+        // client limits and the mapping of domain errors to statuses. Translates requests into calls on the order
+        // service; knows no store engine, no push transport and no configuration file.
         .target(
-            name: "WalletOrdersServer",
+            name: "WalletOrdersHTTP",
+            dependencies: [
+                "WalletOrdersModel",
+                "WalletOrdersPackage",
+                "WalletOrdersStore",
+                "WalletOrdersSchemas",
+                "WalletOrdersService",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            // The OpenAPI document of the HTTP API, served at /openapi.json.
+            resources: [.copy("openapi.json")]
+        ),
+        // The application: the configuration and its reader, start-up checks, the store engine the configuration
+        // names, the push routes, background services, Prometheus metrics, development keys; composes them with the
+        // HTTP layer into a running server.
+        .target(
+            name: "WalletOrdersApplication",
             dependencies: [
                 "WalletOrdersModel",
                 "WalletOrdersCrypto",
@@ -116,29 +137,45 @@ let package = Package(
                 "WalletOrdersStore",
                 "WalletOrdersSQLite",
                 "WalletOrdersPostgres",
-                "WalletOrdersSchemas",
                 "WalletOrdersService",
+                "WalletOrdersAPNS",
                 "WalletOrdersPush",
-                "WalletOrdersAPNSServer",
-                "WalletOrdersDevice",
+                "WalletOrdersHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Mustache", package: "swift-mustache"),
-            ],
-            // The OpenAPI document of the HTTP API, served at /openapi.json.
-            resources: [.copy("openapi.json")]
+            ]
         ),
-        // Telling devices that orders changed: ES256 provider tokens, the libcurl HTTP/2 transport, the outbox worker.
+        // `/playground`: edit an order, pay, and follow a simulated Wallet device through pushes from a local APNs in
+        // the server's process. The only server module that links the simulated device and the local APNs.
+        .target(
+            name: "WalletOrdersPlayground",
+            dependencies: [
+                "WalletOrdersModel",
+                "WalletOrdersCrypto",
+                "WalletOrdersPackage",
+                "WalletOrdersService",
+                "WalletOrdersHTTP",
+                "WalletOrdersAPNSServer",
+                "WalletOrdersDevice",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        // What APNs is to this service, as plain values: the environment, a push request and its constants, the answer
+        // (every reason Apple documents), the ES256 provider token. Used by the transport, the worker and the local APNs.
+        .target(
+            name: "WalletOrdersAPNS",
+            dependencies: ["WalletOrdersCrypto", "WalletOrdersModel"]
+        ),
+        // Telling devices that orders changed: the libcurl HTTP/2 transport and the outbox worker.
         .target(
             name: "WalletOrdersPush",
             dependencies: [
                 "CCurl",
+                "WalletOrdersAPNS",
                 "WalletOrdersCrypto",
                 "WalletOrdersModel",
                 "WalletOrdersStore",
@@ -150,6 +187,7 @@ let package = Package(
         .target(
             name: "WalletOrdersAPNSServer",
             dependencies: [
+                "WalletOrdersAPNS",
                 "WalletOrdersCrypto",
                 "WalletOrdersModel",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -183,9 +221,12 @@ let package = Package(
                 "WalletOrdersModel",
                 "WalletOrdersCrypto",
                 "WalletOrdersPackage",
-                "WalletOrdersServer",
+                "WalletOrdersApplication",
+                "WalletOrdersHTTP",
+                "WalletOrdersPlayground",
                 "WalletOrdersService",
                 "WalletOrdersStore",
+                "WalletOrdersAPNS",
                 "WalletOrdersPush",
                 "WalletOrdersAPNSServer",
                 "WalletOrdersDevice",
@@ -217,8 +258,8 @@ let package = Package(
         .executableTarget(
             name: "fetch-benchmark",
             dependencies: [
-                "WalletOrdersServer", "WalletOrdersService", "WalletOrdersStore", "WalletOrdersPackage",
-                "WalletOrdersModel", "WalletOrdersTesting",
+                "WalletOrdersHTTP", "WalletOrdersApplication", "WalletOrdersService", "WalletOrdersStore",
+                "WalletOrdersPackage", "WalletOrdersModel", "WalletOrdersTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -229,7 +270,7 @@ let package = Package(
         .executableTarget(
             name: "push-benchmark",
             dependencies: [
-                "WalletOrdersPush", "WalletOrdersServer", "WalletOrdersStore", "WalletOrdersSQLite", "WalletOrdersCrypto",
+                "WalletOrdersAPNS", "WalletOrdersPush", "WalletOrdersStore", "WalletOrdersSQLite", "WalletOrdersCrypto",
                 "WalletOrdersModel",
             ],
             path: "Benchmarks/PushBenchmark"
@@ -270,17 +311,28 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "WalletOrdersServerTests",
+            name: "WalletOrdersHTTPTests",
             dependencies: [
-                "WalletOrdersServer", "WalletOrdersService", "WalletOrdersStore", "WalletOrdersModel", "WalletOrdersPackage",
-                "WalletOrdersCrypto", "WalletOrdersTesting",
+                "WalletOrdersHTTP", "WalletOrdersApplication", "WalletOrdersService", "WalletOrdersStore", "WalletOrdersModel",
+                "WalletOrdersPackage", "WalletOrdersCrypto", "WalletOrdersTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         .testTarget(
+            name: "WalletOrdersApplicationTests",
+            dependencies: [
+                "WalletOrdersApplication", "WalletOrdersHTTP", "WalletOrdersAPNS", "WalletOrdersCrypto", "WalletOrdersTesting",
+            ]
+        ),
+        .testTarget(
+            name: "WalletOrdersAPNSTests",
+            dependencies: ["WalletOrdersAPNS", "WalletOrdersCrypto", "WalletOrdersTesting"]
+        ),
+        .testTarget(
             name: "WalletOrdersPushTests",
             dependencies: [
-                "WalletOrdersPush", "WalletOrdersAPNSServer", "WalletOrdersServer", "WalletOrdersService", "WalletOrdersStore",
+                "WalletOrdersAPNS", "WalletOrdersPush", "WalletOrdersAPNSServer", "WalletOrdersApplication", "WalletOrdersService",
+                "WalletOrdersStore",
                 "WalletOrdersCrypto", "WalletOrdersTesting", "WalletOrdersModel", "WalletOrdersPackage",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
@@ -294,7 +346,7 @@ let package = Package(
         .testTarget(
             name: "WalletOrdersCommandTests",
             dependencies: [
-                "WalletOrdersTesting", "WalletOrdersModel", "WalletOrdersServer", "WalletOrdersDevice",
+                "WalletOrdersTesting", "WalletOrdersModel", "WalletOrdersApplication", "WalletOrdersDevice", "WalletOrdersAPNS",
                 "WalletOrdersAPNSServer", "WalletOrdersCrypto", "WalletOrdersPackage", "WalletOrdersPush",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -15,7 +15,7 @@
 # The targets are a package of their own (Fuzz/Package.swift) that depends on this one by path, built with
 # `-sanitize=fuzzer` into .build-fuzz, so the normal build never sees them. Corpora start from the repository's
 # fixtures (Tests/Fixtures/orders, Examples, OrderTemplates/sample), packages built by `wallet-orders package`
-# and the hostile archives of Fuzz/seeds.py; dictionaries come from Schemas/order.schema.json.
+# and the hostile archives of Fuzz/seeds.py; dictionaries come from Sources/WalletOrdersSchemas/order.schema.json.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

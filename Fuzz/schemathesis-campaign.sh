@@ -26,7 +26,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 for name in $(env | sed -n 's/^\(WALLET_ORDERS_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$name"; done
 
-SCHEMA=Sources/WalletOrdersServer/openapi.json
+SCHEMA=Sources/WalletOrdersHTTP/openapi.json
 SECONDS_PER_RUN=${CAMPAIGN_SECONDS:-2700}
 EXAMPLES=${CAMPAIGN_EXAMPLES:-1000}
 PINNED_EXAMPLES=${CAMPAIGN_PINNED_EXAMPLES:-1000}

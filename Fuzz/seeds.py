@@ -168,7 +168,7 @@ put("package-archive", "truncated", first[: len(first) // 2])
 put("package-archive", "no-end-record", first[:-22])
 
 # Dictionaries: the schema's member names and enumerated values for JSON; tokens for strings files and zips.
-schema = json.loads(read("Schemas/order.schema.json"))
+schema = json.loads(read("Sources/WalletOrdersSchemas/order.schema.json"))
 words = set()
 
 

@@ -3,7 +3,8 @@ import Hummingbird
 import Logging
 import WalletOrdersModel
 import WalletOrdersPackage
-import WalletOrdersServer
+import WalletOrdersApplication
+import WalletOrdersHTTP
 import WalletOrdersService
 import WalletOrdersStore
 import WalletOrdersTesting
@@ -29,7 +30,7 @@ let orderType = OrderType(
 func router(cacheCapacity: Int, bare: ByteBuffer?) -> Router<ServiceRequestContext> {
     let service = OrderService(store: store, orderTypes: [orderType], webServiceURL: "https://orders.example.com",
                                cacheCapacity: cacheCapacity)
-    let router = ServiceApplication.router(service: service, metrics: ServiceMetrics(), merchantKeys: ["bench"])
+    let router = ServiceRouter.make(service: service, metrics: ServiceMetrics(), merchantKeys: ["bench"])
     if let bare {
         // Two path parameters like the fetch, the same content type, the bytes from memory: what the router,
         // the middleware and NIO cost with no service behind them.
@@ -78,9 +79,9 @@ var body = SampleOrder.json().objectValue!
 for key in ["createdAt", "updatedAt", "merchant"] { body.removeValue(forKey: key) }
 let writer = OrderService(store: store, orderTypes: [orderType], webServiceURL: "https://orders.example.com",
                           cacheCapacity: 0)
-let order = try await writer.create(.object(body)).order
-let package = Data(try await writer.fetch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
-                                          token: order.authenticationToken).package.readableBytesView)
+let order = try await writer.create(OrderInput(fields: body)).order
+let package = Data(try await writer.package(type: order.orderTypeIdentifier, id: order.orderIdentifier)
+    .package.readableBytesView)
 let path = "\(order.orderTypeIdentifier)/\(order.orderIdentifier)"
 
 let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)

@@ -1,10 +1,10 @@
 import Foundation
 import Logging
 import WalletOrdersCrypto
+import WalletOrdersAPNS
 import WalletOrdersModel
 import WalletOrdersPush
 import WalletOrdersSQLite
-import WalletOrdersServer
 import WalletOrdersStore
 
 // Pushes per second over one HTTP/2 connection to a running local APNs (`wallet-orders apns-sandbox --quiet`)
@@ -22,10 +22,22 @@ guard arguments.count >= 3, let port = Int(arguments[1]) else {
 let keys = URL(fileURLWithPath: arguments[2])
 let count = arguments.count > 3 ? Int(arguments[3]) ?? 20_000 : 20_000
 let nghttpd = arguments.count > 5 ? Int(arguments[4]).map { (port: $0, caFile: arguments[5]) } : nil
-let settings = try await ServiceConfiguration.orderType(environmentFile: keys.appendingPathComponent("dev.env").path)!
-let topic = settings.identifier
-let key = try PrivateKey(pem: Data(contentsOf: URL(fileURLWithPath: settings.apnsKey!)))
-let provider = try ProviderToken(key: key, keyID: settings.apnsKeyID!, teamID: settings.apnsTeamID!)
+// dev.env as `keys dev` writes it: one WALLET_ORDERS_NAME=value per line.
+let settings = try String(contentsOf: keys.appendingPathComponent("dev.env"), encoding: .utf8)
+    .split(separator: "\n").reduce(into: [String: String]()) { settings, line in
+        let parts = line.split(separator: "=", maxSplits: 1)
+        if parts.count == 2, !line.hasPrefix("#") { settings[String(parts[0])] = String(parts[1]) }
+    }
+func setting(_ name: String) -> String {
+    guard let value = settings["WALLET_ORDERS_" + name] else {
+        FileHandle.standardError.write(Data("\(keys.path)/dev.env has no WALLET_ORDERS_\(name)\n".utf8))
+        exit(2)
+    }
+    return value
+}
+let topic = setting("ORDER_TYPE")
+let key = try PrivateKey(pem: Data(contentsOf: URL(fileURLWithPath: setting("APNS_KEY"))))
+let provider = try ProviderToken(key: key, keyID: setting("APNS_KEY_ID"), teamID: setting("APNS_TEAM_ID"))
 let endpoint = APNSEndpoint(.custom(url: "https://127.0.0.1:\(port)"),
                             caFile: keys.appendingPathComponent("local-apns-ca.pem").path)
 let streams = Int(ProcessInfo.processInfo.environment["STREAMS"] ?? "") ?? 100
@@ -43,16 +55,16 @@ func seconds(_ body: () async throws -> Void) async rethrows -> Double {
 func measureTransport(_ endpoint: APNSEndpoint) async -> (rate: Double, failures: Int) {
     let transport = CurlPushTransport(endpoint: endpoint, connections: 1, streamsPerConnection: streams)
     defer { transport.shutdown() }
-    _ = await transport.send([PushRequest(topic: topic, deviceToken: tokens[0], providerToken: token)])
+    _ = await transport.send([APNSRequest(topic: topic, deviceToken: tokens[0], providerToken: token)])
     var failures = 0
     let time = await seconds {
         for start in stride(from: 0, to: count, by: 1_000) {
             let batch = tokens[start..<min(start + 1_000, count)].map {
-                PushRequest(topic: topic, deviceToken: $0, providerToken: token)
+                APNSRequest(topic: topic, deviceToken: $0, providerToken: token)
             }
             for response in await transport.send(batch) where response.status != 200 {
                 if failures == 0 {
-                    FileHandle.standardError.write(Data("first failure: \(response.status) \(response.reason ?? "")\n".utf8))
+                    FileHandle.standardError.write(Data("first failure: \(response)\n".utf8))
                 }
                 failures += 1
             }

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHPACK
 import NIOHTTP2
+import WalletOrdersAPNS
 
 /// One client connection's requests, read straight from its HTTP/2 frames and answered like APNs: no child channel
 /// and no task per stream, since a push is two frames in and one out and the stand-in must keep up with a client
@@ -67,7 +68,7 @@ final class APNSConnectionHandler: ChannelInboundHandler {
             creditConnection(length, context: context)
             guard var pending = requests.removeValue(forKey: frame.streamID) else { return }
             if case .byteBuffer(var bytes) = payload.data,
-               pending.request.body.readableBytes <= LocalAPNS.maximumPayload {
+               pending.request.body.readableBytes <= APNSRequest.maximumPayload {
                 pending.request.body.writeBuffer(&bytes)
             }
             if payload.endStream {

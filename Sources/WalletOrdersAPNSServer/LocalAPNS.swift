@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
+import WalletOrdersAPNS
 import WalletOrdersCrypto
 import WalletOrdersModel
 
@@ -21,13 +22,13 @@ public final class LocalAPNS: Sendable {
         public let clientPort: Int?
         /// What this server answered.
         public let status: Int
-        public let reason: String?
+        public let reason: APNSReason?
     }
 
     /// What to answer for a device token, instead of 200.
     public enum Behavior: Sendable, Equatable {
         /// Answer `status` with APNs' `reason`, for the next `times` pushes to the token.
-        case fail(status: Int, reason: String, times: Int)
+        case fail(status: Int, reason: APNSReason, times: Int)
         /// Wait `seconds` before answering, every time.
         case stall(seconds: Double)
     }
@@ -137,58 +138,61 @@ public final class LocalAPNS: Sendable {
     /// What to send back: the status, APNs' reason, and how long to wait first.
     struct Answer {
         let status: Int
-        let reason: String?
+        let reason: APNSReason?
         let delay: Double?
     }
 
-    /// APNs' largest payload.
-    static let maximumPayload = 4_096
+    /// What this stand-in answers a push whose body is not Wallet's `{}`: APNs itself takes any JSON object, so
+    /// this reason is the stand-in's own.
+    public static let notWalletsBody = APNSReason.unknown("BadPayload")
 
     /// Checks `request` as APNs would, applies the token's behavior and records the push.
     func answer(_ request: Request) -> Answer {
         let path = request.path ?? ""
-        let prefix = "/3/device/"
+        let prefix = APNSRequest.pathPrefix
         let token = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : ""
         let body = String(buffer: request.body)
         let topic = request.topic ?? ""
         let claims = Self.bearer(request.authorization).flatMap(tokens.claims)
 
-        var answer: (status: Int, reason: String?) = (200, nil)
+        var answer: (status: Int, reason: APNSReason?) = (200, nil)
         if request.method != "POST" {
-            answer = (405, "MethodNotAllowed")
+            answer = (405, .methodNotAllowed)
         } else if !path.hasPrefix(prefix) {
-            answer = (404, "BadPath")
+            answer = (404, .badPath)
         } else if token.isEmpty || token.count > 200 || !token.allSatisfy(\.isHexDigit) {
-            answer = (400, "BadDeviceToken")
+            answer = (400, .badDeviceToken)
         } else if topic.isEmpty {
-            answer = (400, "MissingTopic")
+            answer = (400, .missingTopic)
         } else if let topics, !topics.contains(topic) {
-            answer = (400, "TopicDisallowed")
-        } else if request.pushType != "background" || request.priority != "5" {
+            answer = (400, .topicDisallowed)
+        } else if request.pushType != APNSRequest.pushType || request.priority != APNSRequest.priority {
             // Background pushes must say so and use priority 5; APNs rejects other combinations.
-            answer = (400, request.pushType == nil ? "InvalidPushType" : "BadPriority")
-        } else if request.body.readableBytes > Self.maximumPayload {
-            answer = (413, "PayloadTooLarge")
-        } else if body.trimmingCharacters(in: .whitespacesAndNewlines) != "{}" {
-            answer = (400, "BadPayload")
+            answer = (400, request.pushType == nil ? .invalidPushType : .badPriority)
+        } else if request.body.readableBytes > APNSRequest.maximumPayload {
+            answer = (413, .payloadTooLarge)
+        } else if request.body.readableBytes == 0 {
+            answer = (400, .payloadEmpty)
+        } else if body.trimmingCharacters(in: .whitespacesAndNewlines) != APNSRequest.body {
+            answer = (400, Self.notWalletsBody)
         } else if request.authorization == nil {
-            answer = (403, "MissingProviderToken")
+            answer = (403, .missingProviderToken)
         } else if let claims {
             // The signature is checked once per token, its age on every request, as APNs does.
             let age = now().timeIntervalSince(claims.issuedAt)
             if let teamID, claims.teamID != teamID {
-                answer = (403, "InvalidProviderToken")
-            } else if age > 3_600 {
-                answer = (403, "ExpiredProviderToken")
+                answer = (403, .invalidProviderToken)
+            } else if age > ProviderToken.lifetime {
+                answer = (403, .expiredProviderToken)
             } else if age < -60 {
-                answer = (403, "InvalidProviderToken")
+                answer = (403, .invalidProviderToken)
             }
         } else {
-            answer = (403, "InvalidProviderToken")
+            answer = (403, .invalidProviderToken)
         }
 
         let key = token.lowercased()
-        let push = { (status: Int, reason: String?) in
+        let push = { (status: Int, reason: APNSReason?) in
             ReceivedPush(
                 deviceToken: token, topic: topic, pushType: request.pushType, priority: request.priority, body: body,
                 keyID: claims?.keyID, teamID: claims?.teamID, issuedAt: claims?.issuedAt,
@@ -219,7 +223,7 @@ public final class LocalAPNS: Sendable {
     /// The JSON body of an error answer: APNs' `reason`, and the time the token stopped being valid for a 410.
     func errorBody(_ answer: Answer) -> [UInt8]? {
         guard let reason = answer.reason else { return nil }
-        var fields: [String: JSONValue] = ["reason": .string(reason)]
+        var fields: [String: JSONValue] = ["reason": .string(reason.rawValue)]
         if answer.status == 410 { fields["timestamp"] = .int(Int(now().timeIntervalSince1970 * 1_000)) }
         return Array(JSONValue.object(fields).serialized())
     }

@@ -1,14 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
+import WalletOrdersAPNS
 import WalletOrdersCrypto
-import WalletOrdersModel
-
-/// What a provider token says once its ES256 signature checked out.
-struct ProviderTokenClaims: Sendable {
-    let keyID: String
-    let teamID: String
-    let issuedAt: Date
-}
 
 /// Provider tokens (JWTs) by their exact text, each one's signature checked once: APNs accepts a token for up to
 /// an hour, so a provider sends the same string thousands of times, and an ES256 verification costs far more than
@@ -36,26 +29,12 @@ final class ProviderTokenCache: Sendable {
     /// The token's claims when its signature checks out with a known key; nil otherwise (remembered too).
     func claims(_ jwt: String) -> ProviderTokenClaims? {
         if let known = state.withLockedValue({ $0.tokens[jwt] }) { return known }
-        let claims = verify(jwt)
+        let claims = ProviderTokenClaims(verifying: jwt, publicKeys: publicKeys)
         state.withLockedValue { state in
             if state.tokens.count >= Self.capacity { state.tokens.removeAll(keepingCapacity: true) }
             state.tokens[jwt] = .some(claims)
             state.verifications += 1
         }
         return claims
-    }
-
-    private func verify(_ jwt: String) -> ProviderTokenClaims? {
-        let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-              let headerData = Base64URL.decode(parts[0]), let claimsData = Base64URL.decode(parts[1]),
-              let signature = Base64URL.decode(parts[2]),
-              let header = try? JSONValue.parse(headerData), let claims = try? JSONValue.parse(claimsData),
-              header["alg"] == .string("ES256"), let keyID = header["kid"]?.stringValue,
-              let key = publicKeys[keyID],
-              key.isValidES256(signature, for: Data("\(parts[0]).\(parts[1])".utf8)),
-              let team = claims["iss"]?.stringValue, let issuedAt = claims["iat"]?.intValue
-        else { return nil }
-        return ProviderTokenClaims(keyID: keyID, teamID: team, issuedAt: Date(timeIntervalSince1970: Double(issuedAt)))
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import WalletOrdersModel
-import WalletOrdersServer
+import WalletOrdersApplication
 import WalletOrdersService
 import WalletOrdersStore
 
@@ -219,8 +219,9 @@ struct AdminStats: AsyncParsableCommand {
 
     func run() async throws {
         let stats = try await options.withStore { try await $0.stats(now: Date()) }
-        func counts(_ values: [String: Int]) -> String {
-            values.isEmpty ? "0" : values.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        func counts<Key: RawRepresentable<String>>(_ values: [Key: Int]) -> String {
+            values.isEmpty ? "0" : values.map { ($0.key.rawValue, $0.value) }.sorted { $0.0 < $1.0 }
+                .map { "\($0.0) \($0.1)" }.joined(separator: ", ")
         }
         try options.output(try JSONValue.encoding(stats), table: TextTable(["", ""], [
             ["orders", "\(stats.orders) (\(counts(stats.ordersByStatus)))"],
@@ -303,27 +304,11 @@ struct AdminRebuildPackages: AsyncParsableCommand {
         guard report.orderTypes.count == configuration.orderTypes.count else {
             throw CommandFailure(report.problems.joined(separator: "\n"))
         }
-        let orderTypes = Dictionary(uniqueKeysWithValues: report.orderTypes.map { ($0.identifier, $0) })
+        // Through the service, as the server writes: each order is read, signed outside any transaction, and stored
+        // only if it is still at the version read, so the server keeps serving and writing meanwhile.
         let rebuilt = try await options.withStore { store in
-            // Each order is read, signed outside any transaction, and stored only if it is still at the version
-            // read: the server keeps serving and writing meanwhile.
-            var rebuilt = 0
-            var cursor: Int64?
-            repeat {
-                let page = try await store.orders(OrderFilter(), page: PageRequest(limit: 100, before: cursor))
-                for summary in page.records {
-                    guard let type = orderTypes[summary.orderTypeIdentifier],
-                          let current = try await store.currentOrder(type: summary.orderTypeIdentifier,
-                                                                     id: summary.orderIdentifier) else { continue }
-                    let package = try type.package(current.order.document, assets: current.assets).stored
-                    if try await store.savePackage(type: type.identifier, id: current.order.orderIdentifier,
-                                                   version: current.order.version, data: package) {
-                        rebuilt += 1
-                    }
-                }
-                cursor = page.next
-            } while cursor != nil
-            return rebuilt
+            try await OrderService(store: store, orderTypes: report.orderTypes, webServiceURL: configuration.webServiceURL,
+                                   cacheCapacity: 0).rebuildPackages()
         }
         try options.output(.object(["packagesRebuilt": .int(rebuilt)]),
                            table: "rebuilt \(rebuilt) package\(rebuilt == 1 ? "" : "s") (orders of unconfigured types are left as they are)\n")

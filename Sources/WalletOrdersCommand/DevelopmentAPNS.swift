@@ -1,7 +1,7 @@
 import Foundation
 import WalletOrdersAPNSServer
 import WalletOrdersCrypto
-import WalletOrdersServer
+import WalletOrdersApplication
 
 /// The local APNs that `apns-sandbox` and `device watch` run on the development keys in a folder: it trusts the
 /// folder's APNs key and keeps its TLS identity there, so a service pointed at it keeps trusting it across restarts.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import WalletOrdersServer
+import WalletOrdersApplication
 
 /// `wallet-orders doctor`: the start-up checks `serve` makes, printed, without starting anything.
 struct Doctor: AsyncParsableCommand {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import WalletOrdersCrypto
 import WalletOrdersModel
-import WalletOrdersServer
+import WalletOrdersApplication
 
 /// `wallet-orders keys`: certificates and keys.
 struct Keys: ParsableCommand {

@@ -3,7 +3,7 @@ import Foundation
 import WalletOrdersCrypto
 import WalletOrdersModel
 import WalletOrdersPackage
-import WalletOrdersServer
+import WalletOrdersApplication
 
 /// `wallet-orders package`: build and sign one `.order` offline.
 struct Package: AsyncParsableCommand {
@@ -56,10 +56,11 @@ struct Package: AsyncParsableCommand {
         }
         var algorithm = settings.manifestDigest
         if let digest {
-            guard let chosen = DigestAlgorithm(rawValue: digest) else {
-                throw ValidationError("the manifest digest must be sha256 or sha1, not \(digest)")
+            do {
+                algorithm = try DigestAlgorithm.named(digest)
+            } catch {
+                throw ValidationError(error.description)
             }
-            algorithm = chosen
         }
         let templateFolder = template ?? settings.template
         do {

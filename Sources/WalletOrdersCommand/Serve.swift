@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import WalletOrdersCrypto
-import WalletOrdersServer
+import WalletOrdersApplication
+import WalletOrdersPlayground
 
 /// Options every command that reads the service's configuration shares.
 struct ConfigurationOptions: ParsableArguments {
@@ -91,10 +92,14 @@ struct Serve: AsyncParsableCommand {
         }
         let configured = bootstrap.configuration
         let orderTypes = bootstrap.service.orderTypes.keys.sorted().joined(separator: ", ")
+        let page = PlaygroundPage(playground: playground, webServiceURL: bootstrap.service.webServiceURL)
+        let listening = playground
         let app = ServiceApplication.make(
             service: bootstrap.service, metrics: bootstrap.metrics, configuration: configured, logger: logger,
-            services: bootstrap.services, playground: playground
+            services: bootstrap.services, extraMerchantKeys: playground.map { [$0.key] } ?? [],
+            routes: { page.add(to: $0) }
         ) { port in
+            listening?.listening(host: configured.host, port: port)
             var lines = ["wallet-orders is serving on http://\(configured.host):\(port) (webServiceURL \(configured.webServiceURL))",
                          "  order types: \(orderTypes)",
                          "  database: \(configured.database)"]

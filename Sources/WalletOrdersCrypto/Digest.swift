@@ -51,3 +51,20 @@ public enum Hex {
         return String(decoding: out, as: UTF8.self)
     }
 }
+
+extension DigestAlgorithm {
+    /// The algorithm a setting or a command-line option names; throws, saying which names there are, for any other.
+    public static func named(_ name: String) throws(UnknownDigestAlgorithm) -> DigestAlgorithm {
+        guard let algorithm = DigestAlgorithm(rawValue: name.lowercased()) else { throw UnknownDigestAlgorithm(name: name) }
+        return algorithm
+    }
+}
+
+/// A manifest digest named that is neither `sha256` nor `sha1`.
+public struct UnknownDigestAlgorithm: Error, CustomStringConvertible, Sendable {
+    public let name: String
+
+    public var description: String {
+        "the manifest digest must be \(DigestAlgorithm.allCases.map(\.rawValue).joined(separator: " or ")), not \(name)"
+    }
+}

@@ -3,7 +3,7 @@
 ///
 /// The grammar is ISO 8601-1's with the components in their fixed order (years, months, days, then `T` and hours,
 /// minutes, seconds), at least one component, a `T` only before a time component, a decimal fraction on seconds
-/// only, and weeks alone (`P2W`). It is the `duration` pattern of Schemas/order.schema.json, letter for letter.
+/// only, and weeks alone (`P2W`). It is the `duration` pattern of Sources/WalletOrdersSchemas/order.schema.json, letter for letter.
 public enum ISO8601Duration {
     /// Whether `text` is a duration in that form.
     public static func isValid(_ text: String) -> Bool {

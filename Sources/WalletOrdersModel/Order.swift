@@ -31,7 +31,7 @@ public struct Order: Codable, Sendable, Hashable {
     public var associatedApplicationIdentifiers: [String]?
 
     /// Where the order stands as a whole.
-    public enum Status: String, Codable, Sendable, Hashable {
+    public enum Status: String, Codable, Sendable, Hashable, CaseIterable, CodingKeyRepresentable {
         case open, completed, cancelled
     }
 

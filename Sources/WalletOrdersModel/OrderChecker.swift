@@ -2,7 +2,7 @@ import Foundation
 
 /// Walks one JSON object and collects every problem with its path, so a merchant sees them all at once.
 ///
-/// A member set to null counts as left out. Each check here has its twin in Schemas/order.schema.json; the two
+/// A member set to null counts as left out. Each check here has its twin in Sources/WalletOrdersSchemas/order.schema.json; the two
 /// are held to the same verdict by a test, so a change here needs the same change there.
 struct OrderChecker {
     private(set) var problems: [OrderProblem] = []

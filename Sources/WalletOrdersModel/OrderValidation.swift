@@ -37,7 +37,7 @@ extension OrderValidation: Codable {
     }
 }
 
-/// A rule of `OrderValidator` that no JSON Schema can state, so Schemas/order.schema.json leaves it out.
+/// A rule of `OrderValidator` that no JSON Schema can state, so Sources/WalletOrdersSchemas/order.schema.json leaves it out.
 ///
 /// Every other rule of the validator is in the schema, and a test holds the two to the same verdict.
 public enum OrderRule: String, CaseIterable, Sendable, Hashable {

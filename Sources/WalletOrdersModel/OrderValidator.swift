@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Field rules follow Apple's WalletOrders reference (Order, Merchant, Payment, PaymentTransaction, LineItem,
 /// ShippingFulfillment, PickupFulfillment, Barcode, ReturnInfo, Return, OrderProvider, Application …). Fields the
-/// validator does not know are left alone, and a field set to null counts as left out. Schemas/order.schema.json
+/// validator does not know are left alone, and a field set to null counts as left out. Sources/WalletOrdersSchemas/order.schema.json
 /// states the same rules as a JSON Schema, but for the few in `OrderRule`.
 public enum OrderValidator {
     /// The schema versions this service writes.

@@ -9,7 +9,7 @@ public enum RFC3339 {
     }
 
     /// Parses an RFC 3339 `date-time` exactly as its grammar (section 5.6) writes it: `T` (or `t`) between date and
-    /// time. This is what order.json's dates must be, and the `date-time` pattern of Schemas/order.schema.json.
+    /// time. This is what order.json's dates must be, and the `date-time` pattern of Sources/WalletOrdersSchemas/order.schema.json.
     public static func parseDateTime(_ text: String) -> Date? {
         parse(text, separators: "Tt")
     }

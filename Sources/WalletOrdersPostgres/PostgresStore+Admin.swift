@@ -5,11 +5,11 @@ import WalletOrdersStore
 /// Counts for admins, and loading orders in bulk.
 extension PostgresStore {
     public func stats(now: Date) async throws -> StoreStats {
-        func grouped(_ query: PostgresQuery) async throws -> [String: Int] {
-            var counts: [String: Int] = [:]
+        func grouped<Key: RawRepresentable<String> & Hashable>(_ query: PostgresQuery) async throws -> [Key: Int] {
+            var counts: [Key: Int] = [:]
             for row in try await client.query(query, logger: logger).collect() {
                 let columns = Columns(row)
-                counts[try columns["key"]] = Int(try columns["count"] as Int64)
+                if let key = Key(rawValue: try columns["key"]) { counts[key] = Int(try columns["count"] as Int64) }
             }
             return counts
         }

@@ -166,12 +166,12 @@ extension PostgresStore {
     }
 
     public func pushCounts() async throws -> PushCounts {
-        var counts: [String: Int] = [:]
+        var counts: [PushStatus: Int] = [:]
         for row in try await client.query("""
             SELECT status, count(*) AS count FROM push_outbox GROUP BY status
             """, logger: logger).collect() {
             let columns = Columns(row)
-            counts[try columns["status"]] = Int(try columns["count"] as Int64)
+            if let status = PushStatus(rawValue: try columns["status"]) { counts[status] = Int(try columns["count"] as Int64) }
         }
         return PushCounts(byStatus: counts)
     }

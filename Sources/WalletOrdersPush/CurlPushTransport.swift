@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import WalletOrdersAPNS
 
 /// Sends pushes over HTTP/2 with libcurl's multi interface: a few long-lived connections, each carrying many
 /// concurrent streams, driven by one thread of its own so no Swift or NIO thread ever blocks on the network.
@@ -14,7 +15,7 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
     private let capacity: Int
     private let multi: UnsafeMutableRawPointer?
     /// Why the transport cannot send anything (libcurl without HTTP/2, a multi handle that could not be set up);
-    /// every push is then answered status 0 with this reason.
+    /// every push is then answered `notAnswered` with this reason.
     private let startupFailure: CurlError?
     private let lock = NSLock()
     private var queued: [Transfer] = []
@@ -47,7 +48,7 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
     /// A transport to `endpoint`, with at most `connections` connections and `streamsPerConnection` concurrent
     /// requests on each. libcurl opens another connection only when the open ones have no stream free (APNs
     /// allows several connections per provider). When libcurl cannot be set up for HTTP/2, every push is
-    /// answered status 0 with the reason.
+    /// answered `notAnswered` with the reason.
     public init(endpoint: APNSEndpoint, connections: Int = 4, streamsPerConnection: Int = 100, timeout: TimeInterval = 15) {
         self.endpoint = endpoint
         self.timeout = timeout
@@ -78,14 +79,14 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
         thread.start()
     }
 
-    /// Stops the transfer thread; requests still in flight answer status 0.
+    /// Stops the transfer thread; requests still in flight are answered `notAnswered`.
     public func shutdown() {
         let first = lock.withLock { () -> Bool in
             defer { stopping = true }
             return !stopping
         }
         guard first, let multi else { return }
-        curl_multi_wakeup(multi)
+        Self.wake(multi)
         stopped.wait()
     }
 
@@ -97,9 +98,9 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
         free(pushBody)
     }
 
-    public func send(_ requests: [PushRequest]) async -> [PushResponse] {
+    public func send(_ requests: [APNSRequest]) async -> [APNSResponse] {
         guard !requests.isEmpty else { return [] }
-        if let startupFailure { return requests.map { _ in PushResponse(status: 0, reason: startupFailure.description) } }
+        if let startupFailure { return requests.map { _ in .notAnswered(startupFailure.description) } }
         return await withCheckedContinuation { continuation in
             let batch = Batch(count: requests.count, continuation: continuation)
             let transfers = requests.enumerated().map { Transfer(request: $1, batch: batch, index: $0) }
@@ -109,29 +110,27 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
                 return true
             }
             guard accepted else {
-                continuation.resume(returning: requests.map { _ in
-                    PushResponse(status: 0, reason: "the push transport is shut down")
-                })
+                continuation.resume(returning: requests.map { _ in .notAnswered("the push transport is shut down") })
                 return
             }
-            if let multi { curl_multi_wakeup(multi) }
+            if let multi { Self.wake(multi) }
         }
     }
 
     /// The requests of one `send` call: answered together once the last of them is done. Touched only by the
     /// transfer thread once queued.
     private final class Batch {
-        var responses: [PushResponse]
+        var responses: [APNSResponse]
         var remaining: Int
-        let continuation: CheckedContinuation<[PushResponse], Never>
+        let continuation: CheckedContinuation<[APNSResponse], Never>
 
-        init(count: Int, continuation: CheckedContinuation<[PushResponse], Never>) {
-            responses = Array(repeating: PushResponse(status: 0, reason: nil), count: count)
+        init(count: Int, continuation: CheckedContinuation<[APNSResponse], Never>) {
+            responses = Array(repeating: .notAnswered("not sent"), count: count)
             remaining = count
             self.continuation = continuation
         }
 
-        func answer(_ index: Int, _ response: PushResponse) {
+        func answer(_ index: Int, _ response: APNSResponse) {
             responses[index] = response
             remaining -= 1
             if remaining == 0 { continuation.resume(returning: responses) }
@@ -140,14 +139,14 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
 
     /// One request on its way: the easy handle, its header list and what has come back.
     private final class Transfer {
-        let request: PushRequest
+        let request: APNSRequest
         let batch: Batch
         let index: Int
         var easy: UnsafeMutableRawPointer?
         var headers: HeaderList?
         var body = Data()
 
-        init(request: PushRequest, batch: Batch, index: Int) {
+        init(request: APNSRequest, batch: Batch, index: Int) {
             self.request = request
             self.batch = batch
             self.index = index
@@ -163,8 +162,8 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
         init(topic: String, providerToken: String?) throws {
             var lines = [
                 "apns-topic: \(topic)",
-                "apns-push-type: background",
-                "apns-priority: 5",
+                "apns-push-type: \(APNSRequest.pushType)",
+                "apns-priority: \(APNSRequest.priority)",
                 "content-type: application/json",
             ]
             if let providerToken { lines.append("authorization: bearer \(providerToken)") }
@@ -176,8 +175,9 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
                 }
                 list = longer
             }
+            guard let list else { throw CurlError("libcurl: no request headers") }
             self.providerToken = providerToken
-            self.list = list!
+            self.list = list
         }
 
         deinit { curl_slist_free_all(list) }
@@ -195,7 +195,7 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
             }
             if stop {
                 for transfer in Array(backlog[next...]) + incoming + Array(active.values) {
-                    finish(transfer, PushResponse(status: 0, reason: "the push transport shut down"), active: &active)
+                    finish(transfer, .notAnswered("the push transport shut down"), active: &active)
                 }
                 stopped.signal()
                 return
@@ -207,7 +207,7 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
                 do {
                     active[try start(transfer, on: multi)] = transfer
                 } catch {
-                    transfer.batch.answer(transfer.index, PushResponse(status: 0, reason: "\(error)"))
+                    transfer.batch.answer(transfer.index, .notAnswered("\(error)"))
                 }
             }
             if next == backlog.count {
@@ -224,14 +224,14 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
                       let transfer = active[easy] else { continue }
                 let result = wo_curl_msg_result(message)
                 var status = 0
-                let response: PushResponse
+                let response: APNSResponse
                 if result != CURLE_OK {
-                    response = PushResponse(status: 0, reason: String(cString: curl_easy_strerror(result)))
+                    response = .notAnswered(String(cString: curl_easy_strerror(result)))
                 } else if let failure = CurlError.check(wo_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status),
                                                         "reading CURLINFO_RESPONSE_CODE") {
-                    response = PushResponse(status: 0, reason: failure.description)
+                    response = .notAnswered(failure.description)
                 } else {
-                    response = PushResponse(status: status, reason: Self.reason(transfer.body))
+                    response = .answered(status: status, reason: Self.reason(transfer.body))
                 }
                 finish(transfer, response, active: &active)
             }
@@ -245,10 +245,16 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
         }
     }
 
+    /// Wakes the transfer thread from `curl_multi_poll`. A wakeup that fails (libcurl could not write to its socket
+    /// pair) only delays the thread until its poll times out, a second at most, so it is not retried.
+    private static func wake(_ multi: UnsafeMutableRawPointer) {
+        _ = CurlError.check(curl_multi_wakeup(multi), "curl_multi_wakeup")
+    }
+
     /// Answers every transfer in flight with `failure`: the multi handle failed under them.
     private func failAll(_ active: inout [UnsafeMutableRawPointer: Transfer], _ failure: CurlError) {
         for transfer in Array(active.values) {
-            finish(transfer, PushResponse(status: 0, reason: failure.description), active: &active)
+            finish(transfer, .notAnswered(failure.description), active: &active)
         }
     }
 
@@ -315,14 +321,14 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
             headerLists[request.topic] = headers
         }
         transfer.headers = headers
-        try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_URL, "\(endpoint.baseURL)/3/device/\(request.deviceToken)"),
+        try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_URL, endpoint.baseURL + request.path),
                   "CURLOPT_URL")
         try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, headers.list), "CURLOPT_HTTPHEADER")
         try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(transfer).toOpaque()),
                   "CURLOPT_WRITEDATA")
     }
 
-    private func finish(_ transfer: Transfer, _ response: PushResponse,
+    private func finish(_ transfer: Transfer, _ response: APNSResponse,
                         active: inout [UnsafeMutableRawPointer: Transfer]) {
         if let easy = transfer.easy {
             // Removing a handle libcurl knows fails only for a handle it does not know: nothing to undo then.
@@ -342,9 +348,10 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
     }
 
     /// APNs' `{"reason": "…"}`, when the body has one.
-    private static func reason(_ body: Data) -> String? {
+    private static func reason(_ body: Data) -> APNSReason? {
         guard !body.isEmpty,
-              let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
-        return object["reason"] as? String
+              let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+              let reason = object["reason"] as? String else { return nil }
+        return APNSReason(rawValue: reason)
     }
 }

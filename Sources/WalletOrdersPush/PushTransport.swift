@@ -1,37 +1,9 @@
 import Foundation
-
-/// One push to send to APNs: `POST /3/device/{deviceToken}` with an empty JSON body.
-public struct PushRequest: Sendable, Equatable {
-    /// The APNs topic: the order type identifier.
-    public let topic: String
-    /// The device's push token, hex.
-    public let deviceToken: String
-    /// The provider token (JWT) for token authentication; nil with certificate authentication.
-    public let providerToken: String?
-
-    public init(topic: String, deviceToken: String, providerToken: String?) {
-        self.topic = topic
-        self.deviceToken = deviceToken
-        self.providerToken = providerToken
-    }
-}
-
-/// What APNs answered, or why there was no answer.
-public struct PushResponse: Sendable, Equatable {
-    /// The HTTP status; 0 when the request never got an answer.
-    public let status: Int
-    /// APNs' `reason` (`BadDeviceToken`, `Unregistered` …), or what went wrong on the way.
-    public let reason: String?
-
-    public init(status: Int, reason: String?) {
-        self.status = status
-        self.reason = reason
-    }
-}
+import WalletOrdersAPNS
 
 /// Carries pushes to APNs. Sends a batch concurrently and answers in the same order.
 public protocol PushTransport: Sendable {
-    func send(_ requests: [PushRequest]) async -> [PushResponse]
+    func send(_ requests: [APNSRequest]) async -> [APNSResponse]
 }
 
 /// Where APNs is and how to reach it.

@@ -1,17 +1,7 @@
 import Foundation
 import Logging
+import WalletOrdersAPNS
 import WalletOrdersStore
-
-/// How one order type's pushes travel: the transport, and the provider token when it uses token authentication.
-public struct PushRoute: Sendable {
-    public let transport: any PushTransport
-    public let providerToken: ProviderToken?
-
-    public init(transport: any PushTransport, providerToken: ProviderToken?) {
-        self.transport = transport
-        self.providerToken = providerToken
-    }
-}
 
 /// Sends what the outbox holds and records each outcome. The outbox is the source of truth: pushes survive
 /// restarts, and any number of instances can run a worker on one database.
@@ -193,7 +183,7 @@ public final class PushWorker: Sendable {
                 outcomes += group.map { ($0, .failed(reason: "cannot sign the provider token: \(error)")) }
                 continue
             }
-            let requests = group.map { PushRequest(topic: type, deviceToken: $0.pushToken, providerToken: token) }
+            let requests = group.map { APNSRequest(topic: type, deviceToken: $0.pushToken, providerToken: token) }
             let responses = await route.transport.send(requests)
             for (job, response) in zip(group, responses) {
                 outcomes.append((job, outcome(of: response, for: job, route: route, token: token)))
@@ -211,20 +201,22 @@ public final class PushWorker: Sendable {
     }
 
     /// APNs' answer, turned into what the outbox should do.
-    func outcome(of response: PushResponse, for job: PushJob, route: PushRoute, token: String?) -> PushOutcome {
-        let reason = response.reason ?? (response.status == 0 ? "no answer" : "HTTP \(response.status)")
-        switch (response.status, response.reason) {
-        case (200, _):
+    func outcome(of response: APNSResponse, for job: PushJob, route: PushRoute, token: String?) -> PushOutcome {
+        let reason = response.description
+        switch response {
+        case .answered(200, _):
             return .delivered
-        case (410, _), (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"):
+        case .answered(410, _):
             return .tokenRejected(reason: reason)
-        case (403, "ExpiredProviderToken"):
+        case .answered(400, let refusal?) where refusal.rejectsDeviceToken:
+            return .tokenRejected(reason: reason)
+        case .answered(403, .expiredProviderToken?):
             // Renew once and retry at once; a token too young to renew will not do better, so that fails.
             if let token, (try? route.providerToken?.renew(afterRejecting: token)) == true, job.attempts < Self.maxAttempts {
                 return .retry(at: now(), reason: reason)
             }
             return .failed(reason: reason)
-        case (429, _), (500, _), (503, _), (0, _):
+        case .answered(429, _), .answered(500, _), .answered(503, _), .notAnswered:
             guard job.attempts < Self.maxAttempts else {
                 return .failed(reason: "gave up after \(job.attempts) attempts: \(reason)")
             }

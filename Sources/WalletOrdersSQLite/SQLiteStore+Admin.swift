@@ -7,9 +7,13 @@ extension SQLiteStore {
     public func stats(now: Date) async throws -> StoreStats {
         try await pool.read { db in
             func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
-            func grouped(_ sql: String, _ arguments: StatementArguments = []) throws -> [String: Int] {
-                var counts: [String: Int] = [:]
-                for row in try Row.fetchAll(db, sql: sql, arguments: arguments) { counts[row["key"]] = row["count"] }
+            func grouped<Key: RawRepresentable<String> & Hashable>(
+                _ sql: String, _ arguments: StatementArguments = []
+            ) throws -> [Key: Int] {
+                var counts: [Key: Int] = [:]
+                for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+                    if let key = Key(rawValue: row["key"]) { counts[key] = row["count"] }
+                }
                 return counts
             }
             let finished = """

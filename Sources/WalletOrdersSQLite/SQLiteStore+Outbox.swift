@@ -140,9 +140,9 @@ extension SQLiteStore {
     }
 
     static func pushCounts(_ db: Database) throws -> PushCounts {
-        var counts: [String: Int] = [:]
+        var counts: [PushStatus: Int] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT status, COUNT(*) AS count FROM push_outbox GROUP BY status") {
-            counts[row["status"]] = row["count"]
+            if let status = PushStatus(rawValue: row["status"]) { counts[status] = row["count"] }
         }
         return PushCounts(byStatus: counts)
     }

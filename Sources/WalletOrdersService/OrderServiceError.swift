@@ -2,8 +2,6 @@ import WalletOrdersModel
 
 /// Why the service refused a request, in its own terms; the HTTP layer turns each into a status in one place.
 public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The request cannot be read as the operation needs it (not an object, a bad assets member …).
-    case badRequest(String)
     /// The order (or its assets) breaks the rules; every problem is listed with its path.
     case invalidOrder(String, problems: [OrderProblem])
     /// The credential is missing or wrong, or the order does not exist: devices cannot tell which.
@@ -21,7 +19,6 @@ public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertib
 
     public var description: String {
         switch self {
-        case .badRequest(let message): message
         case .invalidOrder(let message, let problems):
             ([message] + problems.map { "  - \($0)" }).joined(separator: "\n")
         case .unauthorized: "missing or wrong credentials"

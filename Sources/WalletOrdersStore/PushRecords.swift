@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a push stands in the outbox.
-public enum PushStatus: String, Sendable, Codable, CaseIterable {
+public enum PushStatus: String, Sendable, Codable, CaseIterable, CodingKeyRepresentable {
     /// Waiting to be sent, at `nextAttemptAt` or later.
     case pending
     /// Claimed by an instance that is sending it now.
@@ -102,14 +102,14 @@ public enum PushOutcome: Sendable, Equatable {
 
 /// How many pushes the outbox holds in each status.
 public struct PushCounts: Sendable, Equatable {
-    public let byStatus: [String: Int]
+    public let byStatus: [PushStatus: Int]
 
-    public init(byStatus: [String: Int]) {
+    public init(byStatus: [PushStatus: Int]) {
         self.byStatus = byStatus
     }
 
     /// Pushes in one status.
-    public subscript(status: PushStatus) -> Int { byStatus[status.rawValue] ?? 0 }
+    public subscript(status: PushStatus) -> Int { byStatus[status] ?? 0 }
 
     /// Pushes waiting to be sent: pending or being sent.
     public var outboxDepth: Int { self[.pending] + self[.sending] }

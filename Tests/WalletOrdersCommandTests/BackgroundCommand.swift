@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WalletOrdersModel
-import WalletOrdersServer
+import WalletOrdersApplication
 import WalletOrdersTesting
 
 /// Runs `wallet-orders keys dev --out <folder>/keys` and answers the settings its dev.env holds.

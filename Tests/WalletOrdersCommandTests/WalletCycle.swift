@@ -1,12 +1,13 @@
 import Foundation
 import Synchronization
 import Testing
+import WalletOrdersAPNS
 import WalletOrdersAPNSServer
 import WalletOrdersCrypto
 import WalletOrdersDevice
 import WalletOrdersModel
 import WalletOrdersPush
-import WalletOrdersServer
+import WalletOrdersApplication
 import WalletOrdersTesting
 
 /// `wallet-orders serve` configured as a deployment is (an order type from `keys dev`, a merchant key, a public
@@ -96,7 +97,7 @@ final class WalletCycle {
         let key = try PrivateKey(pem: Data(contentsOf: URL(fileURLWithPath: try #require(environment["WALLET_ORDERS_APNS_KEY"]))))
         let provider = try ProviderToken(key: key, keyID: try #require(environment["WALLET_ORDERS_APNS_KEY_ID"]),
                                          teamID: try #require(environment["WALLET_ORDERS_APNS_TEAM_ID"]))
-        let responses = await transport.send([PushRequest(topic: orderType, deviceToken: token,
+        let responses = await transport.send([APNSRequest(topic: orderType, deviceToken: token,
                                                           providerToken: try provider.current())])
         return responses.first?.status ?? 0
     }

@@ -4,7 +4,7 @@ import WalletOrdersModel
 import WalletOrdersSchemas
 import WalletOrdersTesting
 
-/// Schemas/order.schema.json and `OrderValidator` give the same verdict, order by order: every fixture in
+/// Sources/WalletOrdersSchemas/order.schema.json and `OrderValidator` give the same verdict, order by order: every fixture in
 /// Tests/Fixtures/orders and thousands of mutations of a complete order go to the validator and to an independent
 /// Draft 2020-12 validator (Python's jsonschema, through Tests/schema/judge.sh).
 ///
@@ -64,7 +64,7 @@ import WalletOrdersTesting
     }
 
     @Test func theServedSchemaIsTheRepositoryFileAndADraft2020_12Schema() throws {
-        let file = try Data(contentsOf: Corpus.repository.appendingPathComponent("Schemas/order.schema.json"))
+        let file = try Data(contentsOf: Corpus.repository.appendingPathComponent("Sources/WalletOrdersSchemas/order.schema.json"))
         #expect(OrderSchema.data == file)
         let schema = try JSONValue.parse(OrderSchema.data)
         #expect(schema["$schema"] == .string("https://json-schema.org/draft/2020-12/schema"))

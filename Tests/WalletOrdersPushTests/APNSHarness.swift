@@ -1,11 +1,12 @@
 import Foundation
 import Logging
+import WalletOrdersAPNS
 import WalletOrdersAPNSServer
 import WalletOrdersCrypto
 import WalletOrdersModel
 import WalletOrdersPackage
 import WalletOrdersPush
-import WalletOrdersServer
+import WalletOrdersApplication
 import WalletOrdersService
 import WalletOrdersStore
 import WalletOrdersTesting
@@ -61,7 +62,7 @@ final class APNSHarness: Sendable {
     func order(devices: [String: String]) async throws -> StoredOrder {
         var body = SampleOrder.json().objectValue!
         for key in ["createdAt", "updatedAt", "merchant", "orderIdentifier"] { body.removeValue(forKey: key) }
-        let order = try await service.create(.object(body)).order
+        let order = try await service.create(OrderInput(fields: body)).order
         for (device, token) in devices {
             _ = try await store.register(device: device, type: order.orderTypeIdentifier,
                                          id: order.orderIdentifier, pushToken: token, now: Date())
@@ -71,7 +72,7 @@ final class APNSHarness: Sendable {
 
     func update(_ order: StoredOrder, status: String) async throws -> Int {
         try await service.patch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
-                                patch: .object(["status": .string(status)])).pushesQueued
+                                OrderPatch(changes: ["status": .string(status)])).pushesQueued
     }
 
     /// Every push in the outbox, newest first.

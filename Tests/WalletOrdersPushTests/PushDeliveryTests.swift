@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WalletOrdersAPNS
 import WalletOrdersAPNSServer
 import WalletOrdersCrypto
 import WalletOrdersModel
@@ -42,13 +43,13 @@ import WalletOrdersTesting
         let harness = try await APNSHarness(streams: 4)
         defer { Task { await harness.stop() } }
         let tokens = (0..<50).map { String(format: "%04x", $0) }
-        harness.apns.set(.fail(status: 410, reason: "Unregistered", times: 1), for: tokens[37])
+        harness.apns.set(.fail(status: 410, reason: .unregistered, times: 1), for: tokens[37])
         let token = try harness.route.providerToken!.current()
         let responses = await harness.transport.send(tokens.map {
-            PushRequest(topic: DevelopmentKeys.orderType, deviceToken: $0, providerToken: token)
+            APNSRequest(topic: DevelopmentKeys.orderType, deviceToken: $0, providerToken: token)
         })
         #expect(responses.count == 50)
-        #expect(responses[37] == PushResponse(status: 410, reason: "Unregistered"))
+        #expect(responses[37] == .answered(status: 410, reason: .unregistered))
         #expect(responses.enumerated().filter { $0.offset != 37 }.allSatisfy { $0.element.status == 200 })
         #expect(Set(harness.apns.received.map(\.deviceToken)) == Set(tokens))
         #expect(Set(harness.apns.received.map(\.clientPort)).count == 1)
@@ -63,10 +64,10 @@ import WalletOrdersTesting
         let token = try harness.route.providerToken!.current()
         let batch = 10_000
         var answered = 0
-        var notOK: [PushResponse] = []
+        var notOK: [APNSResponse] = []
         for start in stride(from: 0, to: 100_000, by: batch) {
             let responses = await harness.transport.send((start..<start + batch).map {
-                PushRequest(topic: DevelopmentKeys.orderType, deviceToken: String(format: "%064x", $0), providerToken: token)
+                APNSRequest(topic: DevelopmentKeys.orderType, deviceToken: String(format: "%064x", $0), providerToken: token)
             })
             answered += responses.count
             notOK += responses.filter { $0.status != 200 }
@@ -85,10 +86,10 @@ import WalletOrdersTesting
         defer { Task { await harness.stop() } }
         let mine = harness.apns.deliveries(for: "AA01")
         let theirs = harness.apns.deliveries(for: "bb02")
-        harness.apns.set(.fail(status: 410, reason: "Unregistered", times: 1), for: "bb02")
+        harness.apns.set(.fail(status: 410, reason: .unregistered, times: 1), for: "bb02")
         let token = try harness.route.providerToken!.current()
         let push = { (deviceToken: String) in
-            PushRequest(topic: DevelopmentKeys.orderType, deviceToken: deviceToken, providerToken: token)
+            APNSRequest(topic: DevelopmentKeys.orderType, deviceToken: deviceToken, providerToken: token)
         }
         let responses = await harness.transport.send([push("aa01"), push("bb02"), push("aa01")])
         #expect(responses.map(\.status) == [200, 410, 200])
@@ -111,12 +112,12 @@ import WalletOrdersTesting
         let harness = try await APNSHarness(streams: 100)
         defer { Task { await harness.stop() } }
         let tokens = (0..<300).map { String(format: "%04x", $0) }
-        for token in tokens { harness.apns.set(.fail(status: 410, reason: "Unregistered", times: 1), for: token) }
+        for token in tokens { harness.apns.set(.fail(status: 410, reason: .unregistered, times: 1), for: token) }
         let token = try harness.route.providerToken!.current()
         let responses = await harness.transport.send(tokens.map {
-            PushRequest(topic: DevelopmentKeys.orderType, deviceToken: $0, providerToken: token)
+            APNSRequest(topic: DevelopmentKeys.orderType, deviceToken: $0, providerToken: token)
         })
-        #expect(responses.allSatisfy { $0 == PushResponse(status: 410, reason: "Unregistered") })
+        #expect(responses.allSatisfy { $0 == .answered(status: 410, reason: .unregistered) })
         #expect(harness.apns.connectionErrors.isEmpty)
         #expect(harness.apns.connectionsAccepted == 1)
     }
@@ -126,8 +127,8 @@ import WalletOrdersTesting
         let harness = try await APNSHarness(engine)
         defer { Task { await harness.stop() } }
         let order = try await harness.order(devices: devices)
-        harness.apns.set(.fail(status: 410, reason: "Unregistered", times: 1), for: "aa01")
-        harness.apns.set(.fail(status: 400, reason: "BadDeviceToken", times: 1), for: "bb02")
+        harness.apns.set(.fail(status: 410, reason: .unregistered, times: 1), for: "aa01")
+        harness.apns.set(.fail(status: 400, reason: .badDeviceToken, times: 1), for: "bb02")
         _ = try await harness.update(order, status: "completed")
         try await harness.worker().sendDue()
 
@@ -144,7 +145,7 @@ import WalletOrdersTesting
         let harness = try await APNSHarness(engine)
         defer { Task { await harness.stop() } }
         let order = try await harness.order(devices: ["d1": "aa01"])
-        harness.apns.set(.fail(status: 429, reason: "TooManyRequests", times: 1), for: "aa01")
+        harness.apns.set(.fail(status: 429, reason: .tooManyRequests, times: 1), for: "aa01")
         harness.apns.set(nil, for: "zz")
         _ = try await harness.update(order, status: "completed")
         let worker = harness.worker(firstRetryDelay: 0)
@@ -164,7 +165,7 @@ import WalletOrdersTesting
         let harness = try await APNSHarness(engine)
         defer { Task { await harness.stop() } }
         let order = try await harness.order(devices: ["d1": "aa01"])
-        harness.apns.set(.fail(status: 503, reason: "ServiceUnavailable", times: 100), for: "aa01")
+        harness.apns.set(.fail(status: 503, reason: .serviceUnavailable, times: 100), for: "aa01")
         _ = try await harness.update(order, status: "completed")
         let worker = harness.worker(firstRetryDelay: 0)
         for _ in 0..<PushWorker.maxAttempts { try await worker.sendDue() }
@@ -209,12 +210,12 @@ import WalletOrdersTesting
         defer { Task { await harness.stop() } }
         let provider = try ProviderToken(key: DevelopmentKeys.shared.chain.apnsKey, keyID: DevelopmentKeys.shared.chain.apnsKeyID,
                                          teamID: APNSHarness.teamID, now: { clock.now })
-        let request = PushRequest(topic: DevelopmentKeys.orderType, deviceToken: "aa01", providerToken: try provider.current())
+        let request = APNSRequest(topic: DevelopmentKeys.orderType, deviceToken: "aa01", providerToken: try provider.current())
         #expect(await harness.transport.send([request, request, request]).map(\.status) == [200, 200, 200])
         clock.advance(3_601)
-        #expect(await harness.transport.send([request]) == [PushResponse(status: 403, reason: "ExpiredProviderToken")])
-        let forged = PushRequest(topic: request.topic, deviceToken: "aa01", providerToken: request.providerToken! + "A")
-        #expect(await harness.transport.send([forged, forged]).map(\.reason) == ["InvalidProviderToken", "InvalidProviderToken"])
+        #expect(await harness.transport.send([request]) == [.answered(status: 403, reason: .expiredProviderToken)])
+        let forged = APNSRequest(topic: request.topic, deviceToken: "aa01", providerToken: request.providerToken! + "A")
+        #expect(await harness.transport.send([forged, forged]).map(\.reason) == [.invalidProviderToken, .invalidProviderToken])
         #expect(harness.apns.providerTokensVerified == 2, "one check for the token, one for the forged one")
     }
 
@@ -276,7 +277,7 @@ import WalletOrdersTesting
         let push = try #require(try await harness.pushes().first)
         #expect(push.lastError == "ExpiredProviderToken")
         #expect(push.status == .failed, "a token younger than 20 minutes is not renewed, so retrying cannot help")
-        #expect(harness.apns.received.map(\.reason) == ["ExpiredProviderToken"])
+        #expect(harness.apns.received.map(\.reason) == [.expiredProviderToken])
     }
 }
 

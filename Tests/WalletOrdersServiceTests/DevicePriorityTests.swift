@@ -185,7 +185,7 @@ import WalletOrdersTesting
                 try await Self.eventually("the places are taken") { gate.counts.writes == gate.busyLimit }
                 let update = Task {
                     try await service.patch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
-                                            patch: .object(["orderNumber": .string("N-2")])).order.version
+                                            OrderPatch(changes: ["orderNumber": .string("N-2")])).order.version
                 }
                 try await Self.eventually("the update waits") { gate.counts.waiting == 1 }
                 #expect(log.waitedCount == 1)

@@ -129,11 +129,11 @@ import WalletOrdersTesting
                 }
                 for version in 2...21 {
                     let written = try await service.patch(type: type, id: id,
-                                                          patch: .object(["orderNumber": .string("N-\(version)")]))
+                                                          OrderPatch(changes: ["orderNumber": .string("N-\(version)")]))
                     #expect(written.order.version == version)
-                    let fetched = try await service.fetch(type: type, id: id, token: token)
+                    let fetched = try await service.fetchPackage(type: type, id: id, token: token)
                     #expect(fetched.head.version == version, "the acknowledged version, at once")
-                    #expect(try await cold.fetch(type: type, id: id, token: token).package == fetched.package,
+                    #expect(try await cold.fetchPackage(type: type, id: id, token: token).package == fetched.package,
                             "the package of that version, as the store has it")
                 }
                 stop.add()
@@ -166,7 +166,7 @@ import WalletOrdersTesting
 
         var windows: [Duration] = []
         for version in 2...11 {
-            #expect(try await two.patch(type: type, id: id, patch: .object(["orderNumber": .string("N-\(version)")]))
+            #expect(try await two.patch(type: type, id: id, OrderPatch(changes: ["orderNumber": .string("N-\(version)")]))
                 .order.version == version)
             let acknowledged = ContinuousClock.now
             var served = try await one.fetch(type: type, id: id, token: token).head.version

@@ -24,7 +24,7 @@ import WalletOrdersTesting
         var body = SampleOrder.json().objectValue!
         for key in ["createdAt", "updatedAt", "merchant"] { body.removeValue(forKey: key) }
         if let id { body["orderIdentifier"] = .string(id) }
-        return try await service.create(.object(body)).order
+        return try await service.create(OrderInput(fields: body)).order
     }
 
     @Test(arguments: StoreEngine.allCases)
@@ -36,7 +36,7 @@ import WalletOrdersTesting
                 for index in 0..<24 {
                     group.addTask {
                         try await service.patch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
-                                                patch: .object(["orderNumber": .string("N-\(index)")])).order.version
+                                                OrderPatch(changes: ["orderNumber": .string("N-\(index)")])).order.version
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -62,7 +62,7 @@ import WalletOrdersTesting
                 for order in orders {
                     group.addTask {
                         try await service.patch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
-                                                patch: .object(["orderNumber": .string("N-2")])).order.version
+                                                OrderPatch(changes: ["orderNumber": .string("N-2")])).order.version
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -85,7 +85,7 @@ import WalletOrdersTesting
                 group.addTask {
                     _ = try await services[index % 2].patch(
                         type: order.orderTypeIdentifier, id: order.orderIdentifier,
-                        patch: .object(["orderNumber": .string("N-\(index)")]))
+                        OrderPatch(changes: ["orderNumber": .string("N-\(index)")]))
                 }
             }
             try await group.waitForAll()
@@ -104,7 +104,7 @@ import WalletOrdersTesting
             let order = try await Self.create(service)
             let error = await #expect(throws: OrderServiceError.self) {
                 try await service.patch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
-                                        patch: .object(["status": .string("lost")]))
+                                        OrderPatch(changes: ["status": .string("lost")]))
             }
             guard case .invalidOrder(_, let problems)? = error else {
                 Issue.record("expected an invalid order, got \(String(describing: error))")
@@ -113,7 +113,7 @@ import WalletOrdersTesting
             #expect(problems.map(\.path) == ["status"])
             #expect(try await store.order(type: order.orderTypeIdentifier, id: order.orderIdentifier)?.version == 1)
             await #expect(throws: OrderServiceError.orderNotFound) {
-                try await service.patch(type: order.orderTypeIdentifier, id: "missing", patch: .object([:]))
+                try await service.patch(type: order.orderTypeIdentifier, id: "missing", OrderPatch(changes: [:]))
             }
             await #expect(throws: OrderServiceError.unauthorized) {
                 try await service.fetch(type: order.orderTypeIdentifier, id: order.orderIdentifier, token: "wrong")
@@ -132,8 +132,8 @@ import WalletOrdersTesting
                 orderTypeIdentifier: DevelopmentKeys.orderType, orderIdentifier: "imported",
                 authenticationToken: "an-imported-token-0123", document: document, createdAt: Date(), updatedAt: Date(),
                 package: nil)], registrations: [])
-            let fetched = try await service.fetch(type: DevelopmentKeys.orderType, id: "imported",
-                                                  token: "an-imported-token-0123")
+            let fetched = try await service.fetchPackage(type: DevelopmentKeys.orderType, id: "imported",
+                                                         token: "an-imported-token-0123")
             let package = Data(fetched.package.readableBytesView)
             let report = PackageVerifier.verify(package, trustedRoots: [DevelopmentKeys.shared.chain.root])
             #expect(report.problems == [])
@@ -152,8 +152,8 @@ import WalletOrdersTesting
             let writer = try Self.service(store, counters: counters)
             let order = try await Self.create(writer)
             let (type, id, token) = (order.orderTypeIdentifier, order.orderIdentifier, order.authenticationToken)
-            _ = try await writer.patch(type: type, id: id, patch: .object(["orderNumber": .string("N-2")]))
-            let written = try await writer.fetch(type: type, id: id, token: token)
+            _ = try await writer.patch(type: type, id: id, OrderPatch(changes: ["orderNumber": .string("N-2")]))
+            let written = try await writer.fetchPackage(type: type, id: id, token: token)
             #expect(written.head.version == 2)
             let stored = try #require(try await store.orderForFetch(type: type, id: id)?.package)
             #expect(PackageSeal(encoded: stored) != nil)
@@ -162,7 +162,7 @@ import WalletOrdersTesting
 
             let cold = try Self.service(store, counters: counters, cacheCapacity: 0)
             for _ in 0..<2 {
-                #expect(try await cold.fetch(type: type, id: id, token: token).package == written.package)
+                #expect(try await cold.fetchPackage(type: type, id: id, token: token).package == written.package)
             }
             #expect(builds.value == 2, "assembled, not signed")
 
@@ -174,7 +174,7 @@ import WalletOrdersTesting
             files["logo.png"] = files["mug.png"]
             let retemplated = try Self.service(store, counters: counters, template: OrderTemplate(
                 files: files, defaults: OrderTemplate(directory: SampleOrder.templateFolder).defaults), cacheCapacity: 0)
-            let resigned = try await retemplated.fetch(type: type, id: id, token: token)
+            let resigned = try await retemplated.fetchPackage(type: type, id: id, token: token)
             #expect(builds.value == 3, "the seal no longer fits the template: signed again")
             let report = PackageVerifier.verify(Data(resigned.package.readableBytesView),
                                                 trustedRoots: [DevelopmentKeys.shared.chain.root])
@@ -182,7 +182,7 @@ import WalletOrdersTesting
             let logo = try ZipArchive.read(Data(resigned.package.readableBytesView)).first { $0.path == "logo.png" }
             #expect(logo?.data == files["mug.png"])
             #expect(try await store.orderForFetch(type: type, id: id)?.package != stored, "the new seal was stored")
-            #expect(try await retemplated.fetch(type: type, id: id, token: token).package == resigned.package)
+            #expect(try await retemplated.fetchPackage(type: type, id: id, token: token).package == resigned.package)
             #expect(builds.value == 3)
         }
     }
@@ -194,9 +194,16 @@ import WalletOrdersTesting
             let service = try Self.service(store, cacheCapacity: 0)
             let order = try await Self.create(service)
             let (type, id, token) = (order.orderTypeIdentifier, order.orderIdentifier, order.authenticationToken)
-            let whole = try await service.fetch(type: type, id: id, token: token).package
+            let whole = try await service.fetchPackage(type: type, id: id, token: token).package
             #expect(try await store.savePackage(type: type, id: id, version: 1, data: Data(whole.readableBytesView)))
-            #expect(try await service.fetch(type: type, id: id, token: token).package == whole)
+            #expect(try await service.fetchPackage(type: type, id: id, token: token).package == whole)
         }
+    }
+}
+
+extension OrderService {
+    /// A device's fetch that wants the package (no condition): the package, or a test failure.
+    func fetchPackage(type: String, id: String, token: String?) async throws -> FetchedPackage {
+        try #require(try await fetch(type: type, id: id, token: token).fetched)
     }
 }

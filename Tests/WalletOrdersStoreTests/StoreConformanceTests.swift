@@ -318,9 +318,9 @@ import WalletOrdersTesting
             try await store.finishPushes(jobs.map { ($0, $0.deviceIdentifier == "d1" ? .failed(reason: "gave up") : .delivered) },
                                          owner: "me", now: start.addingTimeInterval(62))
             let stats = try await store.stats(now: start.addingTimeInterval(120))
-            #expect(stats.pushesLastHour == ["delivered": 1, "failed": 1])
+            #expect(stats.pushesLastHour == [.delivered: 1, .failed: 1])
             #expect(stats.registrations == 2 && stats.devices == 2 && stats.outboxDepth == 0 && stats.orders == 1)
-            #expect(stats.ordersByStatus == ["completed": 1])
+            #expect(stats.ordersByStatus == [.completed: 1])
 
             #expect(try await store.pruneFailedRegistrations() == 1)
             #expect(try await store.registrations(RegistrationFilter(type: type, id: "A-1001"), limit: 10)
@@ -331,7 +331,7 @@ import WalletOrdersTesting
             #expect(try await store.resendPushes(type: type, id: "no-such-order", now: start) == nil)
             #expect(try await store.stats(now: start.addingTimeInterval(200)).outboxDepth == 1)
             #expect(try await store.prunePushes(finishedBefore: start.addingTimeInterval(63)) == 2)
-            #expect(try await store.pushCounts().byStatus == ["pending": 1])
+            #expect(try await store.pushCounts().byStatus == [.pending: 1])
         }
     }
 

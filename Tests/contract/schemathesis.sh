@@ -9,7 +9,7 @@
 #   1. every operation, identifiers generated freely (mostly unknown orders: 400/401/404 answers);
 #   2. the per-order operations pinned to the order created here, with its AppleOrder token (200/201/304 answers).
 # If the server dies during a run, that is a failure; it is started again (fresh database) for the next run.
-# Exits non-zero on any failure. Settings: ST_MAX_EXAMPLES (default 30), ST_SEED, ST_SCHEMA (default Sources/WalletOrdersServer/openapi.json),
+# Exits non-zero on any failure. Settings: ST_MAX_EXAMPLES (default 30), ST_SEED, ST_SCHEMA (default Sources/WalletOrdersHTTP/openapi.json),
 # KEEP_TMP=1 (keep the temp dir with server logs and JUnit reports; it is always kept on failure).
 set -euo pipefail
 
@@ -17,7 +17,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 for name in $(env | sed -n 's/^\(WALLET_ORDERS_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$name"; done
 
-SCHEMA=${ST_SCHEMA:-Sources/WalletOrdersServer/openapi.json}
+SCHEMA=${ST_SCHEMA:-Sources/WalletOrdersHTTP/openapi.json}
 MAX_EXAMPLES=${ST_MAX_EXAMPLES:-30}
 CHECKS=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance
 BIN=.build/debug/wallet-orders

@@ -1,0 +1,32 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import WalletOrdersHTTP
+import WalletOrdersService
+
+/// The running service: the HTTP layer over one `OrderService`, listening where the configuration says.
+public enum ServiceApplication {
+    /// The application for `service` as `configuration` describes it; `onServerRunning` receives the bound port.
+    /// `services` run beside the server and stop after it (the push worker, the store's upkeep). `routes` adds
+    /// the routes of other modules (the playground) to the router, and `extraMerchantKeys` are accepted by the
+    /// merchant API beside the configured keys.
+    public static func make(
+        service: OrderService,
+        metrics: ServiceMetrics,
+        configuration: ServiceConfiguration,
+        logger: Logger,
+        services: [any Service] = [],
+        extraMerchantKeys: [String] = [],
+        routes: (Router<ServiceRequestContext>) -> Void = { _ in },
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> Application<RouterResponder<ServiceRequestContext>> {
+        let router = ServiceRouter.make(service: service, metrics: metrics,
+                                        merchantKeys: configuration.merchantKeys + extraMerchantKeys,
+                                        adminKey: configuration.adminKey, limits: configuration.clientLimits)
+        routes(router)
+        return ServiceServer.make(
+            router: router, host: configuration.host, port: configuration.port, limits: configuration.clientLimits,
+            metrics: metrics, services: services, logger: logger, onServerRunning: onServerRunning)
+    }
+}

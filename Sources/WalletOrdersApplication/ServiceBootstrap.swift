@@ -1,0 +1,81 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import WalletOrdersPush
+import WalletOrdersService
+import WalletOrdersStore
+
+/// Turns a configuration into a ready service: database opened and migrated, order types loaded and checked,
+/// and, when nothing is configured, development keys and a merchant key made in the data folder.
+public struct ServiceBootstrap: Sendable {
+    public let configuration: ServiceConfiguration
+    public let service: OrderService
+    public let metrics: ServiceMetrics
+    /// The store the service uses; closed by `services` when they stop.
+    public let store: any OrderStore
+    /// The push worker, when any order type has APNs credentials.
+    public let pushWorker: PushWorker?
+    /// Lines for the person starting the service (what was set up for development, and how to use it).
+    public let notes: [String]
+
+    /// What runs beside the HTTP server: the store's upkeep (listed first, so it stops last and closes the
+    /// store) and the push worker.
+    public var services: [any Service] {
+        [StoreUpkeepService(store: store)] + (pushWorker.map { [PushWorkerService(worker: $0)] } ?? [])
+    }
+
+    public static func make(configuration: ServiceConfiguration, logger: Logger,
+                            now: @escaping @Sendable () -> Date = Date.init) async throws -> ServiceBootstrap {
+        var configuration = configuration
+        var notes: [String] = []
+        let dataFolder = configuration.dataFolder
+        if configuration.orderTypes.isEmpty, let development = try await developmentOrderType(configuration, create: true) {
+            configuration.orderTypes = [development.type]
+            notes += development.notes
+        }
+        if configuration.merchantKeys.isEmpty {
+            let file = dataFolder.appendingPathComponent("merchant-key").path
+            if let existing = try? String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
+               existing.count >= 16 {
+                configuration.merchantKeys = [existing]
+                notes.append("Merchant API key: the development key in \(file).")
+            } else {
+                let key = Random.token()
+                try FileManager.default.createDirectory(at: dataFolder, withIntermediateDirectories: true)
+                guard FileManager.default.createFile(atPath: file, contents: Data((key + "\n").utf8),
+                                                     attributes: [.posixPermissions: 0o600]) else {
+                    throw ConfigurationError("cannot write the development merchant key to \(file)")
+                }
+                configuration.merchantKeys = [key]
+                notes.append("No merchant key configured: made a development key, stored in \(file):")
+                notes.append("    \(key)")
+            }
+        }
+        let report = await ServiceChecks.run(configuration, now: now(), clock: now, logger: logger)
+        let problems = report.problems
+        guard problems.isEmpty else {
+            throw ConfigurationError(problems.count == 1 ? problems[0] : "\n  " + problems.joined(separator: "\n  "))
+        }
+        for finding in report.findings where finding.level == .warning { logger.warning("\(finding.message)") }
+        let store = try await StoreFactory.open(configuration.database, logger: logger)
+        do {
+            let applied = try await store.migrate()
+            if !applied.isEmpty { logger.info("applied migrations", metadata: ["migrations": "\(applied.joined(separator: ", "))"]) }
+        } catch {
+            await store.close()
+            throw ConfigurationError("the database \(configuration.database) cannot be migrated: \(error)")
+        }
+        var routes: [String: PushRoute] = [:]
+        for type in configuration.orderTypes {
+            if let credentials = report.apnsCredentials[type.identifier] { routes[type.identifier] = type.pushRoute(credentials) }
+        }
+        let metrics = ServiceMetrics()
+        let worker = routes.isEmpty ? nil : PushWorker(store: store, routes: routes, logger: logger, now: now,
+                                                       onOutcomes: metrics.pushesFinished)
+        return ServiceBootstrap(
+            configuration: configuration,
+            service: OrderService(store: store, orderTypes: report.orderTypes, webServiceURL: configuration.webServiceURL,
+                                  now: now, counters: metrics.serviceCounters, logLimits: configuration.deviceLogs),
+            metrics: metrics, store: store, pushWorker: worker, notes: notes)
+    }
+}

@@ -1,0 +1,20 @@
+import ServiceLifecycle
+import WalletOrdersStore
+
+/// Keeps the store's query planner statistics current while the service runs, and closes the store when the
+/// service stops (it is the first service, so it stops last).
+struct StoreUpkeepService: Service {
+    let store: any OrderStore
+    static let interval: Duration = .seconds(3_600)
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.interval)
+                if Task.isCancelled { break }
+                try? await store.optimize()
+            }
+        }
+        await store.close()
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import Logging
+import WalletOrdersPostgres
+import WalletOrdersSQLite
+import WalletOrdersStore
+
+/// Opens the store the configuration names.
+public enum StoreFactory {
+    /// The SQLite or PostgreSQL store at `location`, not yet migrated.
+    public static func open(_ location: DatabaseLocation, logger: Logger) async throws -> any OrderStore {
+        switch location {
+        case .sqlite(let path):
+            do {
+                return try SQLiteStore(path: path)
+            } catch {
+                throw ConfigurationError("the database \(path) cannot be opened: \(error)")
+            }
+        case .postgres(let url):
+            return await PostgresStore(url: url, logger: logger)
+        }
+    }
+}

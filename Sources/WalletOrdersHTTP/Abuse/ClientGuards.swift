@@ -1,0 +1,66 @@
+import Hummingbird
+import WalletOrdersService
+
+/// The rate limiters of one running service, shared by its routes, counting what they refuse into the metrics.
+final class ClientGuards: Sendable {
+    let limits: ClientLimits
+    let authFailures: RateLimiter?
+    /// Client and order pairs that authenticated lately: they are still served while the client's failures are
+    /// over their limit.
+    let authenticated: RecentClients
+    let listing: RateLimiter?
+    let merchant: RateLimiter?
+    let log: RateLimiter?
+    let metrics: any HTTPMetrics
+
+    init(_ limits: ClientLimits, metrics: any HTTPMetrics) {
+        self.limits = limits
+        self.metrics = metrics
+        let capacity = limits.trackedClients
+        authFailures = limits.authFailures.map { RateLimiter($0, capacity: capacity) }
+        authenticated = RecentClients(capacity: capacity)
+        listing = limits.listing.map { RateLimiter($0, capacity: capacity) }
+        merchant = limits.merchant.map { RateLimiter($0, capacity: capacity) }
+        log = limits.log.map { RateLimiter($0, capacity: capacity) }
+    }
+
+    /// The limiters by the name `/metrics` shows them under.
+    var named: [(String, RateLimiter)] {
+        [("auth_failures", authFailures), ("listing", listing), ("merchant", merchant), ("log", log)]
+            .compactMap { name, limiter in limiter.map { (name, $0) } }
+    }
+
+    /// Takes one from `client`'s allowance on `limiter`; throws 429 when it is spent.
+    func take(_ limiter: RateLimiter?, _ name: String, client: String?) throws {
+        guard let limiter, let client else { return }
+        if case .limited(let retryAfter) = limiter.take(ClientAddress.limiterKey(client)) {
+            metrics.rateLimited(name)
+            throw APIError.tooManyRequests(retryAfter: retryAfter)
+        }
+    }
+
+    /// Runs `body`, an `AppleOrder` authentication of `client` for an order and what follows it. While the client's
+    /// failures are over their limit, it answers 429 without checking anything, unless the client authenticated to
+    /// this order lately; a failure past the limit answers 429 too.
+    func authenticating<Result: Sendable>(client: String?, type: String, id: String,
+                                          _ body: () async throws -> Result) async throws -> Result {
+        guard let authFailures, let client else { return try await body() }
+        let key = ClientAddress.limiterKey(client)
+        let pair = "\(key) \(type) \(id)"
+        if case .limited(let retryAfter) = authFailures.check(key), !authenticated.contains(pair) {
+            metrics.rateLimited("auth_failures")
+            throw APIError.tooManyRequests(retryAfter: retryAfter)
+        }
+        do {
+            let result = try await body()
+            authenticated.insert(pair)
+            return result
+        } catch OrderServiceError.unauthorized {
+            if case .limited(let retryAfter) = authFailures.take(key) {
+                metrics.rateLimited("auth_failures")
+                throw APIError.tooManyRequests(retryAfter: retryAfter)
+            }
+            throw OrderServiceError.unauthorized
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import WalletOrdersService
+import WalletOrdersStore
+
+/// Where the HTTP layer counts what it sees, and what `/metrics` answers. The application's Prometheus registry
+/// implements it; the HTTP layer knows no metrics library.
+public protocol HTTPMetrics: Sendable {
+    /// A request was answered, by route pattern (`unmatched` for none), method and status.
+    func requestServed(route: String, method: String, status: Int)
+    /// A request was refused by the rate limit `limit` (`auth_failures`, `listing`, `merchant`, `log`).
+    func rateLimited(_ limit: String)
+    /// A connection was closed because its client sent a request's head or body too slowly.
+    func slowClientClosed(_ phase: SlowClientPhase)
+    /// A device log request's messages were all dropped: `rate_limited` or `unreadable`.
+    func deviceLogRequestDropped(_ reason: String)
+    /// The exposition `/metrics` serves, with what was read for this scrape.
+    func exposition(_ scrape: MetricsScrape) -> String
+}
+
+/// What `/metrics` reads at each scrape: the outbox and the device log from the database, and the rate limits.
+public struct MetricsScrape: Sendable {
+    public let pushes: PushCounts
+    public let logBytes: Int
+    public let logLimits: DeviceLogLimits
+    /// Each rate limit by the name it is counted under, with how many clients it remembers now.
+    public let rateLimits: [(name: String, limit: RateLimit, trackedClients: Int)]
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Hummingbird
+import WalletOrdersModel
+import WalletOrdersPackage
+import WalletOrdersService
+import WalletOrdersStore
+
+/// The merchant's API under `/api/v1`: create and change orders, read what devices did.
+struct MerchantAPI: Sendable {
+    let service: OrderService
+    let merchantKeys: [String]
+    let guards: ClientGuards
+
+    /// Orders with their assets, base64 included, stay well under this.
+    static let bodyLimit = 8 * 1_024 * 1_024
+    static let defaultPageSize = 50
+    static let maxPageSize = 500
+
+    func add(to router: Router<ServiceRequestContext>) {
+        let api = router.group("api/v1").add(middleware: BearerKeyMiddleware(keys: merchantKeys, guards: guards))
+        api.post("orders", use: create)
+        api.post("orders/validate", use: validate)
+        api.get("orders", use: list)
+        api.get("orders/:orderTypeIdentifier/:orderIdentifier", use: get)
+        api.put("orders/:orderTypeIdentifier/:orderIdentifier", use: replace)
+        api.patch("orders/:orderTypeIdentifier/:orderIdentifier", use: patch)
+        api.get("orders/:orderTypeIdentifier/:orderIdentifier/package", use: package)
+        api.get("orders/:orderTypeIdentifier/:orderIdentifier/registrations", use: registrations)
+        api.get("pushes", use: pushes)
+        api.get("logs", use: logs)
+    }
+
+    @Sendable func create(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        // `warnings` lists what older devices will not show; an order with warnings is stored all the same.
+        let written = try await service.create(OrderBody.input(try await request.json(limit: Self.bodyLimit)))
+        let order = written.order
+        return JSONResponse.make(.created, .object([
+            "orderDetails": .object([
+                "orderTypeIdentifier": .string(order.orderTypeIdentifier),
+                "orderIdentifier": .string(order.orderIdentifier),
+                "webServiceURL": .string(service.webServiceURL),
+                "authenticationToken": .string(order.authenticationToken),
+            ]),
+            "order": order.document.json,
+            "warnings": try JSONValue.encoding(written.warnings),
+        ]))
+    }
+
+    /// The checks of `create` with nothing stored: 200 with the verdict whatever it is; 400 only for a body that is
+    /// not JSON.
+    @Sendable func validate(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let input = try OrderBody.input(try await request.json(limit: Self.bodyLimit))
+        return JSONResponse.make(.ok, try JSONValue.encoding(service.validate(input)))
+    }
+
+    @Sendable func get(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let (type, id) = try identifiers(context)
+        let (order, registrations) = try await service.order(type: type, id: id)
+        return JSONResponse.make(.ok, .object([
+            "order": order.document.json,
+            "version": .int(order.version),
+            "registrations": .int(registrations),
+        ]))
+    }
+
+    @Sendable func replace(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let (type, id) = try identifiers(context)
+        let input = try OrderBody.input(try await request.json(limit: Self.bodyLimit), assetsKeptWhenAbsent: true)
+        return try updated(try await service.replace(type: type, id: id, with: input))
+    }
+
+    @Sendable func patch(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let (type, id) = try identifiers(context)
+        let mediaType = request.headers[.contentType]?.split(separator: ";").first?
+            .trimmingCharacters(in: .whitespaces).lowercased()
+        guard mediaType == "application/merge-patch+json" || mediaType == "application/json" else {
+            throw APIError(.unsupportedMediaType, "PATCH takes a JSON merge patch (Content-Type: application/merge-patch+json)")
+        }
+        let patch = try OrderBody.patch(try await request.json(limit: Self.bodyLimit))
+        return try updated(try await service.patch(type: type, id: id, patch))
+    }
+
+    private func updated(_ written: WrittenOrder) throws -> Response {
+        JSONResponse.make(.ok, .object([
+            "order": written.order.document.json, "version": .int(written.order.version),
+            "pushesQueued": .int(written.pushesQueued), "warnings": try JSONValue.encoding(written.warnings),
+        ]))
+    }
+
+    @Sendable func package(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let (type, id) = try identifiers(context)
+        let fetched = try await service.package(type: type, id: id)
+        var headers = HTTPFields()
+        headers[.contentType] = PackageBuilder.contentType
+        headers[.contentDisposition] = "attachment; filename=\"\(id).order\""
+        headers[.lastModified] = HTTPDate.format(min(fetched.head.updatedAt, service.now()))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: fetched.package))
+    }
+
+    @Sendable func list(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let orders = try await service.orders(OrderFilter(type: request.uri.queryParameters.get("type")),
+                                              page: try page(request))
+        return JSONResponse.make(.ok, try orders.json("orders"))
+    }
+
+    @Sendable func registrations(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let (type, id) = try identifiers(context)
+        let registrations = try await service.registrations(type: type, id: id)
+        return JSONResponse.make(.ok, .object(["registrations": try JSONValue.encoding(registrations)]))
+    }
+
+    @Sendable func pushes(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        var filter = PushFilter(type: query.get("type"), id: query.get("order"))
+        if let text = query.get("status") {
+            guard let status = PushStatus(rawValue: text) else {
+                let statuses = PushStatus.allCases.map(\.rawValue).joined(separator: ", ")
+                throw APIError(.badRequest, "status must be one of \(statuses)")
+            }
+            filter.status = status
+        }
+        return JSONResponse.make(.ok, try await service.pushes(filter, page: try page(request)).json("pushes"))
+    }
+
+    @Sendable func logs(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        JSONResponse.make(.ok, try await service.logs(LogFilter(), page: try page(request)).json("logs"))
+    }
+
+    private func identifiers(_ context: ServiceRequestContext) throws -> (String, String) {
+        (try context.parameters.identifier("orderTypeIdentifier"), try context.parameters.identifier("orderIdentifier"))
+    }
+
+    /// `limit` (1 to 500, default 50) and `before` (the `next` of the previous page).
+    private func page(_ request: Request) throws -> PageRequest {
+        let query = request.uri.queryParameters
+        var limit = Self.defaultPageSize
+        if let text = query.get("limit") {
+            guard let value = Int(text), (1...Self.maxPageSize).contains(value) else {
+                throw APIError(.badRequest, "limit must be a whole number from 1 to \(Self.maxPageSize)")
+            }
+            limit = value
+        }
+        var cursor: Int64?
+        if let text = query.get("before") {
+            guard let value = Int64(text) else { throw APIError(.badRequest, "before must be the next value of a previous page") }
+            cursor = value
+        }
+        return PageRequest(limit: limit, before: cursor)
+    }
+}

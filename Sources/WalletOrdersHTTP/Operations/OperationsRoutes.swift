@@ -1,0 +1,53 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import WalletOrdersModel
+import WalletOrdersSchemas
+import WalletOrdersService
+
+/// What operators' tools and merchants' editors read: `/healthz`, `/metrics`, the order JSON Schema and the OpenAPI
+/// document.
+struct OperationsRoutes: Sendable {
+    let service: OrderService
+    let metrics: any HTTPMetrics
+    let guards: ClientGuards
+    let adminKey: String?
+
+    func add(to router: Router<ServiceRequestContext>) {
+        router.get("healthz") { _, _ -> Response in
+            let reachable = await service.isHealthy()
+            return JSONResponse.make(reachable ? .ok : .serviceUnavailable,
+                                     .object(["database": .string(reachable ? "ok" : "unreachable")]))
+        }
+        router.get(RouterPath(OrderSchema.path)) { _, _ -> Response in
+            Self.document(OrderSchema.data, type: OrderSchema.contentType)
+        }
+        router.get("openapi.json") { _, _ -> Response in
+            guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"),
+                  let document = try? Data(contentsOf: url) else {
+                throw APIError(.notFound, "the OpenAPI document is not installed beside the binary")
+            }
+            return Self.document(document, type: "application/json")
+        }
+        // Prometheus text format; behind the admin key when one is configured.
+        let metricsGroup = router.group("metrics")
+        if let adminKey { metricsGroup.add(middleware: BearerKeyMiddleware(keys: [adminKey])) }
+        metricsGroup.get { _, _ -> Response in
+            let scrape = MetricsScrape(
+                pushes: try await service.pushCounts(), logBytes: try await service.logBytes(),
+                logLimits: service.logLimits,
+                rateLimits: guards.named.map { ($0.0, $0.1.limit, $0.1.trackedClients) })
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            return Response(status: .ok, headers: headers,
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition(scrape))))
+        }
+    }
+
+    private static func document(_ data: Data, type: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

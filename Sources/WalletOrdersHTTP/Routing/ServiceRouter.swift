@@ -1,0 +1,28 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import WalletOrdersModel
+import WalletOrdersSchemas
+import WalletOrdersService
+
+/// The router of every endpoint the service answers: the device API, the merchant API, the admin page, the health
+/// check, the metrics and the documents, behind the client-address, metrics and error middleware.
+public enum ServiceRouter {
+    /// The router over `service`. The merchant API accepts `merchantKeys`; `/admin` and `/metrics` are behind
+    /// `adminKey` when one is set (`/admin` is off without one). Routes of other modules (the playground) are added
+    /// to the answer by their owners.
+    public static func make(service: OrderService, metrics: any HTTPMetrics, merchantKeys: [String],
+                            adminKey: String? = nil, limits: ClientLimits = ClientLimits()) -> Router<ServiceRequestContext> {
+        let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let guards = ClientGuards(limits, metrics: metrics)
+        router.add(middleware: ClientAddressMiddleware(trustedHeader: limits.trustedProxyHeader.flatMap { HTTPField.Name($0) }))
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        router.add(middleware: ErrorMiddleware())
+        DeviceAPI(service: service, guards: guards).add(to: router)
+        MerchantAPI(service: service, merchantKeys: merchantKeys, guards: guards).add(to: router)
+        AdminPage(service: service, adminKey: adminKey).add(to: router)
+        OperationsRoutes(service: service, metrics: metrics, guards: guards, adminKey: adminKey).add(to: router)
+        return router
+    }
+}

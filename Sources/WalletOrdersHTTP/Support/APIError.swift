@@ -1,0 +1,66 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+import WalletOrdersModel
+import WalletOrdersService
+
+/// A refusal with its HTTP status and a JSON body that names the problem:
+/// `{"error": "…", "problems": [{"path": "…", "message": "…"}]}`.
+public struct APIError: Error, HTTPResponseError, Sendable {
+    public let status: HTTPResponse.Status
+    public let message: String
+    public let problems: [OrderProblem]
+    /// Seconds to wait before asking again, sent as `Retry-After` (429).
+    public let retryAfter: Int?
+
+    public init(_ status: HTTPResponse.Status, _ message: String, problems: [OrderProblem] = [], retryAfter: Int? = nil) {
+        self.status = status
+        self.message = message
+        self.problems = problems
+        self.retryAfter = retryAfter
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var body: [String: JSONValue] = ["error": .string(message)]
+        if !problems.isEmpty {
+            body["problems"] = .array(problems.map { .object(["path": .string($0.path), "message": .string($0.message)]) })
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        if status == .unauthorized {
+            // Devices authenticate with their order's token, merchants with a bearer key.
+            headers[.wwwAuthenticate] = request.uri.path.hasPrefix("/v1/") ? "AppleOrder" : "Bearer"
+        }
+        return Response(status: status, headers: headers,
+                        body: ResponseBody(byteBuffer: ByteBuffer(data: JSONValue.object(body).serialized())))
+    }
+
+    public static let unauthorized = APIError(.unauthorized, "missing or wrong credentials")
+    public static let orderNotFound = APIError(.notFound, "no such order")
+
+    /// A client over one of its rate limits.
+    static func tooManyRequests(retryAfter: Int) -> APIError {
+        APIError(.tooManyRequests, "too many requests from this client; try again in \(retryAfter) s", retryAfter: retryAfter)
+    }
+
+    /// The answer to a refusal of the order service: the one place where its errors become statuses.
+    init(_ error: OrderServiceError) {
+        switch error {
+        case .invalidOrder(let message, let problems): self.init(.badRequest, message, problems: problems)
+        case .unauthorized: self = .unauthorized
+        case .orderNotFound: self = .orderNotFound
+        case .orderExists, .writeConflict: self.init(.conflict, error.description)
+        case .packageTooLarge: self.init(.contentTooLarge, error.description)
+        case .packagingFailed: self.init(.internalServerError, "the package could not be built")
+        }
+    }
+}
+
+extension ByteBuffer {
+    init(data: Data) {
+        self.init(bytes: data)
+    }
+}

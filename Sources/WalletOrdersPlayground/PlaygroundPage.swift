@@ -1,0 +1,153 @@
+import Foundation
+import Hummingbird
+import WalletOrdersHTTP
+import WalletOrdersDevice
+import WalletOrdersModel
+import WalletOrdersService
+
+/// `GET /playground`: edit an order (validated as you type), pay, watch a simulated device register, update, and
+/// follow the push, the listing and the conditional fetch in a transcript, with a preview of the order the device
+/// holds. One page and one script, both served from here: no build step, nothing fetched from elsewhere.
+///
+/// The page is open in development and behind the admin key otherwise. Its script calls the merchant API and the
+/// routes below with the playground's own key (`Playground.key`), written into the page: never a merchant key.
+public struct PlaygroundPage: Sendable {
+    let playground: Playground?
+    let webServiceURL: String
+
+    static let bodyLimit = 64 * 1_024
+
+    /// The page for `playground` (nil: the routes answer that the playground is off) of the service at
+    /// `webServiceURL`.
+    public init(playground: Playground?, webServiceURL: String) {
+        self.playground = playground
+        self.webServiceURL = webServiceURL
+    }
+
+    /// Adds `/playground` and its routes to `router`.
+    public func add(to router: Router<ServiceRequestContext>) {
+        router.get("playground") { request, _ in try page(request) }
+        router.get("playground/playground.js") { _, _ in
+            Self.text(PlaygroundAssets.script, type: "text/javascript; charset=utf-8")
+        }
+        let api = router.group("playground/devices")
+        if let playground { api.add(middleware: BearerKeyMiddleware(keys: [playground.key])) }
+        api.post { request, _ in try await addDevice(request) }
+        api.get(":device") { _, context in try await device(context) }
+        api.get(":device/preview") { request, context in try await preview(request, context) }
+    }
+
+    private func enabled() throws -> Playground {
+        guard let playground else {
+            throw APIError(.notFound, "the playground is off: it is on in development, and behind the admin key "
+                + "(WALLET_ORDERS_ADMIN_KEY) otherwise")
+        }
+        return playground
+    }
+
+    func page(_ request: Request) throws -> Response {
+        let playground = try enabled()
+        if case .adminKey(let key) = playground.access, let refusal = AdminCredential.refusal(request, adminKey: key) {
+            return refusal
+        }
+        let notes: String
+        if !playground.hasDevices {
+            notes = "No simulated device here: this service pushes through Apple's APNs, which cannot reach one. "
+                + "Pay and Update still create and change real orders."
+        } else if !playground.pushesReachDevices {
+            notes = "Pushes go to the APNs the configuration names, not to the playground's devices."
+        } else {
+            notes = "Development: pushes go to the embedded local APNs, which hands them to the playground's devices."
+        }
+        let html = PlaygroundAssets.html
+            .replacingOccurrences(of: "{{key}}", with: playground.key)
+            .replacingOccurrences(of: "{{devices}}", with: playground.hasDevices ? "on" : "off")
+            .replacingOccurrences(of: "{{notes}}", with: notes)
+            .replacingOccurrences(of: "{{sample}}", with: Self.escape(PlaygroundAssets.sampleOrder))
+        var response = Self.text(html, type: "text/html; charset=utf-8")
+        response.headers[.contentSecurityPolicy] = "default-src 'none'; script-src 'self'; connect-src 'self'; "
+            + "style-src 'self' 'unsafe-inline'; img-src data:; frame-ancestors 'none'; form-action 'none'; base-uri 'none'"
+        response.headers[.init("referrer-policy")!] = "no-referrer"
+        return response
+    }
+
+    func addDevice(_ request: Request) async throws -> Response {
+        let playground = try enabled()
+        guard playground.hasDevices else {
+            throw APIError(.conflict, "the playground has no simulated devices here: this service pushes through Apple's APNs")
+        }
+        let data = Data(buffer: try await request.body.collect(upTo: Self.bodyLimit))
+        let details: OrderDetails
+        do {
+            details = try OrderDetails(json: data)
+        } catch {
+            throw APIError(.badRequest, "the body must be orderDetails JSON: \(error)")
+        }
+        // The device reaches the service it lives in, and nothing else.
+        guard details.webServiceURL == webServiceURL else {
+            throw APIError(.badRequest, "orderDetails.webServiceURL must be this service's, \(webServiceURL)",
+                           problems: [OrderProblem(path: "webServiceURL", message: "is not \(webServiceURL)")])
+        }
+        let identifier = try await playground.addDevice(for: details)
+        guard let device = playground.device(identifier) else { throw APIError(.notFound, "no such device") }
+        return JSONResponse.make(.created, await state(of: device, in: playground))
+    }
+
+    func device(_ context: ServiceRequestContext) async throws -> Response {
+        let playground = try enabled()
+        let device = try found(context, in: playground)
+        return JSONResponse.make(.ok, await state(of: device, in: playground))
+    }
+
+    func preview(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
+        let playground = try enabled()
+        let device = try found(context, in: playground)
+        guard let held = await device.device.order(device.details.orderTypeIdentifier, device.details.orderIdentifier) else {
+            throw APIError(.notFound, "the device holds no version of the order")
+        }
+        let preview: OrderPreview
+        do {
+            preview = try OrderPreview(package: held.package)
+        } catch {
+            throw APIError(.unprocessableContent, "the package the device holds cannot be read: \(error)")
+        }
+        let html = try preview.html(localization: request.uri.queryParameters.get("localization"), version: held.versions)
+        return Self.text(html, type: "text/html; charset=utf-8")
+    }
+
+    private func found(_ context: ServiceRequestContext, in playground: Playground) throws -> Playground.Device {
+        let identifier = try context.parameters.identifier("device")
+        guard let device = playground.device(identifier) else { throw APIError(.notFound, "no such device") }
+        return device
+    }
+
+    private func state(of device: Playground.Device, in playground: Playground) async -> JSONValue {
+        let held = await device.device.order(device.details.orderTypeIdentifier, device.details.orderIdentifier)
+        var members: [String: JSONValue] = [
+            "device": .string(device.device.identifier),
+            "pushToken": .string(device.device.pushToken),
+            "holdsOrder": .bool(held != nil),
+            "registered": .bool(held?.isRegistered ?? false),
+            "versions": .int(held?.versions ?? 0),
+            "entries": .array(playground.transcript(of: device).map(\.json)),
+        ]
+        if let held, let preview = try? OrderPreview(package: held.package) {
+            members["localizations"] = .array(preview.localizations.map(JSONValue.string))
+            members["status"] = held.order["status"] ?? .null
+        }
+        return .object(members)
+    }
+
+    private static func text(_ text: String, type: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[.cacheControl] = "no-store"
+        headers[.init("x-content-type-options")!] = "nosniff"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

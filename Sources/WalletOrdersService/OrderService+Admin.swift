@@ -1,0 +1,63 @@
+import Foundation
+import WalletOrdersStore
+
+/// What operators and the metrics read, and the fixes they make.
+extension OrderService {
+    /// Registrations newest first, of one device, one order type, one order, or all of them.
+    public func registrations(_ filter: RegistrationFilter, limit: Int) async throws -> [Registration] {
+        try await store.registrations(filter, limit: limit)
+    }
+
+    /// Outbox rows newest first.
+    public func pushes(_ filter: PushFilter, page: PageRequest) async throws -> Page<PushRecord> {
+        try await store.pushes(filter, page: page)
+    }
+
+    /// How many pushes the outbox holds in each status.
+    public func pushCounts() async throws -> PushCounts {
+        try await store.pushCounts()
+    }
+
+    /// What the device log entries add up to, in bytes as the total cap counts them.
+    public func logBytes() async throws -> Int {
+        try await store.logBytes()
+    }
+
+    /// Device log entries newest first.
+    public func logs(_ filter: LogFilter, page: PageRequest) async throws -> Page<DeviceLogEntry> {
+        try await store.logs(filter, page: page)
+    }
+
+    /// Counts for admins.
+    public func stats() async throws -> StoreStats {
+        try await store.stats(now: now())
+    }
+
+    /// Whether the database answers.
+    public func isHealthy() async -> Bool {
+        await store.isReachable()
+    }
+
+    /// Signs the current version of every order of a configured type again and stores its seal, unless the order
+    /// moved on meanwhile (that version has a fresh seal already): after a certificate renewal. Orders of other
+    /// types are left as they are. Answers how many packages were stored.
+    public func rebuildPackages() async throws -> Int {
+        var rebuilt = 0
+        var cursor: Int64?
+        repeat {
+            let page = try await store.orders(OrderFilter(), page: PageRequest(limit: 100, before: cursor))
+            for summary in page.records {
+                guard let type = orderTypes[summary.orderTypeIdentifier],
+                      let current = try await store.currentOrder(type: type.identifier, id: summary.orderIdentifier)
+                else { continue }
+                let package = try await build(type, current.order.document, current.assets)
+                if try await store.savePackage(type: type.identifier, id: current.order.orderIdentifier,
+                                               version: current.order.version, data: package.stored) {
+                    rebuilt += 1
+                }
+            }
+            cursor = page.next
+        } while cursor != nil
+        return rebuilt
+    }
+}

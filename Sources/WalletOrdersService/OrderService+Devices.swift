@@ -1,0 +1,135 @@
+import Foundation
+import WalletOrdersModel
+import WalletOrdersStore
+
+/// What Wallet asks: registrations, the listing of changed orders, the order fetch and the log endpoint. Each runs
+/// as a device request, ahead of merchant writes (`DevicePriority`).
+extension OrderService {
+    /// Registers a device for an order's updates, given the order's authentication token and the device's push
+    /// token (hex, stored in lower case).
+    public func register(device: String, type: String, id: String, token: String?, pushToken: String?) async throws
+        -> RegistrationOutcome {
+        try await priority.device {
+            try await registerDevice(device: device, type: type, id: id, token: token, pushToken: pushToken)
+        }
+    }
+
+    private func registerDevice(device: String, type: String, id: String, token: String?, pushToken: String?)
+        async throws -> RegistrationOutcome {
+        _ = try await authorize(type: type, id: id, token: token)
+        guard let pushToken, !pushToken.isEmpty, pushToken.count <= Self.maxPushTokenLength,
+              pushToken.allSatisfy({ $0.isHexDigit }) else {
+            throw OrderServiceError.invalidOrder("the body must be {\"pushToken\": \"<hex>\"}", problems: [
+                OrderProblem(path: "pushToken", message: "must be the device's hex push token"),
+            ])
+        }
+        return try await store.register(device: device, type: type, id: id, pushToken: pushToken.lowercased(),
+                                        now: now())
+    }
+
+    /// The longest push token accepted: APNs' are 32 bytes (64 hex digits) today, with room to grow.
+    static let maxPushTokenLength = 512
+
+    /// Removes a device's registration, given the order's authentication token.
+    public func unregister(device: String, type: String, id: String, token: String?) async throws {
+        try await priority.device {
+            _ = try await authorize(type: type, id: id, token: token)
+            try await store.unregister(device: device, type: type, id: id)
+        }
+    }
+
+    /// The device's orders of `type` changed since `tag`; nil when it is registered for none.
+    public func changedOrders(device: String, type: String, since tag: Int64?) async throws -> ChangedOrders? {
+        try await priority.device { try await store.changedOrders(device: device, type: type, since: tag) }
+    }
+
+    /// What a device holding the order's authentication token gets: "not modified" when `condition` says it holds
+    /// the current version, decided from the order's head alone, and otherwise the head with the package.
+    ///
+    /// From the fetch cache when it holds the order; otherwise one store read gives the head and the stored seal,
+    /// and only a device that needs the package makes the service read the order and assemble it (or sign it again).
+    public func fetch(type: String, id: String, token: String?, unless condition: FetchCondition = .none) async throws
+        -> FetchResult {
+        try await priority.device { try await fetchPackage(type: type, id: id, token: token, unless: condition) }
+    }
+
+    private func fetchPackage(type: String, id: String, token: String?, unless condition: FetchCondition) async throws
+        -> FetchResult {
+        if let entry = cache?.entry(type: type, id: id) {
+            let head = try Self.check(token, entry.head)
+            if condition.isNotModified(head) { return .notModified(head) }
+            counters.packageCacheHit()
+            return .modified(FetchedPackage(head: head, package: entry.package))
+        }
+        // Taken before the read: a version committed after it cannot be overwritten by what the read returns.
+        let ticket = cache?.ticket()
+        counters.fetchReadStore()
+        let fetched = try await store.orderForFetch(type: type, id: id)
+        let head = try Self.check(token, fetched?.head)
+        if condition.isNotModified(head) { return .notModified(head) }
+        return .modified(try await complete(FetchedOrder(head: head, package: fetched?.package), type: type, id: id,
+                                           ticket: ticket))
+    }
+
+    /// Stores what a device sent to the log endpoint within `logLimits`, and reports what became of it. Never
+    /// throws: Wallet stops pushing to a service whose log endpoint fails, so a store failure drops the messages
+    /// (and says so in the report) instead.
+    public func appendLogs(_ messages: [String], remoteAddress: String?) async -> DeviceLogReport {
+        await priority.device { await storeLogs(messages, remoteAddress: remoteAddress) }
+    }
+
+    private func storeLogs(_ messages: [String], remoteAddress: String?) async -> DeviceLogReport {
+        var report = DeviceLogReport()
+        report.droppedOverRequestCap = max(0, messages.count - logLimits.maxEntriesPerRequest)
+        let kept = messages.prefix(logLimits.maxEntriesPerRequest).map { message in
+            guard message.utf8.count > logLimits.maxEntryBytes else { return message }
+            report.truncated += 1
+            return Self.prefix(of: message, bytes: logLimits.maxEntryBytes)
+        }
+        if !kept.isEmpty {
+            do {
+                let outcome = try await store.appendLogs(kept, remoteAddress: remoteAddress, now: now(),
+                                                         maxBytes: logLimits.maxTotalBytes)
+                report.stored = outcome.stored
+                report.folded = outcome.folded
+                report.evicted = outcome.evicted
+            } catch {
+                report.droppedStoreFailed = kept.count
+            }
+        }
+        counters.deviceLogs(report)
+        return report
+    }
+
+    /// The longest prefix of `text` that is whole characters and at most `bytes` UTF-8 bytes.
+    static func prefix(of text: String, bytes: Int) -> String {
+        var used = 0
+        var end = text.startIndex
+        for index in text.indices {
+            let next = text.index(after: index)
+            let size = text.utf8.distance(from: index, to: next)
+            if used + size > bytes { break }
+            used += size
+            end = next
+        }
+        return String(text[..<end])
+    }
+
+    /// The order's head when `token` is its authentication token. Unknown orders and wrong tokens are refused
+    /// alike, so a device cannot learn which orders exist.
+    func authorize(type: String, id: String, token: String?) async throws -> OrderHead {
+        try Self.check(token, try await store.orderHead(type: type, id: id))
+    }
+
+    static func check(_ token: String?, _ head: OrderHead?) throws -> OrderHead {
+        guard let head else {
+            // Compare anyway, so an unknown order takes as long to refuse as a wrong token.
+            _ = ConstantTime.equals(token ?? "", String(repeating: "0", count: 64))
+            throw OrderServiceError.unauthorized
+        }
+        guard let token, ConstantTime.equals(token, head.authenticationToken) else {
+            throw OrderServiceError.unauthorized
+        }
+        return head
+    }
+}

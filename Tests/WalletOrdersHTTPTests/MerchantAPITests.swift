@@ -1,0 +1,332 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+import WalletOrdersModel
+import WalletOrdersPackage
+import WalletOrdersStore
+import WalletOrdersHTTP
+import WalletOrdersTesting
+
+@Suite struct MerchantAPITests {
+    private func orderBody(_ change: (inout [String: JSONValue]) -> Void = { _ in }) -> JSONValue {
+        var fields = SampleOrder.json().objectValue!
+        for key in ["updatedAt", "createdAt", "merchant", "orderTypeIdentifier", "orderIdentifier"] {
+            fields.removeValue(forKey: key)
+        }
+        change(&fields)
+        return .object(fields)
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func creatingFillsWhatTheServiceOwnsAndAnswersOrderDetails(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let response = try await client.merchant(.post, "/api/v1/orders", json: orderBody())
+            #expect(response.status == .created)
+            let details = try #require(response.json["orderDetails"]?.objectValue)
+            #expect(Set(details.keys) == ["orderTypeIdentifier", "orderIdentifier", "webServiceURL", "authenticationToken"])
+            #expect(details["orderTypeIdentifier"] == .string(DevelopmentKeys.orderType))
+            #expect(details["webServiceURL"] == .string("https://orders.example.com/wallet"))
+            let token = try #require(details["authenticationToken"]?.stringValue)
+            #expect(token.count == 64)
+            let id = try #require(details["orderIdentifier"]?.stringValue)
+            #expect(id.count == 32)
+            let order = try #require(response.json["order"])
+            #expect(order["createdAt"] == .string("2026-11-22T10:15:30Z"))
+            #expect(order["updatedAt"] == .string("2026-11-22T10:15:30Z"))
+            #expect(order["schemaVersion"] == .int(1))
+            #expect(order["merchant"]?["displayName"] == .string("MERCHANT_NAME"), "template defaults applied")
+
+            let fetched = try await client.merchant(.get, "/api/v1/orders/\(DevelopmentKeys.orderType)/\(id)")
+            #expect(fetched.status == .ok)
+            #expect(fetched.json["order"] == order)
+            #expect(fetched.json["registrations"] == .int(0))
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func anInvalidOrderAnswers400WithEveryProblemAndWritesNothing(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let response = try await client.merchant(.post, "/api/v1/orders", json: orderBody { order in
+                order["status"] = .string("lost")
+                order["orderManagementURL"] = nil
+                order["authenticationToken"] = .string("my-own-token-0123456789")
+                order["lineItems"] = .array([.object(["title": .string("Mug"), "quantity": .int(1), "image": .string("cup.png")])])
+            })
+            #expect(response.status == .badRequest)
+            let problems = response.json["problems"]?.arrayValue ?? []
+            #expect(problems == [.object(["path": .string("authenticationToken"), "message": .string("is set by the service; leave it out")])])
+
+            let second = try await client.merchant(.post, "/api/v1/orders", json: orderBody { order in
+                order["status"] = .string("lost")
+                order["orderManagementURL"] = .string("ftp://shop.example.com/orders")
+                order["lineItems"] = .array([.object(["title": .string("Mug"), "quantity": .int(1), "image": .string("cup.png")])])
+            })
+            #expect(second.status == .badRequest)
+            #expect(second.json["error"] == .string("the order is not valid"))
+            let paths = Set((second.json["problems"]?.arrayValue ?? []).compactMap { $0["path"]?.stringValue })
+            #expect(paths == ["status", "orderManagementURL", "lineItems[0].image"])
+            let list = try await client.merchant(.get, "/api/v1/orders")
+            #expect(list.json["orders"] == .array([]))
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func badJSONAndTheWrongOrderTypeAnswer400(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let broken = try await client.request(
+                .post, "/api/v1/orders",
+                headers: [.authorization: "Bearer \(ServiceHarness.merchantKey)"], body: Data("{\"status\": ".utf8))
+            #expect(broken.status == .badRequest)
+            #expect(broken.json["error"]?.stringValue?.hasPrefix("the body is not valid JSON") == true)
+            let notObject = try await client.merchant(.post, "/api/v1/orders", json: .array([]))
+            #expect(notObject.status == .badRequest)
+            let otherType = try await client.merchant(.post, "/api/v1/orders", json: orderBody {
+                $0["orderTypeIdentifier"] = .string("order.com.example.other")
+            })
+            #expect(otherType.status == .badRequest)
+            #expect(otherType.json["problems"]?.arrayValue?.first?["path"] == .string("orderTypeIdentifier"))
+            let badAsset = try await client.merchant(.post, "/api/v1/orders", json: orderBody {
+                $0["assets"] = .object(["../x.png": .string("iVBORw0KGgo="), "y.png": .string("%%%")])
+            })
+            #expect(badAsset.status == .badRequest)
+            #expect(Set(badAsset.json["problems"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? [])
+                == ["assets.../x.png", "assets.y.png"])
+        }
+    }
+
+    /// Found by schemathesis: a non-string orderIdentifier crashed the server, and a null merchant was stored
+    /// missing while the signed package had the template's.
+    @Test(arguments: StoreEngine.allCases)
+    func aNonStringIdentifierAnswers400AndNullFieldsTakeTheTemplateDefault(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            for identifier in [JSONValue.int(5), .null, .object([:])] {
+                let response = try await client.merchant(.post, "/api/v1/orders", json: orderBody { $0["orderIdentifier"] = identifier })
+                #expect(response.status == .badRequest, "\(identifier)")
+                #expect(response.json["problems"]?.arrayValue?.first
+                    == .object(["path": .string("orderIdentifier"), "message": .string("must be a string, not \(identifier.typeName)")]))
+            }
+            let created = try await client.merchant(.post, "/api/v1/orders", json: orderBody {
+                $0["orderIdentifier"] = .string("null-merchant")
+                $0["merchant"] = .null
+            })
+            #expect(created.status == .created, "\(String(buffer: created.body))")
+            let stored = try await client.merchant(.get, "/api/v1/orders/\(DevelopmentKeys.orderType)/null-merchant")
+            let merchant = try #require(stored.json["order"]?["merchant"])
+            #expect(merchant["displayName"] != nil, "the template's merchant is stored")
+            let package = try await client.merchant(.get, "/api/v1/orders/\(DevelopmentKeys.orderType)/null-merchant/package")
+            let orderJSON = try #require(try ZipArchive.read(Data(buffer: package.body)).first { $0.path == "order.json" })
+            #expect(try JSONValue.parse(orderJSON.data)["merchant"] == merchant, "the stored order is the signed one")
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func aTakenIdentifierAnswers409(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let body = orderBody { $0["orderIdentifier"] = .string("A-1") }
+            #expect(try await client.merchant(.post, "/api/v1/orders", json: body).status == .created)
+            let again = try await client.merchant(.post, "/api/v1/orders", json: body)
+            #expect(again.status == .conflict)
+            #expect(again.json["error"]?.stringValue?.contains("already exists") == true)
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func missingOrWrongKeysAnswer401(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            #expect(try await client.merchant(.post, "/api/v1/orders", json: orderBody(), key: "wrong-key-0123456789").status
+                == .unauthorized)
+            let none = try await client.request(.get, "/api/v1/orders")
+            #expect(none.status == .unauthorized)
+            #expect(none.json["error"] == .string("missing or wrong credentials"))
+            #expect(none.headers[.wwwAuthenticate] == "Bearer")
+            #expect(try await client.merchant(.get, "/api/v1/orders").status == .ok)
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func updatesQueueOnePushPerDeviceAndCollapseUntilSent(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let order = try await client.createOrder()
+            for device in ["d1", "d2", "d3"] { _ = try await client.register(order, device: device, pushToken: "\(device.count)ab\(device)".filter(\.isHexDigit)) }
+            _ = try await client.register(order, device: "d3", pushToken: "ffff")
+            let patched = try await client.patch(order, .object(["status": .string("completed")]))
+            #expect(patched.status == .ok)
+            #expect(patched.json["pushesQueued"] == .int(3))
+            #expect(patched.json["order"]?["status"] == .string("completed"))
+            #expect(patched.json["version"] == .int(2))
+
+            var replaced = patched.json["order"]!.objectValue!
+            replaced["statusDescription"] = .string("STATUS_DELIVERED")
+            let put = try await client.merchant(.put, "/api/v1/orders/\(order.type)/\(order.id)", json: .object(replaced))
+            #expect(put.status == .ok)
+            #expect(put.json["pushesQueued"] == .int(3))
+
+            let pending = try await client.merchant(.get, "/api/v1/pushes?status=pending")
+            let pushes = pending.json["pushes"]?.arrayValue ?? []
+            #expect(pushes.count == 3, "two updates, one pending push per device")
+            #expect(Set(pushes.compactMap { $0["deviceIdentifier"]?.stringValue }) == ["d1", "d2", "d3"])
+            #expect(pushes.allSatisfy { $0["pushToken"] == nil }, "push tokens stay out of the listing")
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func serviceOwnedFieldsCannotChangeAndPatchNeedsMergePatch(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let order = try await client.createOrder()
+            let path = "/api/v1/orders/\(order.type)/\(order.id)"
+            for field in ["orderIdentifier", "authenticationToken", "webServiceURL", "createdAt"] {
+                let response = try await client.patch(order, .object([field: .string("changed-value-0123456789")]))
+                #expect(response.status == .badRequest, "\(field)")
+                #expect(response.json["problems"]?.arrayValue?.first?["message"]
+                    == .string("is set by the service and cannot change"))
+            }
+            let text = try await client.merchant(.patch, path, json: .object(["status": .string("completed")]),
+                                                 contentType: "text/plain")
+            #expect(text.status == .unsupportedMediaType)
+            let invalid = try await client.patch(order, .object(["status": .string("lost")]))
+            #expect(invalid.status == .badRequest)
+            let stored = try await client.store.order(type: order.type, id: order.id)
+            #expect(stored?.version == 1, "a refused update writes nothing")
+            #expect(try await client.patch(
+                ServiceHarness.OrderDetails(type: order.type, id: "missing", token: ""), .object([:])).status == .notFound)
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func perOrderAssetsArePackagedAndPatchedByPath(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let png = try Data(contentsOf: SampleOrder.templateFolder.appendingPathComponent("mug.png"))
+            let order = try await client.createOrder { order in
+                order["assets"] = .object(["photo.png": .string(png.base64EncodedString())])
+                order["lineItems"] = .array([.object(["title": .string("Photo"), "quantity": .int(1), "image": .string("photo.png")])])
+            }
+            let package = try await client.merchant(.get, "/api/v1/orders/\(order.type)/\(order.id)/package")
+            #expect(package.status == .ok)
+            #expect(package.headers[.contentType] == PackageBuilder.contentType)
+            let report = PackageVerifier.verify(Data(buffer: package.body), trustedRoots: [DevelopmentKeys.shared.chain.root])
+            #expect(report.problems == [])
+            #expect(report.files.contains("photo.png"))
+
+            // Removing an asset the order still names is refused; removing it with the reference works.
+            let refused = try await client.patch(order, .object(["assets": .object(["photo.png": .null])]))
+            #expect(refused.status == .badRequest)
+            let accepted = try await client.patch(order, .object([
+                "assets": .object(["photo.png": .null]),
+                "lineItems": .array([.object(["title": .string("Mug"), "quantity": .int(1), "image": .string("mug.png")])]),
+            ]))
+            #expect(accepted.status == .ok)
+            #expect(try await client.store.currentOrder(type: order.type, id: order.id)?.assets.isEmpty == true)
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func oversizedBodiesAnswer413(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let response = try await client.request(
+                .post, "/api/v1/orders", headers: [.authorization: "Bearer \(ServiceHarness.merchantKey)"],
+                body: Data(repeating: 0x20, count: 9 * 1_024 * 1_024))
+            #expect(response.status == .contentTooLarge)
+            #expect(response.json["error"] == .string("the request body is too large"))
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func listsPageThroughOrdersRegistrationsAndLogs(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            for index in 1...5 { _ = try await client.createOrder(id: "A-\(index)") }
+            let first = try await client.merchant(.get, "/api/v1/orders?limit=2")
+            #expect(first.json["orders"]?.arrayValue?.compactMap { $0["orderIdentifier"]?.stringValue } == ["A-5", "A-4"])
+            let next = try #require(first.json["next"]?.stringValue)
+            let second = try await client.merchant(.get, "/api/v1/orders?limit=2&before=\(next)")
+            #expect(second.json["orders"]?.arrayValue?.compactMap { $0["orderIdentifier"]?.stringValue } == ["A-3", "A-2"])
+            #expect(try await client.merchant(.get, "/api/v1/orders?limit=0").status == .badRequest)
+
+            let order = ServiceHarness.OrderDetails(type: DevelopmentKeys.orderType, id: "A-1",
+                                                    token: try await client.store.order(type: DevelopmentKeys.orderType, id: "A-1")!.authenticationToken)
+            _ = try await client.register(order, device: "phone-1", pushToken: "abcd")
+            let registrations = try await client.merchant(.get, "/api/v1/orders/\(order.type)/A-1/registrations")
+            #expect(registrations.json["registrations"]?.arrayValue?.first?["deviceIdentifier"] == .string("phone-1"))
+            #expect(try await client.merchant(.get, "/api/v1/orders/\(order.type)/nope/registrations").status == .notFound)
+
+            _ = try await client.request(.post, "/v1/log", body: Data(#"{"logs": ["hello"]}"#.utf8))
+            let logs = try await client.merchant(.get, "/api/v1/logs")
+            #expect(logs.json["logs"]?.arrayValue?.first?["message"] == .string("hello"))
+            #expect(try await client.merchant(.get, "/api/v1/pushes?status=lost").status == .badRequest)
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func ordersAndRegistrationsSurviveARestart(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        let box = OrderBox()
+        try await harness.run { client in
+            let order = try await client.createOrder()
+            _ = try await client.register(order, device: "d1")
+            _ = try await client.patch(order, .object(["status": .string("completed")]))
+            box.set(order, package: Data(buffer: try await client.fetch(order).body))
+        }
+        let (order, package) = try #require(box.get())
+        try await harness.run { client in
+            let fetched = try await client.fetch(order)
+            #expect(fetched.status == .ok)
+            #expect(Data(buffer: fetched.body) == package)
+            #expect(try await client.changed(device: "d1").json["orderIdentifiers"] == .array([.string(order.id)]))
+            let stored = try await client.store.order(type: order.type, id: order.id)
+            #expect(stored?.version == 2)
+            #expect(stored?.status == .completed)
+            #expect(try await client.store.pushes(PushFilter(status: .pending), page: PageRequest(limit: 10)).records.count == 1)
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func objectsNewerThanIOS16AreStoredWithAWarningInTheAnswer(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let returnInfo: JSONValue = .object(["returnPolicyURL": .string("http://shop.example.com/returns")])
+            let order = try await client.createOrder { $0["returnInfo"] = returnInfo }
+            let created = try await client.merchant(.get, "/api/v1/orders/\(order.type)/\(order.id)")
+            #expect(created.json["order"]?["returnInfo"] == returnInfo, "stored as sent, plain http link included")
+
+            let patched = try await client.patch(order, .object(["status": .string("completed")]))
+            let warnings = patched.json["warnings"]?.arrayValue ?? []
+            #expect(warnings.contains { $0["path"] == .string("returnInfo") }, "\(patched.json)")
+            #expect(warnings.allSatisfy { $0["message"]?.stringValue?.isEmpty == false })
+            let plain = try await client.patch(order, .object(["returnInfo": .null]))
+            #expect(plain.json["warnings"] == .array([]))
+        }
+    }
+
+    @Test func theOrderSchemaIsServedAsTheRepositoryHoldsIt() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let response = try await client.request(.get, "/schemas/order.json")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "application/schema+json")
+            let file = SampleOrder.templateFolder.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Sources/WalletOrdersSchemas/order.schema.json")
+            #expect(Data(buffer: response.body) == (try Data(contentsOf: file)))
+            #expect(response.json["$schema"] == .string("https://json-schema.org/draft/2020-12/schema"))
+        }
+    }
+}
+
+/// Carries a value out of one server run into the next.
+private final class OrderBox: Sendable {
+    private let lock = NSLock()
+    nonisolated(unsafe) private var value: (ServiceHarness.OrderDetails, Data)?
+
+    func set(_ order: ServiceHarness.OrderDetails, package: Data) { lock.withLock { value = (order, package) } }
+    func get() -> (ServiceHarness.OrderDetails, Data)? { lock.withLock { value } }
+}

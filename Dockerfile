@@ -6,8 +6,6 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
-COPY Migrations ./Migrations
-COPY Schemas ./Schemas
 COPY Sources ./Sources
 COPY Benchmarks ./Benchmarks
 # SwiftPM refuses a manifest whose test targets' folders are missing, though none of them is built here.

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import WalletOrdersModel
+import WalletOrdersService
+import WalletOrdersStore
+import WalletOrdersTesting
+
+/// The fetch decides "not modified" from the order's head, before any package work: a device answering a push that
+/// another instance queued costs one store read when this instance's cache does not hold the order.
+@Suite struct ConditionalFetchTests {
+    @Test(arguments: StoreEngine.allCases)
+    func anUnchangedOrderTheCacheDoesNotHoldAnswersNotModifiedFromOneReadWithNoPackageWork(engine: StoreEngine)
+        async throws {
+        try await TestStore.with(engine) { store in
+            let writer = try OrderServiceTests.service(store)
+            let order = try await OrderServiceTests.create(writer)
+            let (type, id, token) = (order.orderTypeIdentifier, order.orderIdentifier, order.authenticationToken)
+
+            // Another instance: a cold cache over the same database, counting what it reads and builds.
+            let counting = CountingStore(store)
+            let packageWork = Tally()
+            let counters = OrderService.Counters(packageBuilt: { packageWork.add() },
+                                                 packageAssembled: { packageWork.add() },
+                                                 packageResigned: { packageWork.add() })
+            let other = try OrderServiceTests.service(counting, counters: counters)
+            let conditions: [FetchCondition] = [
+                .noneMatch(changeTags: [order.changeTag], any: false),
+                .noneMatch(changeTags: [order.changeTag - 1, order.changeTag], any: false),
+                .noneMatch(changeTags: [], any: true),
+                .modifiedSince(order.updatedAt),
+                .modifiedSince(order.updatedAt.addingTimeInterval(3_600)),
+            ]
+            for condition in conditions {
+                counting.reset()
+                let result = try await other.fetch(type: type, id: id, token: token, unless: condition)
+                guard case .notModified(let head) = result else {
+                    Issue.record("\(condition) answered the package")
+                    continue
+                }
+                #expect(head.version == 1 && head.changeTag == order.changeTag)
+                #expect(counting.calls == ["orderForFetch": 1], "\(condition): \(counting.calls)")
+            }
+            #expect(packageWork.value == 0, "no package was built, assembled or signed")
+
+            // A wrong token is refused before the condition is looked at.
+            await #expect(throws: OrderServiceError.unauthorized) {
+                try await other.fetch(type: type, id: id, token: "wrong", unless: .noneMatch(changeTags: [], any: true))
+            }
+
+            // Conditions the order does not meet get the package: an older tag, an earlier time.
+            for condition: FetchCondition in [.noneMatch(changeTags: [order.changeTag - 1], any: false),
+                                              .modifiedSince(order.updatedAt.addingTimeInterval(-1)), .none] {
+                counting.reset()
+                let fetched = try #require(try await other.fetch(type: type, id: id, token: token, unless: condition).fetched)
+                #expect(fetched.head.version == 1)
+                #expect(fetched.package.readableBytes > 1_000)
+            }
+            #expect(packageWork.value == 1, "assembled once from the seal; then served from the cache")
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func aFetchTheCacheHoldsAnswersNotModifiedWithoutReadingTheStore(engine: StoreEngine) async throws {
+        try await TestStore.with(engine) { store in
+            let counting = CountingStore(store)
+            let service = try OrderServiceTests.service(counting)
+            // PostgreSQL's cache turns on once its listening connection says it hears every change.
+            for _ in 0..<500 where service.cache?.usage.live != true { try await Task.sleep(for: .milliseconds(10)) }
+            let order = try await OrderServiceTests.create(service)
+            counting.reset()
+            let result = try await service.fetch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
+                                                 token: order.authenticationToken,
+                                                 unless: .noneMatch(changeTags: [order.changeTag], any: false))
+            guard case .notModified = result else {
+                Issue.record("answered the package")
+                return
+            }
+            #expect(counting.total == 0)
+        }
+    }
+
+    @Test func theConditionComparesTagsAndTimesAsRFC9110Says() {
+        let head = OrderHead(authenticationToken: "t", updatedAt: Date(timeIntervalSince1970: 1_000), changeTag: 7,
+                             version: 3)
+        #expect(!FetchCondition.none.isNotModified(head))
+        #expect(FetchCondition.noneMatch(changeTags: [7], any: false).isNotModified(head))
+        #expect(!FetchCondition.noneMatch(changeTags: [6, 8], any: false).isNotModified(head))
+        #expect(FetchCondition.noneMatch(changeTags: [], any: true).isNotModified(head))
+        #expect(FetchCondition.modifiedSince(Date(timeIntervalSince1970: 1_000)).isNotModified(head))
+        #expect(!FetchCondition.modifiedSince(Date(timeIntervalSince1970: 999)).isNotModified(head))
+    }
+}

@@ -62,17 +62,15 @@ public enum SampleOrder {
         ).objectValue!)
     }
 
-    /// The repository's order fixtures (`Tests/Fixtures/orders`): `valid/` and `invalid/` order.json files.
-    public static var fixturesFolder: URL {
+    /// The repository this source file is in.
+    public static var repository: URL {
         URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Tests/Fixtures/orders")
     }
 
+    /// The repository's order fixtures (`Tests/Fixtures/orders`): `valid/` and `invalid/` order.json files.
+    public static var fixturesFolder: URL { repository.appendingPathComponent("Tests/Fixtures/orders") }
+
     /// The repository's sample template folder (`OrderTemplates/sample`), found from this source file.
-    public static var templateFolder: URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("OrderTemplates/sample")
-    }
+    public static var templateFolder: URL { repository.appendingPathComponent("OrderTemplates/sample") }
 }

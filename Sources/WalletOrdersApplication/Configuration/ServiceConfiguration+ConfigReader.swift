@@ -7,18 +7,9 @@ import WalletOrdersHTTP
 
 extension ServiceConfiguration {
     /// Reads the configuration from a JSON file (optional) with `WALLET_ORDERS_*` environment variables over it.
-    ///
-    /// Keys, with their environment names: `host` (`WALLET_ORDERS_HOST`), `port`, `database`, `publicURL`
-    /// (`WALLET_ORDERS_PUBLIC_URL`), `merchantKey`, `merchantKeys` (comma-separated in the environment), `adminKey`,
-    /// and for the main order type `orderType`, `teamId`, `signingCert`, `signingKey`, `signingKeyPassword`,
-    /// `wwdrCert`, `template`, `manifestDigest`, `apnsKey`, `apnsKeyId`, `apnsTeamId` (or `apnsCert` and `apnsCertKey`),
-    /// `apnsEnvironment`, `apnsCa`. With no order type, an https `apnsEnvironment` (and `apnsCa`) sends the
-    /// development order type's pushes to a local APNs.
-    /// Limits on clients: `authFailureLimit`, `listingLimit`, `merchantLimit`, `logLimit` (`COUNT/s`, `COUNT/min`,
-    /// `COUNT/h` or `off`), `rateLimitClients`, `trustedProxyHeader`, `headerTimeout`, `bodyTimeout`, `idleTimeout`
-    /// (seconds, 0 for none), `maxConnections` (0 for no cap), and `logMaxBytes` (the device log's total: bytes, or
-    /// with `KB`, `MB`, `GB`).
-    /// A file can describe more order types: `"orderTypes": ["returns"]` names objects such as
+    /// The keys are `Setting`'s, each described in docs/configuration.md. With no order type, an https
+    /// `apnsEnvironment` (and `apnsCa`) sends the development order type's pushes to a local APNs. A file can
+    /// describe more order types: `"orderTypes": ["returns"]` names objects such as
     /// `"returns": {"orderType": "order.com.example.returns", "signingKey": …}` with the same keys.
     public static func load(file: String?, environment: [String: String]) async throws -> ServiceConfiguration {
         try ServiceConfiguration(reader: await reader(file: file, environment: environment))
@@ -47,25 +38,19 @@ extension ServiceConfiguration {
     /// which signs without serving and so needs no order type identifier (the certificate names it).
     public static func signing(file: String?, environment: [String: String]) async throws -> SigningSettings {
         let reader = try await reader(file: file, environment: environment)
-        func value(_ key: String, secret: Bool = false) -> String? {
-            reader.string(forKey: ConfigKey(key), isSecret: secret).flatMap { $0.isEmpty ? nil : $0 }
-        }
         var settings = SigningSettings()
-        settings.certificate = value("signingCert")
-        settings.key = value("signingKey")
-        settings.keyPassword = value("signingKeyPassword", secret: true)
-        settings.wwdrCertificate = value("wwdrCert")
-        settings.template = value("template")
-        if let digest = value("manifestDigest") { settings.manifestDigest = try manifestDigest(digest, of: nil) }
+        settings.certificate = reader.text(.signingCert)
+        settings.key = reader.text(.signingKey)
+        settings.keyPassword = reader.text(.signingKeyPassword)
+        settings.wwdrCertificate = reader.text(.wwdrCert)
+        settings.template = reader.text(.template)
+        if let digest = reader.text(.manifestDigest) { settings.manifestDigest = try manifestDigest(digest, of: nil) }
         return settings
     }
 
-    /// Variables whose values are secrets: swift-configuration redacts them in its own logs. The database URL
-    /// may hold a password.
-    static let secrets = SecretsSpecifier<String, String>.specific([
-        "WALLET_ORDERS_MERCHANT_KEY", "WALLET_ORDERS_MERCHANT_KEYS", "WALLET_ORDERS_ADMIN_KEY",
-        "WALLET_ORDERS_SIGNING_KEY_PASSWORD", "WALLET_ORDERS_DATABASE",
-    ])
+    /// Variables whose values are secrets: swift-configuration redacts them in its own logs.
+    static let secrets = SecretsSpecifier<String, String>.specific(
+        Set(Setting.allCases.filter(\.isSecret).map(\.environmentName)))
 
     /// `WALLET_ORDERS_SIGNING_KEY` read as the key `signingKey`, and so on.
     private static func mapped(_ provider: EnvironmentVariablesProvider) -> some ConfigProvider {
@@ -87,36 +72,38 @@ extension ServiceConfiguration {
     /// Reads the configuration from `reader`; see `load(file:environment:)` for the keys.
     public init(reader: ConfigReader) throws {
         self.init()
-        host = reader.string(forKey: "host", default: host)
-        port = reader.int(forKey: "port", default: port)
+        host = reader.text(.host) ?? host
+        if let text = reader.text(.port) {
+            guard let number = Int(text) else { throw ConfigurationError("port \(text) is not a TCP port") }
+            port = number
+        }
         guard (0...65_535).contains(port) else { throw ConfigurationError("port \(port) is not a TCP port") }
-        if let location = reader.string(forKey: "database", isSecret: true).flatMap({ $0.isEmpty ? nil : $0 }) {
+        if let location = reader.text(.database) {
             database = try DatabaseLocation(location)
         }
-        publicURL = reader.string(forKey: "publicURL")
+        publicURL = reader.text(.publicURL)
         if let publicURL {
             guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                 throw ConfigurationError("publicURL \(publicURL) is not an http or https URL")
             }
         }
-        merchantKeys = reader.stringArray(forKey: "merchantKeys", isSecret: true, default: [])
-        if let key = reader.string(forKey: "merchantKey", isSecret: true) { merchantKeys.append(key) }
-        merchantKeys = merchantKeys.filter { !$0.isEmpty }
+        merchantKeys = reader.texts(.merchantKeys)
+        if let key = reader.text(.merchantKey) { merchantKeys.append(key) }
         if merchantKeys.contains(where: { $0.count < 16 }) {
             throw ConfigurationError("a merchant key must be at least 16 characters long")
         }
         // An empty value (docker-compose's `${WALLET_ORDERS_ADMIN_KEY:-}`) means no admin key, never an empty one.
-        adminKey = reader.string(forKey: "adminKey", isSecret: true).flatMap { $0.isEmpty ? nil : $0 }
+        adminKey = reader.text(.adminKey)
         if let adminKey, adminKey.count < 16 {
             throw ConfigurationError("the admin key must be at least 16 characters long")
         }
         if let main = try Self.orderType(reader) {
             orderTypes.append(main)
-        } else if let text = reader.string(forKey: "apnsEnvironment"), case .custom(let url)? = APNSEnvironment(text) {
-            developmentAPNS = (url, reader.string(forKey: "apnsCa"))
+        } else if let text = reader.text(.apnsEnvironment), case .custom(let url)? = APNSEnvironment(text) {
+            developmentAPNS = (url, reader.text(.apnsCa))
         }
-        for name in reader.stringArray(forKey: "orderTypes", default: []) {
-            guard let extra = try Self.orderType(reader.scoped(to: ConfigKey([name]))) else {
+        for name in reader.texts(.orderTypes) {
+            guard let extra = try Self.orderType(reader.orderType(named: name)) else {
                 throw ConfigurationError("orderTypes names \(name), but \(name).orderType is missing")
             }
             orderTypes.append(extra)
@@ -129,43 +116,38 @@ extension ServiceConfiguration {
     }
 
     private mutating func readClientLimits(_ reader: ConfigReader) throws {
-        // Text in the environment; a file may hold a number instead.
-        func text(_ key: String) -> String? {
-            if let value = reader.string(forKey: ConfigKey(key)) { return value.isEmpty ? nil : value }
-            return reader.int(forKey: ConfigKey(key)).map(String.init)
-        }
-        func number(_ key: String) throws -> Int? {
-            guard let value = text(key) else { return nil }
+        func number(_ key: Setting) throws -> Int? {
+            guard let value = reader.text(key) else { return nil }
             guard let number = Int(value), number >= 0 else {
-                throw ConfigurationError("\(key) must be a whole number, 0 or more, not \(value)")
+                throw ConfigurationError("\(key.rawValue) must be a whole number, 0 or more, not \(value)")
             }
             return number
         }
-        func seconds(_ key: String, _ current: Duration?) throws -> Duration? {
+        func seconds(_ key: Setting, _ current: Duration?) throws -> Duration? {
             guard let value = try number(key) else { return current }
             return value == 0 ? nil : .seconds(value)
         }
-        for (key, path) in [("authFailureLimit", \ClientLimits.authFailures), ("listingLimit", \ClientLimits.listing),
-                            ("merchantLimit", \ClientLimits.merchant), ("logLimit", \ClientLimits.log)] {
-            if let value = text(key) {
-                clientLimits[keyPath: path] = try RateLimit.setting(value, key: key)
+        for (key, path) in [(Setting.authFailureLimit, \ClientLimits.authFailures), (.listingLimit, \ClientLimits.listing),
+                            (.merchantLimit, \ClientLimits.merchant), (.logLimit, \ClientLimits.log)] {
+            if let value = reader.text(key) {
+                clientLimits[keyPath: path] = try RateLimit.setting(value, key: key.rawValue)
             }
         }
-        if let clients = try number("rateLimitClients") {
+        if let clients = try number(.rateLimitClients) {
             guard clients >= 100 else { throw ConfigurationError("rateLimitClients must be at least 100, not \(clients)") }
             clientLimits.trackedClients = clients
         }
-        if let header = text("trustedProxyHeader") {
+        if let header = reader.text(.trustedProxyHeader) {
             guard HTTPField.Name(header) != nil else {
                 throw ConfigurationError("trustedProxyHeader \(header) is not an HTTP header name")
             }
             clientLimits.trustedProxyHeader = header
         }
-        clientLimits.headerTimeout = try seconds("headerTimeout", clientLimits.headerTimeout)
-        clientLimits.bodyTimeout = try seconds("bodyTimeout", clientLimits.bodyTimeout)
-        clientLimits.idleTimeout = try seconds("idleTimeout", clientLimits.idleTimeout)
-        if let connections = try number("maxConnections") { clientLimits.maxConnections = connections == 0 ? nil : connections }
-        if let size = text("logMaxBytes") {
+        clientLimits.headerTimeout = try seconds(.headerTimeout, clientLimits.headerTimeout)
+        clientLimits.bodyTimeout = try seconds(.bodyTimeout, clientLimits.bodyTimeout)
+        clientLimits.idleTimeout = try seconds(.idleTimeout, clientLimits.idleTimeout)
+        if let connections = try number(.maxConnections) { clientLimits.maxConnections = connections == 0 ? nil : connections }
+        if let size = reader.text(.logMaxBytes) {
             guard let bytes = Self.byteCount(size), bytes >= 1_024 * 1_024 else {
                 throw ConfigurationError("logMaxBytes must be a size of at least 1MB (bytes, or with KB, MB, GB), not \(size)")
             }
@@ -196,34 +178,30 @@ extension ServiceConfiguration {
     }
 
     static func orderType(_ reader: ConfigReader) throws -> OrderTypeConfiguration? {
-        // An empty value counts as unset: compose files and shells pass empty variables for settings left out.
-        func value(_ key: String, secret: Bool = false) -> String? {
-            reader.string(forKey: ConfigKey(key), isSecret: secret).flatMap { $0.isEmpty ? nil : $0 }
-        }
-        guard let identifier = value("orderType") else { return nil }
-        guard let signingKey = value("signingKey"), let wwdr = value("wwdrCert") else {
+        guard let identifier = reader.text(.orderType) else { return nil }
+        guard let signingKey = reader.text(.signingKey), let wwdr = reader.text(.wwdrCert) else {
             throw ConfigurationError("order type \(identifier) needs signingKey and wwdrCert "
                 + "(WALLET_ORDERS_SIGNING_KEY and WALLET_ORDERS_WWDR_CERT)")
         }
         var type = OrderTypeConfiguration(identifier: identifier, signingKey: signingKey, wwdrCertificate: wwdr)
-        type.teamIdentifier = value("teamId")
-        type.signingCertificate = value("signingCert")
-        type.signingKeyPassword = value("signingKeyPassword", secret: true)
-        type.template = value("template")
-        if let digest = value("manifestDigest") { type.manifestDigest = try manifestDigest(digest, of: identifier) }
-        type.apnsKey = value("apnsKey")
-        type.apnsKeyID = value("apnsKeyId")
-        type.apnsTeamID = value("apnsTeamId")
-        type.apnsCertificate = value("apnsCert")
-        type.apnsCertificateKey = value("apnsCertKey")
-        if let environment = value("apnsEnvironment") {
+        type.teamIdentifier = reader.text(.teamId)
+        type.signingCertificate = reader.text(.signingCert)
+        type.signingKeyPassword = reader.text(.signingKeyPassword)
+        type.template = reader.text(.template)
+        if let digest = reader.text(.manifestDigest) { type.manifestDigest = try manifestDigest(digest, of: identifier) }
+        type.apnsKey = reader.text(.apnsKey)
+        type.apnsKeyID = reader.text(.apnsKeyId)
+        type.apnsTeamID = reader.text(.apnsTeamId)
+        type.apnsCertificate = reader.text(.apnsCert)
+        type.apnsCertificateKey = reader.text(.apnsCertKey)
+        if let environment = reader.text(.apnsEnvironment) {
             guard let parsed = APNSEnvironment(environment) else {
                 throw ConfigurationError("order type \(identifier): apnsEnvironment must be production, sandbox or an "
                     + "https:// URL, not \(environment)")
             }
             type.apnsEnvironment = parsed
         }
-        type.apnsCA = value("apnsCa")
+        type.apnsCA = reader.text(.apnsCa)
         return type
     }
 }

@@ -109,7 +109,7 @@ public actor SimulatedDevice {
             authenticationToken: document.authenticationToken ?? details.authenticationToken)
         log.append(DeviceEvent(kind: .added, detail: "\(key.type) / \(key.id) from orderDetails"))
         await register(key)
-        return held[key]!
+        return try order(key)
     }
 
     /// Adds an order from its `.order` file, as opening one does: checks it, keeps it, and registers for updates
@@ -136,7 +136,15 @@ public actor SimulatedDevice {
             authenticationToken: document.authenticationToken)
         log.append(DeviceEvent(kind: .added, detail: "\(type) / \(id) from a package"))
         if base != nil, document.authenticationToken != nil { await register(key) }
-        return held[key]!
+        return try order(key)
+    }
+
+    /// The order the device holds under `key`.
+    private func order(_ key: OrderKey) throws -> DeviceOrder {
+        guard let order = held[key] else {
+            throw DeviceError.unknownOrder(orderTypeIdentifier: key.type, orderIdentifier: key.id)
+        }
+        return order
     }
 
     /// Downloads a `.order` file from `url` (a "Track with Wallet" link) and adds it as `add(package:webServiceURL:)`.

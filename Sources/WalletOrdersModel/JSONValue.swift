@@ -130,13 +130,13 @@ extension JSONValue {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
+            for (index, (key, value)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.newline(&out, pretty: pretty, indent: indent + 1)
                 Self.writeString(key, into: &out)
                 out.append(UInt8(ascii: ":"))
                 if pretty { out.append(UInt8(ascii: " ")) }
-                members[key]!.write(into: &out, pretty: pretty, indent: indent + 1)
+                value.write(into: &out, pretty: pretty, indent: indent + 1)
             }
             if !members.isEmpty { Self.newline(&out, pretty: pretty, indent: indent) }
             out.append(UInt8(ascii: "}"))

@@ -72,8 +72,8 @@ public enum Localizations {
     /// For each name, the first two folders (in name order) that hold it: enough to name one other than any folder.
     private static func holders(of names: [String: Set<String>]) -> [String: [String]] {
         var holders: [String: [String]] = [:]
-        for folder in names.keys.sorted() {
-            for name in names[folder]! where holders[name, default: []].count < 2 {
+        for (folder, held) in names.sorted(by: { $0.key < $1.key }) {
+            for name in held where holders[name, default: []].count < 2 {
                 holders[name, default: []].append(folder)
             }
         }
@@ -89,6 +89,6 @@ public enum Localizations {
             guard let other = folders.first(where: { $0 != folder }) else { continue }
             missing[other, default: []].append(name)
         }
-        return missing.keys.sorted().map { ($0, missing[$0]!.sorted()) }
+        return missing.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sorted()) }
     }
 }

@@ -94,8 +94,7 @@ public enum PackagePath {
         return files.filter { path in
             let parts = path.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 1 || (parts.count == 2 && parts[0].hasSuffix(".lproj")),
-                  let dot = parts.last!.lastIndex(of: ".") else { return false }
-            let file = parts.last!
+                  let file = parts.last, let dot = file.lastIndex(of: ".") else { return false }
             return stems.contains(String(file[..<dot]))
                 && imageExtensions.contains(file[file.index(after: dot)...].lowercased())
         }.sorted()

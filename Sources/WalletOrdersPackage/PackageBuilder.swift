@@ -116,7 +116,7 @@ public struct PackageBuilder: Sendable {
     private func zip(_ contents: (order: Data, files: [String: PackageFile], manifest: Data),
                      signature: CMSSigner.Signature, signingTime: Date) throws -> Data {
         var members = [ZipWriter.Member(path: "order.json", body: .init(compressing: contents.order, effort: .perPackage))]
-        members += contents.files.keys.sorted().map { ZipWriter.Member(path: $0, body: contents.files[$0]!.body) }
+        members += contents.files.sorted { $0.key < $1.key }.map { ZipWriter.Member(path: $0.key, body: $0.value.body) }
         members.append(ZipWriter.Member(path: "manifest.json",
                                         body: .init(compressing: contents.manifest, effort: .perPackage)))
         members.append(ZipWriter.Member(path: "signature", body: ZipWriter.Body(runs: [

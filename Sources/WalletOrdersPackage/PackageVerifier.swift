@@ -59,8 +59,9 @@ public enum PackageVerifier {
             return report
         }
         let files = Dictionary(contents.entries.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first })
-        for path in report.files where !PackagePath.reserved.contains(path) {
-            if let problem = PackagePath.problem(with: path) ?? FileContent.problem(path: path, data: files[path]!) {
+        for entry in contents.entries where !PackagePath.reserved.contains(entry.path) {
+            let path = entry.path
+            if let problem = PackagePath.problem(with: path) ?? FileContent.problem(path: path, data: entry.data) {
                 report.problems.append("\(path): \(problem)")
             }
         }

@@ -38,7 +38,10 @@ public enum ZipArchive {
         let (time, date) = dosTimestamp(modified)
         for entry in entries {
             // libzip reads entry bytes at zip_close, so each gets a copy that libzip frees itself.
-            let copy = malloc(max(entry.data.count, 1))!
+            guard let copy = malloc(max(entry.data.count, 1)) else {
+                zip_discard(archive)
+                throw Failure(description: "no memory for \(entry.path)")
+            }
             entry.data.copyBytes(to: copy.assumingMemoryBound(to: UInt8.self), count: entry.data.count)
             guard let entrySource = zip_source_buffer(archive, copy, zip_uint64_t(entry.data.count), 1) else {
                 free(copy)

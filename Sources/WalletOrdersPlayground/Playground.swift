@@ -71,9 +71,10 @@ public final class Playground: Sendable {
     public func record(_ push: LocalAPNS.ReceivedPush) {
         let token = push.deviceToken.lowercased()
         state.withLock { state in
-            guard state.pushes[token] != nil else { return }
-            state.pushes[token]!.append(PushRecord(time: Date(), push: push))
-            if state.pushes[token]!.count > Self.maxPushes { state.pushes[token]!.removeFirst() }
+            guard var pushes = state.pushes[token] else { return }
+            pushes.append(PushRecord(time: Date(), push: push))
+            if pushes.count > Self.maxPushes { pushes.removeFirst() }
+            state.pushes[token] = pushes
         }
     }
 

@@ -91,11 +91,20 @@ final class WALSync: Sendable {
     private func open(_ file: (device: UInt64, inode: UInt64)) throws -> Int32 {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw WALSyncError(path: path, operation: "open", code: errno) }
-        let folder = Glibc.open(URL(fileURLWithPath: path).deletingLastPathComponent().path,
-                                O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            _ = fsync(folder)
-            close(folder)
+        // A write is acknowledged only once the log survives a power loss, and the log's name is part of that: a
+        // folder that cannot be opened or synced fails the write like a failed sync of the log itself.
+        let folderPath = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let folder = Glibc.open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else {
+            let code = errno
+            close(descriptor)
+            throw WALSyncError(path: folderPath, operation: "open", code: code)
+        }
+        defer { close(folder) }
+        guard fsync(folder) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw WALSyncError(path: folderPath, operation: "fsync", code: code)
         }
         state.withLock { state in
             if state.descriptor >= 0 { close(state.descriptor) }

@@ -77,8 +77,12 @@ import WalletOrdersTesting
         #expect(device.transcript.suffix(2).map(\.kind) == [.removed, .unregister])
         #expect(device.transcript.last?.status == 200)
         let pushesBefore = apns.received.count
+        let outboxBefore = try cycle.merchant.pushes(details)
         #expect(try cycle.patch(details, #"{"status": "open"}"#) == 0)
-        try await Task.sleep(for: .milliseconds(500))
+        // Pushes are queued only in the update's own transaction: an outbox without a new row for the order means
+        // no push for this update can ever go out.
+        #expect(try cycle.merchant.pushes(details) == outboxBefore)
+        #expect(!outboxBefore.isEmpty && outboxBefore.allSatisfy { !$0.hasSuffix("pending") && !$0.hasSuffix("sending") })
         #expect(apns.received.count == pushesBefore)
         #expect(device.transcript.filter { $0.kind == .log }.isEmpty, "nothing went wrong, so nothing was logged")
         #expect(!device.transcript.contains { $0.description.contains(details.authenticationToken) },

@@ -134,6 +134,14 @@ struct Merchant: Sendable {
         return try JSONValue.parse(Data(output.utf8))["pushesQueued"]?.intValue
     }
 
+    /// The ids and statuses of the pushes the outbox holds for the order, newest first.
+    func pushes(_ details: OrderDetails) throws -> [String] {
+        let output = try curl(["\(base)/api/v1/pushes?order=\(details.orderIdentifier)", "-H", "Authorization: Bearer \(key)"])
+        return try JSONValue.parse(Data(output.utf8))["pushes"]?.arrayValue?.map {
+            "\($0["id"]?.intValue ?? -1) \($0["status"]?.stringValue ?? "?")"
+        } ?? []
+    }
+
     /// The device logs the server stored.
     func logs() throws -> [String] {
         let output = try curl(["\(base)/api/v1/logs", "-H", "Authorization: Bearer \(key)"])

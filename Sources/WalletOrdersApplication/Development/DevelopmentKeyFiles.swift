@@ -30,7 +30,7 @@ public enum DevelopmentKeyFiles {
         type.apnsTeamID = team
         let variables = type.environment
         let environment = "# Development settings made by `wallet-orders keys dev`; not trusted by real devices.\n"
-            + variables.keys.sorted().map { "\($0)=\(variables[$0]!)\n" }.joined()
+            + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)\n" }.joined()
         let outputs: [(name: String, contents: String, secret: Bool)] = [
             ("root-ca.pem", chain.root.pem, false),
             ("wwdr.pem", chain.wwdr.pem, false),

@@ -1,0 +1,55 @@
+import Testing
+@testable import WalletOrdersHTTP
+
+/// The slow-client handler's state machine on its own: which deadline runs in each phase of a request, and which
+/// deadline may still close the connection when it fires.
+@Suite struct SlowClientHandlerStateMachineTests {
+    typealias Machine = SlowClientHandler.StateMachine
+
+    @Test func aRequestRunsTheHeadDeadlineThenTheBodyDeadlineThenNone() {
+        var machine = Machine()
+        #expect(machine.state == .waiting)
+        #expect(machine.bytesReceived() == .startDeadline(.header))
+        #expect(machine.state == .readingHead)
+        #expect(machine.bytesReceived() == .none, "more bytes of the same head do not restart its deadline")
+        #expect(machine.headReceived() == .startDeadline(.body))
+        #expect(machine.state == .readingBody)
+        #expect(machine.bytesReceived() == .none)
+        #expect(machine.endReceived() == .cancelDeadline)
+        #expect(machine.state == .responding)
+        #expect(machine.responseEnded() == .none)
+        #expect(machine.state == .waiting)
+    }
+
+    @Test func aKeptAliveConnectionStartsTheHeadDeadlineAgainForItsNextRequest() {
+        var machine = Machine()
+        _ = machine.bytesReceived()
+        _ = machine.headReceived()
+        _ = machine.endReceived()
+        _ = machine.responseEnded()
+        #expect(machine.bytesReceived() == .startDeadline(.header))
+    }
+
+    @Test func aDeadlineClosesTheConnectionOnlyInItsOwnPhase() {
+        var machine = Machine()
+        #expect(!machine.timedOut(.header) && !machine.timedOut(.body), "waiting is the idle timeout's business")
+        _ = machine.bytesReceived()
+        #expect(machine.timedOut(.header))
+        #expect(!machine.timedOut(.body))
+        _ = machine.headReceived()
+        #expect(!machine.timedOut(.header), "a head deadline firing late, after the head came, closes nothing")
+        #expect(machine.timedOut(.body))
+        _ = machine.endReceived()
+        #expect(!machine.timedOut(.header) && !machine.timedOut(.body), "the service is answering")
+    }
+
+    @Test func anAnswerBeforeTheBodyEndedLeavesTheBodyDeadlineRunning() {
+        var machine = Machine()
+        _ = machine.bytesReceived()
+        _ = machine.headReceived()
+        // A 413 written while the client still sends its body.
+        #expect(machine.responseEnded() == .none)
+        #expect(machine.state == .readingBody)
+        #expect(machine.timedOut(.body))
+    }
+}

@@ -8,7 +8,7 @@ let package = Package(
     name: "wallet-orders-fuzz",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "wallet-orders", path: ".."),
+        .package(name: "wallet-orders", path: "..")
     ],
     targets: [
         // The declaration of libFuzzer's driver, which the runtime linked by -sanitize=fuzzer defines.

@@ -72,8 +72,10 @@ let parallelStart = now()
 DispatchQueue.concurrentPerform(iterations: cores) { thread in
     var count = 0
     while now() < deadline {
-        guard (try? builder.build(order: order(thread * 1_000_000 + count), template: template, signingTime: Date()))
-            != nil else { fatalError("a package failed to build") }
+        guard
+            (try? builder.build(order: order(thread * 1_000_000 + count), template: template, signingTime: Date()))
+                != nil
+        else { fatalError("a package failed to build") }
         count += 1
     }
     built.wrappingAdd(count, ordering: .relaxed)
@@ -84,12 +86,12 @@ let parallelRate = Double(built.load(ordering: .relaxed)) / (Double(now() - para
 func opensslSpeed(_ arguments: [String]) throws -> (seconds: Double, perSecond: Double) {
     let result = try Command.run("openssl", ["speed", "-seconds", String(Int(seconds))] + arguments + ["rsa2048"])
     guard result.status == 0,
-          let line = result.output.split(separator: "\n").last(where: { $0.hasPrefix("rsa 2048 bits") })
+        let line = result.output.split(separator: "\n").last(where: { $0.hasPrefix("rsa 2048 bits") })
     else { fatalError("openssl speed failed: \(result.error)") }
     // rsa 2048 bits 0.000243s 0.000016s   4111.7  61530.7
     let fields = line.split(separator: " ").dropFirst(3)
     guard fields.count >= 3, let time = Double(fields[fields.startIndex].dropLast()),
-          let rate = Double(fields[fields.startIndex + 2])
+        let rate = Double(fields[fields.startIndex + 2])
     else { fatalError("cannot read openssl speed's line: \(line)") }
     return (time, rate)
 }
@@ -104,16 +106,16 @@ for (path, data) in template.files { try work.write("files/\(path)", data) }
 try work.write("files/order.json", order(0).withDefaults(template.defaults!).serialized)
 let names = (["order.json"] + template.files.keys.sorted()).joined(separator: " ")
 let script = """
-set -e
-cd "\(work.path("files"))"
-for i in $(seq \(commandIterations)); do
-  sha256sum \(names) | awk 'BEGIN{printf "{"} {printf "%s\\"%s\\":\\"%s\\"", (NR>1?",":""), $2, $1} END{printf "}"}' > manifest.json
-  openssl cms -sign -binary -nosmimecap -md sha256 -outform DER -in manifest.json -out signature \\
-    -signer "\(keys.certificatePath)" -inkey "\(keys.keyPath)" -certfile "\(keys.wwdrPath)"
-  rm -f ../out.order
-  zip -q -X ../out.order \(names) manifest.json signature
-done
-"""
+    set -e
+    cd "\(work.path("files"))"
+    for i in $(seq \(commandIterations)); do
+      sha256sum \(names) | awk 'BEGIN{printf "{"} {printf "%s\\"%s\\":\\"%s\\"", (NR>1?",":""), $2, $1} END{printf "}"}' > manifest.json
+      openssl cms -sign -binary -nosmimecap -md sha256 -outform DER -in manifest.json -out signature \\
+        -signer "\(keys.certificatePath)" -inkey "\(keys.keyPath)" -certfile "\(keys.wwdrPath)"
+      rm -f ../out.order
+      zip -q -X ../out.order \(names) manifest.json signature
+    done
+    """
 let commandStart = now()
 let commandResult = try Command.run("bash", ["-c", script])
 guard commandResult.status == 0 else { fatalError("the command baseline failed: \(commandResult.error)") }
@@ -127,31 +129,64 @@ func parseTime(_ parse: (Data) throws -> JSONValue) throws -> Double {
     for _ in 0..<rounds { _ = try parse(stored) }
     return Double(now() - start) / 1e9 / Double(rounds)
 }
-var readerTimes: [Double] = [], decoderTimes: [Double] = []
+var readerTimes: [Double] = []
+var decoderTimes: [Double] = []
 for _ in 0..<3 {
     readerTimes.append(try parseTime { try JSONValue.parse($0) })
     decoderTimes.append(try parseTime { try JSONDecoder().decode(JSONValue.self, from: $0) })
 }
-let readerTime = readerTimes.min()!, decoderTime = decoderTimes.min()!
+let readerTime = readerTimes.min()!
+let decoderTime = decoderTimes.min()!
 
-let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
+let load =
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
     .joined(separator: " ") ?? "unknown"
-print("package of the sample template (\(template.files.count + 3) files, \(sample.count) bytes); "
-    + "\(cores) cores, load average \(load)")
-print("  one thread, \(iterations) packages: mean \(ms(mean)), median \(ms(median)), p99 \(ms(p99)) "
-    + String(format: "(%.0f packages/s); ", 1 / mean) + "CPU time \(ms(cpuPerPackage)) per package")
-print("  openssl speed -seconds \(Int(seconds)) rsa2048, same run: \(ms(opensslCPU.seconds)) per signature "
-    + "(user CPU time, its default), \(ms(opensslWall.seconds)) with -elapsed (wall time)")
-print(String(format: "  package / signature: %.2fx in CPU time (against openssl's default); in wall time "
-    + "(against -elapsed) %.2fx for the mean, %.2fx for the median",
-    cpuPerPackage / opensslCPU.seconds, mean / opensslWall.seconds, median / opensslWall.seconds))
-print(String(format: "  %d threads sharing one builder, %.0f s: %.0f packages/s; openssl speed -multi %d: %.0f "
-    + "signatures/s (its default), %.0f with -elapsed; packages / signatures %.2f and %.2f",
-    cores, seconds, parallelRate, cores, opensslMulti.perSecond, opensslMultiWall.perSecond,
-    parallelRate / opensslMulti.perSecond, parallelRate / opensslMultiWall.perSecond))
-print(String(format: "  stored order document (%d bytes) parsed: %.1f µs, JSONDecoder %.1f µs (%.1fx); "
-    + "best of 3 x 20,000",
-    stored.count, readerTime * 1e6, decoderTime * 1e6, decoderTime / readerTime))
-print("  sha256sum + openssl cms -sign + zip commands: \(commandIterations) packages, mean \(ms(theirs)), "
-    + String(format: "%.0f packages/s; in process is %.1fx faster (mean)", 1 / theirs, theirs / mean))
-
+print(
+    "package of the sample template (\(template.files.count + 3) files, \(sample.count) bytes); "
+        + "\(cores) cores, load average \(load)"
+)
+print(
+    "  one thread, \(iterations) packages: mean \(ms(mean)), median \(ms(median)), p99 \(ms(p99)) "
+        + String(format: "(%.0f packages/s); ", 1 / mean) + "CPU time \(ms(cpuPerPackage)) per package"
+)
+print(
+    "  openssl speed -seconds \(Int(seconds)) rsa2048, same run: \(ms(opensslCPU.seconds)) per signature "
+        + "(user CPU time, its default), \(ms(opensslWall.seconds)) with -elapsed (wall time)"
+)
+print(
+    String(
+        format: "  package / signature: %.2fx in CPU time (against openssl's default); in wall time "
+            + "(against -elapsed) %.2fx for the mean, %.2fx for the median",
+        cpuPerPackage / opensslCPU.seconds,
+        mean / opensslWall.seconds,
+        median / opensslWall.seconds
+    )
+)
+print(
+    String(
+        format: "  %d threads sharing one builder, %.0f s: %.0f packages/s; openssl speed -multi %d: %.0f "
+            + "signatures/s (its default), %.0f with -elapsed; packages / signatures %.2f and %.2f",
+        cores,
+        seconds,
+        parallelRate,
+        cores,
+        opensslMulti.perSecond,
+        opensslMultiWall.perSecond,
+        parallelRate / opensslMulti.perSecond,
+        parallelRate / opensslMultiWall.perSecond
+    )
+)
+print(
+    String(
+        format: "  stored order document (%d bytes) parsed: %.1f µs, JSONDecoder %.1f µs (%.1fx); "
+            + "best of 3 x 20,000",
+        stored.count,
+        readerTime * 1e6,
+        decoderTime * 1e6,
+        decoderTime / readerTime
+    )
+)
+print(
+    "  sha256sum + openssl cms -sign + zip commands: \(commandIterations) packages, mean \(ms(theirs)), "
+        + String(format: "%.0f packages/s; in process is %.1fx faster (mean)", 1 / theirs, theirs / mean)
+)

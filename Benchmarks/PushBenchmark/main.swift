@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import WalletOrdersCrypto
 import WalletOrdersAPNS
+import WalletOrdersCrypto
 import WalletOrdersModel
 import WalletOrdersPush
 import WalletOrdersSQLite
@@ -38,8 +38,10 @@ func setting(_ name: String) -> String {
 let topic = setting("ORDER_TYPE")
 let key = try PrivateKey(pem: Data(contentsOf: URL(fileURLWithPath: setting("APNS_KEY"))))
 let provider = try ProviderToken(key: key, keyID: setting("APNS_KEY_ID"), teamID: setting("APNS_TEAM_ID"))
-let endpoint = APNSEndpoint(.custom(url: "https://127.0.0.1:\(port)"),
-                            caFile: keys.appendingPathComponent("local-apns-ca.pem").path)
+let endpoint = APNSEndpoint(
+    .custom(url: "https://127.0.0.1:\(port)"),
+    caFile: keys.appendingPathComponent("local-apns-ca.pem").path
+)
 let streams = Int(ProcessInfo.processInfo.environment["STREAMS"] ?? "") ?? 100
 let token = try provider.current()
 let tokens = (0..<count).map { String(format: "%064x", $0) }
@@ -80,18 +82,22 @@ func measureH2load(port: Int) throws -> (rate: Double, statuses: String) {
     try Data("{}".utf8).write(to: body)
     let h2load = Process()
     h2load.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    h2load.arguments = ["h2load", "-n", "\(count)", "-c", "1", "-m", "\(streams)", "-d", body.path,
-                        "-H", "apns-topic: \(topic)", "-H", "apns-push-type: background", "-H", "apns-priority: 5",
-                        "-H", "authorization: bearer \(token)", "-H", "content-type: application/json",
-                        "https://127.0.0.1:\(port)/3/device/\(tokens[0])"]
+    h2load.arguments = [
+        "h2load", "-n", "\(count)", "-c", "1", "-m", "\(streams)", "-d", body.path,
+        "-H", "apns-topic: \(topic)", "-H", "apns-push-type: background", "-H", "apns-priority: 5",
+        "-H", "authorization: bearer \(token)", "-H", "content-type: application/json",
+        "https://127.0.0.1:\(port)/3/device/\(tokens[0])",
+    ]
     let pipe = Pipe()
     h2load.standardOutput = pipe
     try h2load.run()
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     h2load.waitUntilExit()
-    let rate = output.split(separator: "\n").first { $0.hasPrefix("finished in") }
+    let rate =
+        output.split(separator: "\n").first { $0.hasPrefix("finished in") }
         .flatMap { $0.split(separator: ",").dropFirst().first?.split(separator: " ").first.flatMap { Double($0) } } ?? 0
-    let statuses = output.split(separator: "\n").first { $0.contains("status codes:") }
+    let statuses =
+        output.split(separator: "\n").first { $0.contains("status codes:") }
         .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
     return (rate, statuses)
 }
@@ -108,10 +114,12 @@ func measureCurlCommandLine(port: Int, caFile: String) async throws -> (rate: Do
         .write(to: config)
     let curl = Process()
     curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    curl.arguments = ["curl", "--silent", "--no-progress-meter", "--http2", "--cacert", caFile, "--parallel", "--parallel-max", "\(streams)",
-                      "--data-binary", "{}", "-H", "apns-topic: \(topic)", "-H", "apns-push-type: background",
-                      "-H", "apns-priority: 5", "-H", "authorization: bearer \(token)",
-                      "-H", "content-type: application/json", "--write-out", "%{http_code}\\n", "--config", config.path]
+    curl.arguments = [
+        "curl", "--silent", "--no-progress-meter", "--http2", "--cacert", caFile, "--parallel", "--parallel-max", "\(streams)",
+        "--data-binary", "{}", "-H", "apns-topic: \(topic)", "-H", "apns-push-type: background",
+        "-H", "apns-priority: 5", "-H", "authorization: bearer \(token)",
+        "-H", "content-type: application/json", "--write-out", "%{http_code}\\n", "--config", config.path,
+    ]
     let pipe = Pipe()
     curl.standardOutput = pipe
     var output = Data()
@@ -125,8 +133,11 @@ func measureCurlCommandLine(port: Int, caFile: String) async throws -> (rate: Do
 }
 
 // 1. nghttpd, when given: the same requests to a server that only answers 200.
-var nghttpdFigures: (h2load: (rate: Double, statuses: String), curl: (rate: Double, failures: Int),
-                     transport: (rate: Double, failures: Int))?
+var nghttpdFigures:
+    (
+        h2load: (rate: Double, statuses: String), curl: (rate: Double, failures: Int),
+        transport: (rate: Double, failures: Int)
+    )?
 if let nghttpd {
     let h2load = try measureH2load(port: nghttpd.port)
     let curl = try await measureCurlCommandLine(port: nghttpd.port, caFile: nghttpd.caFile)
@@ -146,22 +157,39 @@ func measureOutbox(_ endpoint: APNSEndpoint) async throws -> (rate: Double, deli
     let store = try SQLiteStore(path: folder.appendingPathComponent("orders.sqlite").path)
     _ = try await store.migrate()
     let now = Date()
-    let order = OrderDocument(fields: ["orderTypeIdentifier": .string(topic), "orderIdentifier": .string("bench"),
-                                       "status": .string("open")])
+    let order = OrderDocument(fields: [
+        "orderTypeIdentifier": .string(topic), "orderIdentifier": .string("bench"),
+        "status": .string("open"),
+    ])
     func write(_ order: OrderDocument) -> OrderWrite {
-        OrderWrite(orderTypeIdentifier: topic, orderIdentifier: "bench", authenticationToken: "t", document: order,
-                   createdAt: now, updatedAt: now, assets: nil, package: Data())
+        OrderWrite(
+            orderTypeIdentifier: topic,
+            orderIdentifier: "bench",
+            authenticationToken: "t",
+            document: order,
+            createdAt: now,
+            updatedAt: now,
+            assets: nil,
+            package: Data()
+        )
     }
     _ = try await store.createOrder(write(order))
-    try await store.importRecords(orders: [], registrations: tokens.map {
-        ImportedRegistration(deviceIdentifier: $0, orderTypeIdentifier: topic, orderIdentifier: "bench", pushToken: $0, createdAt: now)
-    })
+    try await store.importRecords(
+        orders: [],
+        registrations: tokens.map {
+            ImportedRegistration(deviceIdentifier: $0, orderTypeIdentifier: topic, orderIdentifier: "bench", pushToken: $0, createdAt: now)
+        }
+    )
     var logger = Logger(label: "bench")
     logger.logLevel = .critical
     let transport = CurlPushTransport(endpoint: endpoint, streamsPerConnection: streams)
     let (recorded, recording) = AsyncStream.makeStream(of: Int.self)
-    let worker = PushWorker(store: store, routes: [topic: PushRoute(transport: transport, providerToken: provider)],
-                            logger: logger, onOutcomes: { recording.yield($0.count) })
+    let worker = PushWorker(
+        store: store,
+        routes: [topic: PushRoute(transport: transport, providerToken: provider)],
+        logger: logger,
+        onOutcomes: { recording.yield($0.count) }
+    )
     let running = Task { await worker.run() }
     let time = try await seconds {
         _ = try await store.updateOrder(write(order), expectedVersion: 1, now: now)
@@ -181,8 +209,12 @@ func measureOutbox(_ endpoint: APNSEndpoint) async throws -> (rate: Double, deli
 }
 var outboxNghttpd: (rate: Double, delivered: Int, retrying: Int)?
 if let nghttpd {
-    outboxNghttpd = try await measureOutbox(APNSEndpoint(.custom(url: "https://127.0.0.1:\(nghttpd.port)"),
-                                                         caFile: nghttpd.caFile))
+    outboxNghttpd = try await measureOutbox(
+        APNSEndpoint(
+            .custom(url: "https://127.0.0.1:\(nghttpd.port)"),
+            caFile: nghttpd.caFile
+        )
+    )
 }
 let outboxAPNS = try await measureOutbox(endpoint)
 
@@ -209,19 +241,28 @@ if apnsH2load.rate > 0 {
     print(String(format: "    transport / h2load:          %8.2f", apnsTransport.rate / apnsH2load.rate))
 }
 if let nghttpd = nghttpdFigures, nghttpd.h2load.rate > 0, nghttpd.transport.rate > 0 {
-    print(String(format: "  local APNs / nghttpd:          h2load %.2f, transport %.2f",
-                 apnsH2load.rate / nghttpd.h2load.rate, apnsTransport.rate / nghttpd.transport.rate))
+    print(
+        String(
+            format: "  local APNs / nghttpd:          h2load %.2f, transport %.2f",
+            apnsH2load.rate / nghttpd.h2load.rate,
+            apnsTransport.rate / nghttpd.transport.rate
+        )
+    )
 }
 print("outbox -> APNs -> recorded (SQLite, one order with \(count) devices, up to 4 connections of \(streams) streams)")
 if let outbox = outboxNghttpd, let nghttpd = nghttpdFigures {
-    print("    to nghttpd:                  \(rate(outbox.rate, "pushes/s"))  (\(outbox.delivered) delivered, "
-          + "\(outbox.retrying) awaiting a retry)")
+    print(
+        "    to nghttpd:                  \(rate(outbox.rate, "pushes/s"))  (\(outbox.delivered) delivered, "
+            + "\(outbox.retrying) awaiting a retry)"
+    )
     if nghttpd.h2load.rate > 0 {
         print(String(format: "    outbox / h2load (nghttpd):   %8.2f", outbox.rate / nghttpd.h2load.rate))
     }
 }
-print("    to the local APNs:           \(rate(outboxAPNS.rate, "pushes/s"))  (\(outboxAPNS.delivered) delivered, "
-      + "\(outboxAPNS.retrying) awaiting a retry)")
+print(
+    "    to the local APNs:           \(rate(outboxAPNS.rate, "pushes/s"))  (\(outboxAPNS.delivered) delivered, "
+        + "\(outboxAPNS.retrying) awaiting a retry)"
+)
 if let outbox = outboxNghttpd, outbox.rate > 0 {
     print(String(format: "    local APNs / nghttpd:        %8.2f", outboxAPNS.rate / outbox.rate))
 }

@@ -13,14 +13,17 @@ import WalletOrdersTesting
 
 let arguments = CommandLine.arguments
 guard arguments.count == 6, let orders = Int(arguments[2]), let devices = Int(arguments[3]),
-      let perDevice = Int(arguments[4]) else {
+    let perDevice = Int(arguments[4])
+else {
     FileHandle.standardError.write(Data("usage: scale-benchmark DATABASE ORDERS DEVICES PER_DEVICE ORDER_TYPE\n".utf8))
     exit(2)
 }
-let location = arguments[1], type = arguments[5]
+let location = arguments[1]
+let type = arguments[5]
 var logger = Logger(label: "scale")
 logger.logLevel = .warning
-let store: any OrderStore = PostgresURL.isPostgres(location)
+let store: any OrderStore =
+    PostgresURL.isPostgres(location)
     ? await PostgresStore(url: try PostgresURL(location), connections: 4, logger: logger)
     : try SQLiteStore(path: location)
 _ = try await store.migrate()
@@ -39,8 +42,15 @@ for first in stride(from: 0, to: orders, by: batch) {
         document["orderIdentifier"] = .string("o\(index)")
         document["authenticationToken"] = .string(token)
         document["webServiceURL"] = .string("https://orders.example.com")
-        return ImportedOrder(orderTypeIdentifier: type, orderIdentifier: "o\(index)", authenticationToken: token,
-                             document: document, createdAt: created, updatedAt: created, package: nil)
+        return ImportedOrder(
+            orderTypeIdentifier: type,
+            orderIdentifier: "o\(index)",
+            authenticationToken: token,
+            document: document,
+            createdAt: created,
+            updatedAt: created,
+            package: nil
+        )
     }
     try await store.importRecords(orders: records, registrations: [])
     if (first / batch) % 20 == 19 { print("  \(first + batch) orders (\(elapsed()))") }
@@ -51,9 +61,13 @@ let devicesPerBatch = batch / max(perDevice, 1)
 for first in stride(from: 0, to: devices, by: devicesPerBatch) {
     let records = (first..<min(first + devicesPerBatch, devices)).flatMap { device in
         (0..<perDevice).map { slot in
-            ImportedRegistration(deviceIdentifier: "dev\(device)", orderTypeIdentifier: type,
-                                 orderIdentifier: "o\((device * perDevice + slot) % orders)",
-                                 pushToken: String(format: "%064x", device), createdAt: created)
+            ImportedRegistration(
+                deviceIdentifier: "dev\(device)",
+                orderTypeIdentifier: type,
+                orderIdentifier: "o\((device * perDevice + slot) % orders)",
+                pushToken: String(format: "%064x", device),
+                createdAt: created
+            )
         }
     }
     try await store.importRecords(orders: [], registrations: records)

@@ -54,7 +54,8 @@ public enum APNSReason: Sendable, Hashable, CustomStringConvertible {
     ]
 
     private static let byName: [String: APNSReason] = Dictionary(
-        uniqueKeysWithValues: documented.map { ($0.rawValue, $0) })
+        uniqueKeysWithValues: documented.map { ($0.rawValue, $0) }
+    )
 
     /// The reason APNs' `reason` string names.
     public init(rawValue: String) {

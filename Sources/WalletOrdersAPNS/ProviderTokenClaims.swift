@@ -27,13 +27,13 @@ public struct ProviderTokenClaims: Sendable, Equatable {
     public init?(verifying jwt: String, publicKeys: [String: PublicKey]) {
         let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let headerData = Base64URL.decode(parts[0]), let claimsData = Base64URL.decode(parts[1]),
-              let signature = Base64URL.decode(parts[2]),
-              let header = try? JSONValue.parse(headerData), let claims = try? JSONValue.parse(claimsData),
-              header["alg"] == .string("ES256"), let keyID = header["kid"]?.stringValue,
-              let key = publicKeys[keyID],
-              key.isValidES256(signature, for: Data("\(parts[0]).\(parts[1])".utf8)),
-              let team = claims["iss"]?.stringValue, let issuedAt = claims["iat"]?.intValue
+            let headerData = Base64URL.decode(parts[0]), let claimsData = Base64URL.decode(parts[1]),
+            let signature = Base64URL.decode(parts[2]),
+            let header = try? JSONValue.parse(headerData), let claims = try? JSONValue.parse(claimsData),
+            header["alg"] == .string("ES256"), let keyID = header["kid"]?.stringValue,
+            let key = publicKeys[keyID],
+            key.isValidES256(signature, for: Data("\(parts[0]).\(parts[1])".utf8)),
+            let team = claims["iss"]?.stringValue, let issuedAt = claims["iat"]?.intValue
         else { return nil }
         self.init(keyID: keyID, teamID: team, issuedAt: Date(timeIntervalSince1970: Double(issuedAt)))
     }

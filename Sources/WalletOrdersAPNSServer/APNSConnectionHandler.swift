@@ -68,7 +68,8 @@ final class APNSConnectionHandler: ChannelInboundHandler {
             creditConnection(length, context: context)
             guard var pending = requests.removeValue(forKey: frame.streamID) else { return }
             if case .byteBuffer(var bytes) = payload.data,
-               pending.request.body.readableBytes <= APNSRequest.maximumPayload {
+                pending.request.body.readableBytes <= APNSRequest.maximumPayload
+            {
                 pending.request.body.writeBuffer(&bytes)
             }
             if payload.endStream {
@@ -142,8 +143,13 @@ final class APNSConnectionHandler: ChannelInboundHandler {
         flushPending = true
     }
 
-    private static func request(_ headers: HPACKHeaders, clientPort: Int?, allocator: ByteBufferAllocator)
-        -> LocalAPNS.Request {
+    private static func request(
+        _ headers: HPACKHeaders,
+        clientPort: Int?,
+        allocator: ByteBufferAllocator
+    )
+        -> LocalAPNS.Request
+    {
         var request = LocalAPNS.Request(body: allocator.buffer(capacity: 2), clientPort: clientPort)
         for (name, value, _) in headers {
             switch name {

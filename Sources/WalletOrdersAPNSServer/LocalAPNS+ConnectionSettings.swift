@@ -13,8 +13,13 @@ extension LocalAPNS {
         public var headerTableSize: Int
 
         /// Settings with every value given.
-        public init(maxConcurrentStreams: Int, maxHeaderListSize: Int, initialWindowSize: Int = 65_535,
-                    maxFrameSize: Int = 16_384, headerTableSize: Int = 4_096) {
+        public init(
+            maxConcurrentStreams: Int,
+            maxHeaderListSize: Int,
+            initialWindowSize: Int = 65_535,
+            maxFrameSize: Int = 16_384,
+            headerTableSize: Int = 4_096
+        ) {
             self.maxConcurrentStreams = maxConcurrentStreams
             self.maxHeaderListSize = maxHeaderListSize
             self.initialWindowSize = initialWindowSize

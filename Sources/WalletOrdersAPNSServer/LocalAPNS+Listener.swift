@@ -51,8 +51,12 @@ extension LocalAPNS {
     }()
 
     /// Starts listening on `host:port` (0: any free port) with the server side of `tls`.
-    public func listen(host: String = "127.0.0.1", port: Int = 0, tls: TLSConfiguration,
-                       group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> Listener {
+    public func listen(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        tls: TLSConfiguration,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> Listener {
         var tls = tls
         tls.applicationProtocols = ["h2"]
         tls.minimumTLSVersion = .tlsv12

@@ -15,26 +15,43 @@ extension LocalAPNS {
             let end = Date().addingTimeInterval(365 * 86_400)
             let authorityKey = try PrivateKey.generateP256()
             certificateAuthority = try Certificate.issue(
-                subject: [("CN", "Local APNs Development CA")], subjectKey: authorityKey, issuer: nil,
-                issuerKey: authorityKey, role: .authority, serial: 1, notBefore: start, notAfter: end)
+                subject: [("CN", "Local APNs Development CA")],
+                subjectKey: authorityKey,
+                issuer: nil,
+                issuerKey: authorityKey,
+                role: .authority,
+                serial: 1,
+                notBefore: start,
+                notAfter: end
+            )
             serverKey = try PrivateKey.generateP256()
             serverCertificate = try Certificate.issue(
-                subject: [("CN", hosts.first ?? "localhost")], subjectKey: serverKey, issuer: certificateAuthority,
-                issuerKey: authorityKey, role: .server(hosts), serial: 2, notBefore: start, notAfter: end)
+                subject: [("CN", hosts.first ?? "localhost")],
+                subjectKey: serverKey,
+                issuer: certificateAuthority,
+                issuerKey: authorityKey,
+                role: .server(hosts),
+                serial: 2,
+                notBefore: start,
+                notAfter: end
+            )
         }
 
         /// The identity kept in `folder` (`local-apns-ca.pem`, `local-apns.pem`, `local-apns.key`), made and written
         /// there first when it is missing, broken or within a day of expiring: a service that trusts the CA file
         /// keeps trusting a restarted stand-in.
         public init(folder: URL) throws {
-            let files = (ca: folder.appendingPathComponent("local-apns-ca.pem"),
-                         certificate: folder.appendingPathComponent("local-apns.pem"),
-                         key: folder.appendingPathComponent("local-apns.key"))
+            let files = (
+                ca: folder.appendingPathComponent("local-apns-ca.pem"),
+                certificate: folder.appendingPathComponent("local-apns.pem"),
+                key: folder.appendingPathComponent("local-apns.key")
+            )
             if let authority = try? Certificate(Data(contentsOf: files.ca)),
-               let certificate = try? Certificate(Data(contentsOf: files.certificate)),
-               let key = try? PrivateKey(pem: Data(contentsOf: files.key)),
-               key.matches(certificate), certificate.isIssued(by: authority),
-               certificate.notAfter > Date().addingTimeInterval(86_400) {
+                let certificate = try? Certificate(Data(contentsOf: files.certificate)),
+                let key = try? PrivateKey(pem: Data(contentsOf: files.key)),
+                key.matches(certificate), certificate.isIssued(by: authority),
+                certificate.notAfter > Date().addingTimeInterval(86_400)
+            {
                 self.init(certificateAuthority: authority, serverCertificate: certificate, serverKey: key)
                 return
             }
@@ -61,7 +78,8 @@ extension LocalAPNS {
         public func serverConfiguration() throws -> TLSConfiguration {
             TLSConfiguration.makeServerConfiguration(
                 certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(serverCertificate.pem.utf8), format: .pem))],
-                privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(serverKey.pkcs8PEM().utf8), format: .pem)))
+                privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(serverKey.pkcs8PEM().utf8), format: .pem))
+            )
         }
     }
 }

@@ -64,9 +64,15 @@ public final class LocalAPNS: Sendable {
     /// `topics` when given. `onPush` hears of every push once its answer is decided, on the connection's event loop:
     /// it must not block. `deliveries(for:)` routes the accepted pushes for one token to the device that owns it.
     /// `recordsPushes: false` keeps `received` empty, for long runs.
-    public init(publicKeys: [String: PublicKey], teamID: String?, topics: Set<String>? = nil,
-                now: @escaping @Sendable () -> Date = Date.init, settings: ConnectionSettings = .apns,
-                recordsPushes: Bool = true, onPush: @escaping @Sendable (ReceivedPush) -> Void = { _ in }) {
+    public init(
+        publicKeys: [String: PublicKey],
+        teamID: String?,
+        topics: Set<String>? = nil,
+        now: @escaping @Sendable () -> Date = Date.init,
+        settings: ConnectionSettings = .apns,
+        recordsPushes: Bool = true,
+        onPush: @escaping @Sendable (ReceivedPush) -> Void = { _ in }
+    ) {
         self.teamID = teamID
         self.topics = topics
         self.now = now
@@ -194,9 +200,18 @@ public final class LocalAPNS: Sendable {
         let key = token.lowercased()
         let push = { (status: Int, reason: APNSReason?) in
             ReceivedPush(
-                deviceToken: token, topic: topic, pushType: request.pushType, priority: request.priority, body: body,
-                keyID: claims?.keyID, teamID: claims?.teamID, issuedAt: claims?.issuedAt,
-                clientPort: request.clientPort, status: status, reason: reason)
+                deviceToken: token,
+                topic: topic,
+                pushType: request.pushType,
+                priority: request.priority,
+                body: body,
+                keyID: claims?.keyID,
+                teamID: claims?.teamID,
+                issuedAt: claims?.issuedAt,
+                clientPort: request.clientPort,
+                status: status,
+                reason: reason
+            )
         }
         let (received, delay, owners) = state.withLockedValue {
             state -> (ReceivedPush, Double?, [AsyncStream<ReceivedPush>.Continuation]) in

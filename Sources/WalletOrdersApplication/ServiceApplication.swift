@@ -21,12 +21,23 @@ public enum ServiceApplication {
         routes: (Router<ServiceRequestContext>) -> Void = { _ in },
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<ServiceRequestContext>> {
-        let router = ServiceRouter.make(service: service, metrics: metrics,
-                                        merchantKeys: configuration.merchantKeys + extraMerchantKeys,
-                                        adminKey: configuration.adminKey, limits: configuration.clientLimits)
+        let router = ServiceRouter.make(
+            service: service,
+            metrics: metrics,
+            merchantKeys: configuration.merchantKeys + extraMerchantKeys,
+            adminKey: configuration.adminKey,
+            limits: configuration.clientLimits
+        )
         routes(router)
         return ServiceServer.make(
-            router: router, host: configuration.host, port: configuration.port, limits: configuration.clientLimits,
-            metrics: metrics, services: services, logger: logger, onServerRunning: onServerRunning)
+            router: router,
+            host: configuration.host,
+            port: configuration.port,
+            limits: configuration.clientLimits,
+            metrics: metrics,
+            services: services,
+            logger: logger,
+            onServerRunning: onServerRunning
+        )
     }
 }

@@ -13,15 +13,22 @@ extension ServiceBootstrap {
         let folder = developmentKeysFolder(configuration)
         guard !FileManager.default.fileExists(atPath: folder.appendingPathComponent("dev.env").path) else { return [] }
         _ = try DevelopmentKeyFiles.write(
-            to: folder, orderType: DevelopmentKeyFiles.defaultOrderType,
-            team: DevelopmentKeyFiles.defaultTeam, replace: false)
+            to: folder,
+            orderType: DevelopmentKeyFiles.defaultOrderType,
+            team: DevelopmentKeyFiles.defaultTeam,
+            replace: false
+        )
         return ["No order type configured: made development keys in \(folder.path) (not trusted by real devices)."]
     }
 
     /// With no order type configured: the development order type from `dev-keys/` in the data folder, made
     /// there first when `create` is set (nil when it is not and there are none), and what to tell the user.
-    public static func developmentOrderType(_ configuration: ServiceConfiguration, create: Bool) async throws
-        -> (type: OrderTypeConfiguration, notes: [String])? {
+    public static func developmentOrderType(
+        _ configuration: ServiceConfiguration,
+        create: Bool
+    ) async throws
+        -> (type: OrderTypeConfiguration, notes: [String])?
+    {
         var notes: [String] = []
         let folder = developmentKeysFolder(configuration)
         let environmentFile = folder.appendingPathComponent("dev.env").path

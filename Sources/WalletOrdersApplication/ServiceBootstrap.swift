@@ -24,8 +24,11 @@ public struct ServiceBootstrap: Sendable {
         [StoreUpkeepService(store: store)] + (pushWorker.map { [PushWorkerService(worker: $0)] } ?? [])
     }
 
-    public static func make(configuration: ServiceConfiguration, logger: Logger,
-                            now: @escaping @Sendable () -> Date = Date.init) async throws -> ServiceBootstrap {
+    public static func make(
+        configuration: ServiceConfiguration,
+        logger: Logger,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) async throws -> ServiceBootstrap {
         var configuration = configuration
         var notes: [String] = []
         let dataFolder = configuration.dataFolder
@@ -36,14 +39,20 @@ public struct ServiceBootstrap: Sendable {
         if configuration.merchantKeys.isEmpty {
             let file = dataFolder.appendingPathComponent("merchant-key").path
             if let existing = try? String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
-               existing.count >= 16 {
+                existing.count >= 16
+            {
                 configuration.merchantKeys = [existing]
                 notes.append("Merchant API key: the development key in \(file).")
             } else {
                 let key = Random.token()
                 try FileManager.default.createDirectory(at: dataFolder, withIntermediateDirectories: true)
-                guard FileManager.default.createFile(atPath: file, contents: Data((key + "\n").utf8),
-                                                     attributes: [.posixPermissions: 0o600]) else {
+                guard
+                    FileManager.default.createFile(
+                        atPath: file,
+                        contents: Data((key + "\n").utf8),
+                        attributes: [.posixPermissions: 0o600]
+                    )
+                else {
                     throw ConfigurationError("cannot write the development merchant key to \(file)")
                 }
                 configuration.merchantKeys = [key]
@@ -70,12 +79,30 @@ public struct ServiceBootstrap: Sendable {
             if let credentials = report.apnsCredentials[type.identifier] { routes[type.identifier] = type.pushRoute(credentials) }
         }
         let metrics = ServiceMetrics()
-        let worker = routes.isEmpty ? nil : PushWorker(store: store, routes: routes, logger: logger, now: now,
-                                                       onOutcomes: metrics.pushesFinished)
+        let worker =
+            routes.isEmpty
+            ? nil
+            : PushWorker(
+                store: store,
+                routes: routes,
+                logger: logger,
+                now: now,
+                onOutcomes: metrics.pushesFinished
+            )
         return ServiceBootstrap(
             configuration: configuration,
-            service: OrderService(store: store, orderTypes: report.orderTypes, webServiceURL: configuration.webServiceURL,
-                                  now: now, counters: metrics.serviceCounters, logLimits: configuration.deviceLogs),
-            metrics: metrics, store: store, pushWorker: worker, notes: notes)
+            service: OrderService(
+                store: store,
+                orderTypes: report.orderTypes,
+                webServiceURL: configuration.webServiceURL,
+                now: now,
+                counters: metrics.serviceCounters,
+                logLimits: configuration.deviceLogs
+            ),
+            metrics: metrics,
+            store: store,
+            pushWorker: worker,
+            notes: notes
+        )
     }
 }

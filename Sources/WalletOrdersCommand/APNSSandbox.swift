@@ -7,11 +7,11 @@ struct APNSSandbox: AsyncParsableCommand {
         commandName: "apns-sandbox",
         abstract: "Run a local stand-in for APNs (HTTP/2 over TLS) and print every push it receives.",
         discussion: """
-        It checks each push as APNs would: path, apns-topic, apns-push-type background, apns-priority 5, the {} \
-        body, and the provider token's ES256 signature and age against the development APNs key. Its TLS identity \
-        is kept in the keys folder (local-apns-ca.pem is the CA to trust), so a restart needs no restart of serve. \
-        `device watch` runs the same stand-in and hands the pushes for its token to a simulated device.
-        """
+            It checks each push as APNs would: path, apns-topic, apns-push-type background, apns-priority 5, the {} \
+            body, and the provider token's ES256 signature and age against the development APNs key. Its TLS identity \
+            is kept in the keys folder (local-apns-ca.pem is the CA to trust), so a restart needs no restart of serve. \
+            `device watch` runs the same stand-in and hands the pushes for its token to a simulated device.
+            """
     )
 
     @Option(help: "The port to listen on.")
@@ -27,11 +27,13 @@ struct APNSSandbox: AsyncParsableCommand {
         let sandbox = try await DevelopmentAPNS.start(keys: keys, port: port) { [quiet] push in
             if !quiet { printLine(DevelopmentAPNS.describe(push)) }
         }
-        printLine("""
+        printLine(
+            """
             Local APNs listening on \(sandbox.url) (HTTP/2, TLS). Point the service at it:
               \(sandbox.environment)
 
-            """)
+            """
+        )
         await sandbox.listener.run()
     }
 }

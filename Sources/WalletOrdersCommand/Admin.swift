@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
-import WalletOrdersModel
 import WalletOrdersApplication
+import WalletOrdersModel
 import WalletOrdersService
 import WalletOrdersStore
 
@@ -86,20 +86,31 @@ struct AdminOrders: AsyncParsableCommand {
 
     func run() async throws {
         let page = try await options.withStore { store in
-            try await store.orders(OrderFilter(type: type, status: status, updatedSince: since?.date),
-                                   page: PageRequest(limit: max(1, min(limit, 1_000)), before: before))
+            try await store.orders(
+                OrderFilter(type: type, status: status, updatedSince: since?.date),
+                page: PageRequest(limit: max(1, min(limit, 1_000)), before: before)
+            )
         }
-        try options.output(try page.json("orders"), table: TextTable(
-            ["TYPE", "ORDER", "STATUS", "VERSION", "DEVICES", "UPDATED"], page.records.map {
-                [$0.orderTypeIdentifier, $0.orderIdentifier, $0.status.rawValue, "\($0.version)", "\($0.registrations)",
-                 RFC3339.format($0.updatedAt)]
-            }).text + (page.next.map { "more: --before \($0)\n" } ?? ""))
+        try options.output(
+            try page.json("orders"),
+            table: TextTable(
+                ["TYPE", "ORDER", "STATUS", "VERSION", "DEVICES", "UPDATED"],
+                page.records.map {
+                    [
+                        $0.orderTypeIdentifier, $0.orderIdentifier, $0.status.rawValue, "\($0.version)", "\($0.registrations)",
+                        RFC3339.format($0.updatedAt),
+                    ]
+                }
+            ).text + (page.next.map { "more: --before \($0)\n" } ?? "")
+        )
     }
 }
 
 struct AdminOrder: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "order", abstract: "One order: its fields, the times of its versions, its devices and recent pushes.")
+        commandName: "order",
+        abstract: "One order: its fields, the times of its versions, its devices and recent pushes."
+    )
 
     @OptionGroup var options: AdminOptions
     @Argument(help: "The order type identifier.") var type: String
@@ -110,49 +121,75 @@ struct AdminOrder: AsyncParsableCommand {
             guard let order = try await store.order(type: type, id: id) else {
                 throw CommandFailure("there is no order \(id) of type \(type)")
             }
-            return (order, try await store.versions(type: type, id: id),
-                    try await store.registrations(RegistrationFilter(type: type, id: id), limit: 1_000),
-                    try await store.pushes(PushFilter(type: type, id: id), page: PageRequest(limit: 20)).records)
+            return (
+                order, try await store.versions(type: type, id: id),
+                try await store.registrations(RegistrationFilter(type: type, id: id), limit: 1_000),
+                try await store.pushes(PushFilter(type: type, id: id), page: PageRequest(limit: 20)).records
+            )
         }
         var document = order.document.json
         if case .object(var fields) = document {
             fields["authenticationToken"] = .string("…")  // a secret: never printed
             document = .object(fields)
         }
-        let summary = TextTable(["", ""], [
-            ["type", type], ["order", id], ["status", order.status.rawValue], ["version", "\(order.version)"],
-            ["created", RFC3339.format(order.createdAt)], ["updated", RFC3339.format(order.updatedAt)],
-        ], header: false).text
-        let table = summary
-            + "\nversions\n" + TextTable(["VERSION", "STATUS", "WRITTEN"], versions.map {
-                ["\($0.version)", $0.status.rawValue, RFC3339.format($0.updatedAt)]
-            }).text
+        let summary = TextTable(
+            ["", ""],
+            [
+                ["type", type], ["order", id], ["status", order.status.rawValue], ["version", "\(order.version)"],
+                ["created", RFC3339.format(order.createdAt)], ["updated", RFC3339.format(order.updatedAt)],
+            ],
+            header: false
+        ).text
+        let table =
+            summary
+            + "\nversions\n"
+            + TextTable(
+                ["VERSION", "STATUS", "WRITTEN"],
+                versions.map {
+                    ["\($0.version)", $0.status.rawValue, RFC3339.format($0.updatedAt)]
+                }
+            ).text
             + "\ndevices\n" + Self.registrationTable(registrations).text
             + "\nrecent pushes\n" + Self.pushTable(pushes).text
-        try options.output(.object([
-            "order": document, "versions": try JSONValue.encoding(versions),
-            "registrations": try JSONValue.encoding(registrations), "pushes": try JSONValue.encoding(pushes),
-        ]), table: table)
+        try options.output(
+            .object([
+                "order": document, "versions": try JSONValue.encoding(versions),
+                "registrations": try JSONValue.encoding(registrations), "pushes": try JSONValue.encoding(pushes),
+            ]),
+            table: table
+        )
     }
 
     static func registrationTable(_ registrations: [Registration]) -> TextTable {
-        TextTable(["DEVICE", "TYPE", "ORDER", "PUSH TOKEN", "REGISTERED", "UPDATED"], registrations.map {
-            [$0.deviceIdentifier, $0.orderTypeIdentifier, $0.orderIdentifier, $0.pushToken,
-             RFC3339.format($0.createdAt), RFC3339.format($0.updatedAt)]
-        })
+        TextTable(
+            ["DEVICE", "TYPE", "ORDER", "PUSH TOKEN", "REGISTERED", "UPDATED"],
+            registrations.map {
+                [
+                    $0.deviceIdentifier, $0.orderTypeIdentifier, $0.orderIdentifier, $0.pushToken,
+                    RFC3339.format($0.createdAt), RFC3339.format($0.updatedAt),
+                ]
+            }
+        )
     }
 
     static func pushTable(_ pushes: [PushRecord]) -> TextTable {
-        TextTable(["ID", "ORDER", "DEVICE", "STATUS", "ATTEMPTS", "UPDATED", "LAST ERROR"], pushes.map {
-            ["\($0.id)", "\($0.orderTypeIdentifier)/\($0.orderIdentifier)", $0.deviceIdentifier, $0.status.rawValue,
-             "\($0.attempts)", RFC3339.format($0.updatedAt), $0.lastError ?? ""]
-        })
+        TextTable(
+            ["ID", "ORDER", "DEVICE", "STATUS", "ATTEMPTS", "UPDATED", "LAST ERROR"],
+            pushes.map {
+                [
+                    "\($0.id)", "\($0.orderTypeIdentifier)/\($0.orderIdentifier)", $0.deviceIdentifier, $0.status.rawValue,
+                    "\($0.attempts)", RFC3339.format($0.updatedAt), $0.lastError ?? "",
+                ]
+            }
+        )
     }
 }
 
 struct AdminRegistrations: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "registrations", abstract: "Device registrations, newest first, by device or by order.")
+        commandName: "registrations",
+        abstract: "Device registrations, newest first, by device or by order."
+    )
 
     @OptionGroup var options: AdminOptions
     @Option(help: "Only this device.") var device: String?
@@ -162,11 +199,15 @@ struct AdminRegistrations: AsyncParsableCommand {
 
     func run() async throws {
         let registrations = try await options.withStore { store in
-            try await store.registrations(RegistrationFilter(device: device, type: type, id: order),
-                                          limit: max(1, min(limit, 10_000)))
+            try await store.registrations(
+                RegistrationFilter(device: device, type: type, id: order),
+                limit: max(1, min(limit, 10_000))
+            )
         }
-        try options.output(.object(["registrations": try JSONValue.encoding(registrations)]),
-                           table: AdminOrder.registrationTable(registrations).text)
+        try options.output(
+            .object(["registrations": try JSONValue.encoding(registrations)]),
+            table: AdminOrder.registrationTable(registrations).text
+        )
     }
 }
 
@@ -181,21 +222,29 @@ struct AdminLogs: AsyncParsableCommand {
 
     func run() async throws {
         let page = try await options.withStore { store in
-            try await store.logs(LogFilter(since: since?.date, containing: contains),
-                                 page: PageRequest(limit: max(1, min(limit, 10_000)), before: before))
+            try await store.logs(
+                LogFilter(since: since?.date, containing: contains),
+                page: PageRequest(limit: max(1, min(limit, 10_000)), before: before)
+            )
         }
-        try options.output(try page.json("logs"), table: TextTable(
-            ["RECEIVED", "LAST SEEN", "TIMES", "FROM", "MESSAGE"],
-            page.records.map {
-                [RFC3339.format($0.receivedAt), RFC3339.format($0.lastSeenAt), "\($0.count)", $0.remoteAddress ?? "", $0.message]
-            },
-            widths: [20, 20, 8, 40, 100]).text + (page.next.map { "more: --before \($0)\n" } ?? ""))
+        try options.output(
+            try page.json("logs"),
+            table: TextTable(
+                ["RECEIVED", "LAST SEEN", "TIMES", "FROM", "MESSAGE"],
+                page.records.map {
+                    [RFC3339.format($0.receivedAt), RFC3339.format($0.lastSeenAt), "\($0.count)", $0.remoteAddress ?? "", $0.message]
+                },
+                widths: [20, 20, 8, 40, 100]
+            ).text + (page.next.map { "more: --before \($0)\n" } ?? "")
+        )
     }
 }
 
 struct AdminPushes: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "pushes", abstract: "Pushes in the outbox, newest first, with the reason of the last failure.")
+        commandName: "pushes",
+        abstract: "Pushes in the outbox, newest first, with the reason of the last failure."
+    )
 
     @OptionGroup var options: AdminOptions
     @Option(help: "Only pushes in this status: pending, sending, delivered, failed.") var status: PushStatus?
@@ -206,38 +255,54 @@ struct AdminPushes: AsyncParsableCommand {
         let page = try await options.withStore { store in
             try await store.pushes(PushFilter(status: status), page: PageRequest(limit: max(1, min(limit, 10_000)), before: before))
         }
-        try options.output(try page.json("pushes"),
-                           table: AdminOrder.pushTable(page.records).text + (page.next.map { "more: --before \($0)\n" } ?? ""))
+        try options.output(
+            try page.json("pushes"),
+            table: AdminOrder.pushTable(page.records).text + (page.next.map { "more: --before \($0)\n" } ?? "")
+        )
     }
 }
 
 struct AdminStats: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "stats", abstract: "Counts: orders, devices, logs, the outbox, and push outcomes over the last hour and day.")
+        commandName: "stats",
+        abstract: "Counts: orders, devices, logs, the outbox, and push outcomes over the last hour and day."
+    )
 
     @OptionGroup var options: AdminOptions
 
     func run() async throws {
         let stats = try await options.withStore { try await $0.stats(now: Date()) }
         func counts<Key: RawRepresentable<String>>(_ values: [Key: Int]) -> String {
-            values.isEmpty ? "0" : values.map { ($0.key.rawValue, $0.value) }.sorted { $0.0 < $1.0 }
-                .map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+            values.isEmpty
+                ? "0"
+                : values.map { ($0.key.rawValue, $0.value) }.sorted { $0.0 < $1.0 }
+                    .map { "\($0.0) \($0.1)" }.joined(separator: ", ")
         }
-        try options.output(try JSONValue.encoding(stats), table: TextTable(["", ""], [
-            ["orders", "\(stats.orders) (\(counts(stats.ordersByStatus)))"],
-            ["registrations", "\(stats.registrations) on \(stats.devices) devices"],
-            ["device log entries", "\(stats.deviceLogs)"],
-            ["outbox depth", "\(stats.outboxDepth)"],
-            ["pushes", counts(stats.pushesByStatus)],
-            ["pushes, last hour", counts(stats.pushesLastHour)],
-            ["pushes, last day", counts(stats.pushesLastDay)],
-        ], header: false, widths: [20, 200]).text)
+        try options.output(
+            try JSONValue.encoding(stats),
+            table: TextTable(
+                ["", ""],
+                [
+                    ["orders", "\(stats.orders) (\(counts(stats.ordersByStatus)))"],
+                    ["registrations", "\(stats.registrations) on \(stats.devices) devices"],
+                    ["device log entries", "\(stats.deviceLogs)"],
+                    ["outbox depth", "\(stats.outboxDepth)"],
+                    ["pushes", counts(stats.pushesByStatus)],
+                    ["pushes, last hour", counts(stats.pushesLastHour)],
+                    ["pushes, last day", counts(stats.pushesLastDay)],
+                ],
+                header: false,
+                widths: [20, 200]
+            ).text
+        )
     }
 }
 
 struct AdminResend: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "resend", abstract: "Queue a push to every device registered for an order again.")
+        commandName: "resend",
+        abstract: "Queue a push to every device registered for an order again."
+    )
 
     @OptionGroup var options: AdminOptions
     @Argument(help: "The order type identifier.") var type: String
@@ -247,14 +312,18 @@ struct AdminResend: AsyncParsableCommand {
         guard let queued = try await options.withStore({ try await $0.resendPushes(type: type, id: id, now: Date()) }) else {
             throw CommandFailure("there is no order \(id) of type \(type)")
         }
-        try options.output(.object(["pushesQueued": .int(queued)]),
-                           table: "queued a push for \(queued) device\(queued == 1 ? "" : "s"); the running server sends it\n")
+        try options.output(
+            .object(["pushesQueued": .int(queued)]),
+            table: "queued a push for \(queued) device\(queued == 1 ? "" : "s"); the running server sends it\n"
+        )
     }
 }
 
 struct AdminPrune: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "prune", abstract: "Delete registrations whose pushes failed for good, and old device logs.")
+        commandName: "prune",
+        abstract: "Delete registrations whose pushes failed for good, and old device logs."
+    )
 
     @OptionGroup var options: AdminOptions
     @Flag(help: "Delete registrations whose last push failed permanently.") var failedRegistrations = false
@@ -289,14 +358,16 @@ struct AdminPrune: AsyncParsableCommand {
 struct AdminRebuildPackages: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rebuild-packages",
-        abstract: "Sign every order's package again with the configured certificates (after a renewal).")
+        abstract: "Sign every order's package again with the configured certificates (after a renewal)."
+    )
 
     @OptionGroup var options: AdminOptions
 
     func run() async throws {
         var configuration = try await options.configuration.load()
         if configuration.orderTypes.isEmpty,
-           let development = try await ServiceBootstrap.developmentOrderType(configuration, create: false) {
+            let development = try await ServiceBootstrap.developmentOrderType(configuration, create: false)
+        {
             configuration.orderTypes = [development.type]
         }
         // The same loading and checks as serve: an order type whose signing files or template are unusable stops it.
@@ -307,11 +378,17 @@ struct AdminRebuildPackages: AsyncParsableCommand {
         // Through the service, as the server writes: each order is read, signed outside any transaction, and stored
         // only if it is still at the version read, so the server keeps serving and writing meanwhile.
         let rebuilt = try await options.withStore { store in
-            try await OrderService(store: store, orderTypes: report.orderTypes, webServiceURL: configuration.webServiceURL,
-                                   cacheCapacity: 0).rebuildPackages()
+            try await OrderService(
+                store: store,
+                orderTypes: report.orderTypes,
+                webServiceURL: configuration.webServiceURL,
+                cacheCapacity: 0
+            ).rebuildPackages()
         }
-        try options.output(.object(["packagesRebuilt": .int(rebuilt)]),
-                           table: "rebuilt \(rebuilt) package\(rebuilt == 1 ? "" : "s") (orders of unconfigured types are left as they are)\n")
+        try options.output(
+            .object(["packagesRebuilt": .int(rebuilt)]),
+            table: "rebuilt \(rebuilt) package\(rebuilt == 1 ? "" : "s") (orders of unconfigured types are left as they are)\n"
+        )
     }
 }
 

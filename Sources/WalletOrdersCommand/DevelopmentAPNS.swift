@@ -1,7 +1,7 @@
 import Foundation
 import WalletOrdersAPNSServer
-import WalletOrdersCrypto
 import WalletOrdersApplication
+import WalletOrdersCrypto
 
 /// The local APNs that `apns-sandbox` and `device watch` run on the development keys in a folder: it trusts the
 /// folder's APNs key and keeps its TLS identity there, so a service pointed at it keeps trusting it across restarts.
@@ -18,29 +18,45 @@ struct DevelopmentAPNS {
     var environment: String { "WALLET_ORDERS_APNS_ENVIRONMENT=\(url) WALLET_ORDERS_APNS_CA=\(caFile)" }
 
     /// Starts listening on `port` with the keys `keys` holds (`dev.env`, `apns-public.pem`).
-    static func start(keys: String, port: Int, onPush: @escaping @Sendable (LocalAPNS.ReceivedPush) -> Void)
-        async throws -> DevelopmentAPNS {
+    static func start(
+        keys: String,
+        port: Int,
+        onPush: @escaping @Sendable (LocalAPNS.ReceivedPush) -> Void
+    )
+        async throws -> DevelopmentAPNS
+    {
         let folder = URL(fileURLWithPath: keys)
         let settings = try? await ServiceConfiguration.orderType(
-            environmentFile: folder.appendingPathComponent("dev.env").path)
+            environmentFile: folder.appendingPathComponent("dev.env").path
+        )
         guard let settings, let keyID = settings.apnsKeyID,
-              let publicPEM = FileManager.default.contents(atPath: folder.appendingPathComponent("apns-public.pem").path),
-              let publicKey = try? PublicKey(pem: publicPEM) else {
-            throw CommandFailure("\(keys) holds no development APNs key: run `wallet-orders keys dev --out \(keys)` "
-                + "(or `make run` once, which makes data/dev-keys) first")
+            let publicPEM = FileManager.default.contents(atPath: folder.appendingPathComponent("apns-public.pem").path),
+            let publicKey = try? PublicKey(pem: publicPEM)
+        else {
+            throw CommandFailure(
+                "\(keys) holds no development APNs key: run `wallet-orders keys dev --out \(keys)` "
+                    + "(or `make run` once, which makes data/dev-keys) first"
+            )
         }
         let identity = try LocalAPNS.TLSIdentity(folder: folder)
         let apns = LocalAPNS(
-            publicKeys: [keyID: publicKey], teamID: settings.apnsTeamID ?? settings.teamIdentifier,
-            topics: [settings.identifier], recordsPushes: false, onPush: onPush)
+            publicKeys: [keyID: publicKey],
+            teamID: settings.apnsTeamID ?? settings.teamIdentifier,
+            topics: [settings.identifier],
+            recordsPushes: false,
+            onPush: onPush
+        )
         let listener: LocalAPNS.Listener
         do {
             listener = try await apns.listen(port: port, tls: identity.serverConfiguration())
         } catch {
             throw CommandFailure("cannot listen on port \(port) (is `apns-sandbox` or another `device watch` running?): \(error)")
         }
-        return DevelopmentAPNS(apns: apns, listener: listener,
-                               caFile: LocalAPNS.TLSIdentity.certificateAuthorityFile(in: folder).path)
+        return DevelopmentAPNS(
+            apns: apns,
+            listener: listener,
+            caFile: LocalAPNS.TLSIdentity.certificateAuthorityFile(in: folder).path
+        )
     }
 
     /// One line about a push, as `apns-sandbox` prints it.

@@ -17,18 +17,20 @@ struct Device: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add an order to a simulated device with a local APNs of its own, and print each step.",
             discussion: """
-            It starts a local APNs on the development keys (as `apns-sandbox` does, printing pushes for other \
-            tokens too), adds the order (from orderDetails: fetch, check, register; from a package: check, \
-            register), then follows every push for its token: which orders changed, a conditional fetch of each \
-            (200 or 304), the package checked as Wallet would. Problems are posted to the service's /v1/log. \
-            Ctrl-C (or SIGTERM) removes the order and unregisters, as deleting it from Wallet does.
+                It starts a local APNs on the development keys (as `apns-sandbox` does, printing pushes for other \
+                tokens too), adds the order (from orderDetails: fetch, check, register; from a package: check, \
+                register), then follows every push for its token: which orders changed, a conditional fetch of each \
+                (200 or 304), the package checked as Wallet would. Problems are posted to the service's /v1/log. \
+                Ctrl-C (or SIGTERM) removes the order and unregisters, as deleting it from Wallet does.
 
-            The service pushes only when pointed at this APNs: start it with the two variables printed at start.
-            """
+                The service pushes only when pointed at this APNs: start it with the two variables printed at start.
+                """
         )
 
-        @Option(name: .customLong("order-details"),
-                help: "A JSON file with orderDetails (the merchant API's answer to creating an order will do); - for stdin.")
+        @Option(
+            name: .customLong("order-details"),
+            help: "A JSON file with orderDetails (the merchant API's answer to creating an order will do); - for stdin."
+        )
         var orderDetails: String?
 
         @Option(help: "An .order file, or an http(s) URL of one, to add instead.")
@@ -82,8 +84,12 @@ struct Device: AsyncParsableCommand {
             // Trapped from the start, so that a signal during start-up still ends the run through the clean-up.
             let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
             let device = try SimulatedDevice(
-                trustedRoots: roots, identifier: deviceIdentifier, pushToken: pushToken, allowsHTTPWebService: allowHTTP,
-                client: DeviceHTTPClient(certificateAuthorities: httpsRoots))
+                trustedRoots: roots,
+                identifier: deviceIdentifier,
+                pushToken: pushToken,
+                allowsHTTPWebService: allowHTTP,
+                client: DeviceHTTPClient(certificateAuthorities: httpsRoots)
+            )
             let token = device.pushToken
             let sandbox = try await DevelopmentAPNS.start(keys: keys, port: apnsPort) { push in
                 // The device prints the pushes it takes; the others are printed as apns-sandbox prints them.
@@ -106,11 +112,13 @@ struct Device: AsyncParsableCommand {
                 }
             }
             device.connect(to: sandbox.apns)
-            printLine("""
+            printLine(
+                """
                 Simulated device \(device.identifier), push token \(device.pushToken)
                 Local APNs for its pushes on \(sandbox.url). Point the service at it:
                   \(sandbox.environment)
-                """)
+                """
+            )
             if allowHTTP, webServiceURL != nil {
                 printLine("(plain-http web service accepted for development; Wallet itself requires https)")
             }
@@ -132,9 +140,11 @@ struct Device: AsyncParsableCommand {
                 try? await Task.sleep(for: .milliseconds(10))
             }
             if let added {
-                printLine("Watching \(added.orderTypeIdentifier) / \(added.orderIdentifier)"
-                    + (added.isRegistered ? " for pushes" : " (not registered: no pushes will come)")
-                    + ". Ctrl-C to stop.")
+                printLine(
+                    "Watching \(added.orderTypeIdentifier) / \(added.orderIdentifier)"
+                        + (added.isRegistered ? " for pushes" : " (not registered: no pushes will come)")
+                        + ". Ctrl-C to stop."
+                )
             }
 
             for await _ in signals { break }

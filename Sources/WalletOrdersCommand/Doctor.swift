@@ -18,11 +18,21 @@ struct Doctor: AsyncParsableCommand {
             do {
                 if let development = try await ServiceBootstrap.developmentOrderType(configuration, create: false) {
                     configuration.orderTypes = [development.type]
-                    findings.append(CheckFinding(level: .ok, message: "no order type configured: serve uses the "
-                        + "development keys beside the database (not trusted by real devices)"))
+                    findings.append(
+                        CheckFinding(
+                            level: .ok,
+                            message: "no order type configured: serve uses the "
+                                + "development keys beside the database (not trusted by real devices)"
+                        )
+                    )
                 } else {
-                    findings.append(CheckFinding(level: .ok, message: "no order type configured: serve will make "
-                        + "development keys beside the database (not trusted by real devices)"))
+                    findings.append(
+                        CheckFinding(
+                            level: .ok,
+                            message: "no order type configured: serve will make "
+                                + "development keys beside the database (not trusted by real devices)"
+                        )
+                    )
                 }
             } catch let error as ConfigurationError {
                 findings.append(CheckFinding(level: .problem, message: error.description))

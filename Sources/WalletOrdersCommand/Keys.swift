@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import WalletOrdersApplication
 import WalletOrdersCrypto
 import WalletOrdersModel
-import WalletOrdersApplication
 
 /// `wallet-orders keys`: certificates and keys.
 struct Keys: ParsableCommand {
@@ -42,7 +42,11 @@ struct Keys: ParsableCommand {
 
         func run() throws {
             let files = try DevelopmentKeyFiles.write(
-                to: URL(fileURLWithPath: out), orderType: orderType, team: team, replace: force)
+                to: URL(fileURLWithPath: out),
+                orderType: orderType,
+                team: team,
+                replace: force
+            )
             print("Wrote a development chain for \(orderType) (team \(team)) to \(out):")
             for file in files.written { print("  \(file)") }
             print("Load it with: set -a; . \(files.environmentFile); set +a")

@@ -1,20 +1,20 @@
 import ArgumentParser
 import Foundation
+import WalletOrdersApplication
 import WalletOrdersCrypto
 import WalletOrdersModel
 import WalletOrdersPackage
-import WalletOrdersApplication
 
 /// `wallet-orders package`: build and sign one `.order` offline.
 struct Package: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build and sign an .order package from an order.json and a template folder.",
         discussion: """
-        The signing settings are read as serve reads them: --config's JSON file with WALLET_ORDERS_* variables \
-        over it (signingCert, signingKey, wwdrCert, template, manifestDigest; WALLET_ORDERS_SIGNING_CERT and so \
-        on); the options below override them. The key's password, if any, is read from signingKeyPassword \
-        (WALLET_ORDERS_SIGNING_KEY_PASSWORD), never from the command line.
-        """
+            The signing settings are read as serve reads them: --config's JSON file with WALLET_ORDERS_* variables \
+            over it (signingCert, signingKey, wwdrCert, template, manifestDigest; WALLET_ORDERS_SIGNING_CERT and so \
+            on); the options below override them. The key's password, if any, is read from signingKeyPassword \
+            (WALLET_ORDERS_SIGNING_KEY_PASSWORD), never from the command line.
+            """
     )
 
     @Argument(help: "The order.json to package.")
@@ -74,7 +74,8 @@ struct Package: AsyncParsableCommand {
             if document.orderTypeIdentifier == nil, let type = identity.orderTypeIdentifier {
                 document["orderTypeIdentifier"] = .string(type)
             }
-            let orderTemplate = try templateFolder.map { try OrderTemplate(directory: URL(fileURLWithPath: $0)) }
+            let orderTemplate =
+                try templateFolder.map { try OrderTemplate(directory: URL(fileURLWithPath: $0)) }
                 ?? OrderTemplate()
             // The order's own updatedAt stamps the package, so one version of an order always gives the same bytes.
             let signingTime = document.withDefaults(orderTemplate.defaults ?? .object([:])).updatedAt ?? Date()

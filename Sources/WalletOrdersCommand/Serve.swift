@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
-import WalletOrdersCrypto
 import WalletOrdersApplication
+import WalletOrdersCrypto
 import WalletOrdersPlayground
 
 /// Options every command that reads the service's configuration shares.
@@ -16,7 +16,9 @@ struct ConfigurationOptions: ParsableArguments {
     func load(host: String? = nil, port: Int? = nil) async throws -> ServiceConfiguration {
         do {
             var configuration = try await ServiceConfiguration.load(
-                file: config, environment: ProcessInfo.processInfo.environment)
+                file: config,
+                environment: ProcessInfo.processInfo.environment
+            )
             if let database { configuration.database = try DatabaseLocation(database) }
             if let host { configuration.host = host }
             if let port { configuration.port = port }
@@ -42,8 +44,11 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The port to listen on (default 8080; 0 picks a free one).")
     var port: Int?
 
-    @Flag(inversion: .prefixedNo,
-          help: "In development (no order type configured), push to a local APNs in this process that hands pushes to the playground's simulated devices; without it, development pushes wait in the outbox.")
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "In development (no order type configured), push to a local APNs in this process that hands pushes to the playground's simulated devices; without it, development pushes wait in the outbox."
+    )
     var localAPNS = true
 
     func run() async throws {
@@ -95,26 +100,35 @@ struct Serve: AsyncParsableCommand {
         let page = PlaygroundPage(playground: playground, webServiceURL: bootstrap.service.webServiceURL)
         let listening = playground
         let app = ServiceApplication.make(
-            service: bootstrap.service, metrics: bootstrap.metrics, configuration: configured, logger: logger,
-            services: bootstrap.services, extraMerchantKeys: playground.map { [$0.key] } ?? [],
-            routes: { page.add(to: $0) }
-        ) { port in
-            listening?.listening(host: configured.host, port: port)
-            var lines = ["wallet-orders is serving on http://\(configured.host):\(port) (webServiceURL \(configured.webServiceURL))",
-                         "  order types: \(orderTypes)",
-                         "  database: \(configured.database)"]
-            lines += notes.map { "  " + $0 }
-            if let playgroundLine {
-                lines.append("  Playground: http://\(configured.host):\(port)\(playgroundLine)")
+            service: bootstrap.service,
+            metrics: bootstrap.metrics,
+            configuration: configured,
+            logger: logger,
+            services: bootstrap.services,
+            extraMerchantKeys: playground.map { [$0.key] } ?? [],
+            routes: { page.add(to: $0) },
+            onServerRunning: { port in
+                listening?.listening(host: configured.host, port: port)
+                var lines = [
+                    "wallet-orders is serving on http://\(configured.host):\(port) (webServiceURL \(configured.webServiceURL))",
+                    "  order types: \(orderTypes)",
+                    "  database: \(configured.database)",
+                ]
+                lines += notes.map { "  " + $0 }
+                if let playgroundLine {
+                    lines.append("  Playground: http://\(configured.host):\(port)\(playgroundLine)")
+                }
+                if !notes.isEmpty {
+                    lines.append("  Create a first order (with the key above as KEY):")
+                    lines.append(
+                        "    curl -s -X POST http://\(configured.host):\(port)/api/v1/orders -H \"Authorization: Bearer $KEY\" "
+                            + "-H 'Content-Type: application/json' -d @Examples/order.json"
+                    )
+                }
+                // Written straight to the file descriptor: print() would sit in a buffer when stdout is not a terminal.
+                FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
             }
-            if !notes.isEmpty {
-                lines.append("  Create a first order (with the key above as KEY):")
-                lines.append("    curl -s -X POST http://\(configured.host):\(port)/api/v1/orders -H \"Authorization: Bearer $KEY\" "
-                    + "-H 'Content-Type: application/json' -d @Examples/order.json")
-            }
-            // Written straight to the file descriptor: print() would sit in a buffer when stdout is not a terminal.
-            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-        }
+        )
         try await app.runService()
         playground?.stop()
         embeddedAPNS?.listener.close()
@@ -135,8 +149,11 @@ struct Migrate: AsyncParsableCommand {
         do {
             let applied = try await store.migrate()
             await store.close()
-            print(applied.isEmpty ? "\(configuration.database): up to date"
-                : "\(configuration.database): applied \(applied.joined(separator: ", "))")
+            print(
+                applied.isEmpty
+                    ? "\(configuration.database): up to date"
+                    : "\(configuration.database): applied \(applied.joined(separator: ", "))"
+            )
         } catch {
             await store.close()
             throw CommandFailure("cannot migrate \(configuration.database): \(error)")

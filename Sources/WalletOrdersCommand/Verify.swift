@@ -9,9 +9,9 @@ struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check an .order package: layout, digests, signature and chain, order.json, localizations, size.",
         discussion: """
-        Exits 0 when the package is good and 1 with a list of problems when it is not. Warnings (objects that \
-        devices before iOS 17 do not show, deprecated fields, plain-http links) are printed either way.
-        """
+            Exits 0 when the package is good and 1 with a list of problems when it is not. Warnings (objects that \
+            devices before iOS 17 do not show, deprecated fields, plain-http links) are printed either way.
+            """
     )
 
     @Argument(help: "The .order file to check.")
@@ -36,7 +36,10 @@ struct Verify: ParsableCommand {
         let report: PackageReport
         do {
             report = try PackageVerifier.verify(
-                fileAt: package, trustedRoots: roots, allowHTTPWebService: allowHTTPWebService)
+                fileAt: package,
+                trustedRoots: roots,
+                allowHTTPWebService: allowHTTPWebService
+            )
         } catch {
             throw CommandFailure("\(package): cannot read the file")
         }
@@ -47,8 +50,11 @@ struct Verify: ParsableCommand {
         if let time = report.signingTime { print("  signed at: \(RFC3339.format(time))") }
         for warning in report.warnings { print("  warning: \(warning)") }
         if report.isValid {
-            print(report.chainChecked ? "OK: the package is valid and chains to the trusted root."
-                : "OK: the package is valid (chain not checked: pass --ca ROOT.pem to check it).")
+            print(
+                report.chainChecked
+                    ? "OK: the package is valid and chains to the trusted root."
+                    : "OK: the package is valid (chain not checked: pass --ca ROOT.pem to check it)."
+            )
             return
         }
         print("INVALID: \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"):")

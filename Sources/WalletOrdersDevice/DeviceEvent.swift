@@ -42,8 +42,15 @@ public struct DeviceEvent: Codable, Sendable, Equatable, CustomStringConvertible
     /// A sentence about the step: the topic of a push, what a listing named, a package's size, why it was refused.
     public let detail: String?
 
-    public init(kind: Kind, time: Date = Date(), method: String? = nil, url: String? = nil, status: Int? = nil,
-                milliseconds: Double? = nil, detail: String? = nil) {
+    public init(
+        kind: Kind,
+        time: Date = Date(),
+        method: String? = nil,
+        url: String? = nil,
+        status: Int? = nil,
+        milliseconds: Double? = nil,
+        detail: String? = nil
+    ) {
         self.kind = kind
         self.time = time
         self.method = method

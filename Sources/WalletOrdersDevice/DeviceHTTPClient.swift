@@ -50,14 +50,21 @@ public struct DeviceHTTPClient: Sendable {
 
     /// A client trusting, for https, the system's roots and `certificateAuthorities`; every request gives up after
     /// `timeout`.
-    public init(certificateAuthorities: [Certificate] = [], timeout: Duration = .seconds(10),
-                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws {
+    public init(
+        certificateAuthorities: [Certificate] = [],
+        timeout: Duration = .seconds(10),
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) throws {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.minimumTLSVersion = .tlsv12
         if !certificateAuthorities.isEmpty {
-            tls.additionalTrustRoots = [.certificates(try certificateAuthorities.map {
-                try NIOSSLCertificate(bytes: Array($0.der), format: .der)
-            })]
+            tls.additionalTrustRoots = [
+                .certificates(
+                    try certificateAuthorities.map {
+                        try NIOSSLCertificate(bytes: Array($0.der), format: .der)
+                    }
+                )
+            ]
         }
         sslContext = try NIOSSLContext(configuration: tls)
         self.timeout = timeout
@@ -65,10 +72,17 @@ public struct DeviceHTTPClient: Sendable {
     }
 
     /// Sends one request and collects the whole answer.
-    public func send(_ method: String, _ url: String, headers: [HeaderField] = [], body: Data? = nil) async throws
-        -> Response {
+    public func send(
+        _ method: String,
+        _ url: String,
+        headers: [HeaderField] = [],
+        body: Data? = nil
+    ) async throws
+        -> Response
+    {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let rawHost = components.host, !rawHost.isEmpty else {
+            scheme == "http" || scheme == "https", let rawHost = components.host, !rawHost.isEmpty
+        else {
             throw Failure("\(url) is not an http or https URL")
         }
         // An IPv6 literal keeps its brackets in the Host header but not when connecting.
@@ -101,8 +115,15 @@ public struct DeviceHTTPClient: Sendable {
         }
     }
 
-    private func exchange(_ head: HTTPRequestHead, body: Data?, host: String, port: Int, tls: NIOSSLContext?)
-        async throws -> Response {
+    private func exchange(
+        _ head: HTTPRequestHead,
+        body: Data?,
+        host: String,
+        port: Int,
+        tls: NIOSSLContext?
+    )
+        async throws -> Response
+    {
         let channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
         do {
             channel = try await ClientBootstrap(group: group)
@@ -119,7 +140,8 @@ public struct DeviceHTTPClient: Sendable {
                         }
                         try pipeline.addHTTPClientHandlers()
                         return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(
-                            wrappingChannelSynchronously: channel)
+                            wrappingChannelSynchronously: channel
+                        )
                     }
                 }
         } catch {

@@ -11,8 +11,12 @@ public struct OrderDetails: Codable, Sendable, Equatable, CustomStringConvertibl
     /// The secret sent as `Authorization: AppleOrder {token}`; never shown in a transcript or a description.
     public var authenticationToken: String
 
-    public init(orderTypeIdentifier: String, orderIdentifier: String, webServiceURL: String,
-                authenticationToken: String) {
+    public init(
+        orderTypeIdentifier: String,
+        orderIdentifier: String,
+        webServiceURL: String,
+        authenticationToken: String
+    ) {
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier
         self.webServiceURL = webServiceURL
@@ -30,8 +34,12 @@ public struct OrderDetails: Codable, Sendable, Equatable, CustomStringConvertibl
             }
             return value
         }
-        self.init(orderTypeIdentifier: try field("orderTypeIdentifier"), orderIdentifier: try field("orderIdentifier"),
-                  webServiceURL: try field("webServiceURL"), authenticationToken: try field("authenticationToken"))
+        self.init(
+            orderTypeIdentifier: try field("orderTypeIdentifier"),
+            orderIdentifier: try field("orderIdentifier"),
+            webServiceURL: try field("webServiceURL"),
+            authenticationToken: try field("authenticationToken")
+        )
     }
 
     /// The order's type, identifier and web service, without the token.

@@ -38,7 +38,8 @@ extension SimulatedDevice {
 
     static func orderDocument(in package: Data) -> OrderDocument? {
         guard let entries = try? ZipArchive.read(package),
-              let data = entries.first(where: { $0.path == "order.json" })?.data else { return nil }
+            let data = entries.first(where: { $0.path == "order.json" })?.data
+        else { return nil }
         return try? OrderDocument(data: data)
     }
 
@@ -78,15 +79,27 @@ extension SimulatedDevice {
     }
 
     /// Wallet's way of naming a failed task in a log message.
-    static func task(_ name: String, _ key: OrderKey?, _ base: String, _ reason: String, extra: String? = nil)
-        -> String {
+    static func task(
+        _ name: String,
+        _ key: OrderKey?,
+        _ base: String,
+        _ reason: String,
+        extra: String? = nil
+    )
+        -> String
+    {
         let subject = extra ?? key.map { "order type \($0.type), order identifier \($0.id)" } ?? ""
         return "\(name) task (\(subject); with web service url \(base)) encountered error: \(reason)"
     }
 
     static func fetchTask(_ key: OrderKey, _ base: String, since: String?, _ reason: String) -> String {
-        task("Get order", key, base, reason,
-             extra: "order type \(key.type), order identifier \(key.id), if-modified-since \(since ?? "(null)")")
+        task(
+            "Get order",
+            key,
+            base,
+            reason,
+            extra: "order type \(key.type), order identifier \(key.id), if-modified-since \(since ?? "(null)")"
+        )
     }
 
     static func addTask(_ key: OrderKey, _ base: String, _ reason: String) -> String {

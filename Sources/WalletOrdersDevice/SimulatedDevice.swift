@@ -29,8 +29,13 @@ public actor SimulatedDevice {
     /// the development root for local ones). Identifier and push token are random unless given.
     /// `allowsHTTPWebService` accepts orders whose `webServiceURL` is plain http, which only a development server
     /// writes and Wallet refuses. `client` carries its requests (by default, one trusting the system's roots).
-    public init(trustedRoots: [Certificate], identifier: String? = nil, pushToken: String? = nil,
-                allowsHTTPWebService: Bool = false, client: DeviceHTTPClient? = nil) throws {
+    public init(
+        trustedRoots: [Certificate],
+        identifier: String? = nil,
+        pushToken: String? = nil,
+        allowsHTTPWebService: Bool = false,
+        client: DeviceHTTPClient? = nil
+    ) throws {
         self.identifier = identifier ?? Self.randomHex(bytes: 16)
         self.pushToken = (pushToken ?? Self.randomHex(bytes: 32)).lowercased()
         self.trustedRoots = trustedRoots
@@ -46,12 +51,22 @@ public actor SimulatedDevice {
     }
 
     /// A device trusting the PEM certificates in `trustedRootsPEM` (a development chain's `root-ca.pem`, say).
-    public init(trustedRootsPEM: Data, identifier: String? = nil, pushToken: String? = nil,
-                allowsHTTPWebService: Bool = false, client: DeviceHTTPClient? = nil) throws {
+    public init(
+        trustedRootsPEM: Data,
+        identifier: String? = nil,
+        pushToken: String? = nil,
+        allowsHTTPWebService: Bool = false,
+        client: DeviceHTTPClient? = nil
+    ) throws {
         let roots = Certificate.allPEM(trustedRootsPEM)
         guard !roots.isEmpty else { throw DeviceError.badTrustedRoots("no PEM certificate to trust") }
-        try self.init(trustedRoots: roots, identifier: identifier, pushToken: pushToken,
-                      allowsHTTPWebService: allowsHTTPWebService, client: client)
+        try self.init(
+            trustedRoots: roots,
+            identifier: identifier,
+            pushToken: pushToken,
+            allowsHTTPWebService: allowsHTTPWebService,
+            client: client
+        )
     }
 
     deinit {
@@ -95,18 +110,31 @@ public actor SimulatedDevice {
         let key = OrderKey(type: details.orderTypeIdentifier, id: details.orderIdentifier)
         let base = Self.base(details.webServiceURL)
         let url = Self.orderURL(base, key)
-        let response = try await request(.fetch, "GET", url, headers: [Self.authorization(details.authenticationToken)],
-                                         describe: Self.describeFetch)
+        let response = try await request(
+            .fetch,
+            "GET",
+            url,
+            headers: [Self.authorization(details.authenticationToken)],
+            describe: Self.describeFetch
+        )
         guard response.status == 200 else {
             await postLog(Self.fetchTask(key, base, since: nil, "Unexpected response code \(response.status)"), to: base)
             throw DeviceError.unexpectedStatus(url: url, status: response.status)
         }
         let (document, report) = try await accept(response.body, for: key, webServiceURL: base, since: nil)
         held[key] = DeviceOrder(
-            orderTypeIdentifier: key.type, orderIdentifier: key.id, webServiceURL: base, package: response.body,
-            order: document, warnings: report.warnings, lastModified: response.header("Last-Modified"),
-            etag: response.header("ETag"), isRegistered: false, versions: 1,
-            authenticationToken: document.authenticationToken ?? details.authenticationToken)
+            orderTypeIdentifier: key.type,
+            orderIdentifier: key.id,
+            webServiceURL: base,
+            package: response.body,
+            order: document,
+            warnings: report.warnings,
+            lastModified: response.header("Last-Modified"),
+            etag: response.header("ETag"),
+            isRegistered: false,
+            versions: 1,
+            authenticationToken: document.authenticationToken ?? details.authenticationToken
+        )
         log.append(DeviceEvent(kind: .added, detail: "\(key.type) / \(key.id) from orderDetails"))
         await register(key)
         return try order(key)
@@ -123,17 +151,32 @@ public actor SimulatedDevice {
             let problems = report.problems.isEmpty ? ["order.json cannot be read"] : report.problems
             log.append(DeviceEvent(kind: .refused, detail: problems.joined(separator: "; ")))
             if let base, let type = report.orderTypeIdentifier, let id = report.orderIdentifier {
-                await postLog(Self.addTask(OrderKey(type: type, id: id), base,
-                                           "Order package is invalid: \(problems.joined(separator: "; "))"), to: base)
+                await postLog(
+                    Self.addTask(
+                        OrderKey(type: type, id: id),
+                        base,
+                        "Order package is invalid: \(problems.joined(separator: "; "))"
+                    ),
+                    to: base
+                )
             }
             throw DeviceError.refusedPackage(problems)
         }
         let key = OrderKey(type: type, id: id)
         log.append(DeviceEvent(kind: .verified, detail: Self.describe(document, report)))
         held[key] = DeviceOrder(
-            orderTypeIdentifier: type, orderIdentifier: id, webServiceURL: base, package: package, order: document,
-            warnings: report.warnings, lastModified: nil, etag: nil, isRegistered: false, versions: 1,
-            authenticationToken: document.authenticationToken)
+            orderTypeIdentifier: type,
+            orderIdentifier: id,
+            webServiceURL: base,
+            package: package,
+            order: document,
+            warnings: report.warnings,
+            lastModified: nil,
+            etag: nil,
+            isRegistered: false,
+            versions: 1,
+            authenticationToken: document.authenticationToken
+        )
         log.append(DeviceEvent(kind: .added, detail: "\(type) / \(id) from a package"))
         if base != nil, document.authenticationToken != nil { await register(key) }
         return try order(key)
@@ -165,8 +208,12 @@ public actor SimulatedDevice {
         log.append(DeviceEvent(kind: .removed, detail: "\(key.type) / \(key.id)"))
         guard order.isRegistered, let base = order.webServiceURL else { return }
         let url = registrationURL(base, key)
-        let response = try await request(.unregister, "DELETE", url,
-                                         headers: order.authenticationToken.map { [Self.authorization($0)] } ?? [])
+        let response = try await request(
+            .unregister,
+            "DELETE",
+            url,
+            headers: order.authenticationToken.map { [Self.authorization($0)] } ?? []
+        )
         guard response.status == 200 else {
             await postLog(Self.task("Unregister", key, base, "Unexpected response code \(response.status)"), to: base)
             throw DeviceError.unexpectedStatus(url: url, status: response.status)
@@ -194,10 +241,17 @@ public actor SimulatedDevice {
     }
 
     private func handlePush(topic: String) async {
-        let services = Set(held.values.filter { $0.orderTypeIdentifier == topic && $0.isRegistered }
-            .compactMap(\.webServiceURL)).sorted()
-        log.append(DeviceEvent(kind: .push, detail: services.isEmpty
-            ? "topic \(topic): the device holds no registered order of this type" : "topic \(topic)"))
+        let services = Set(
+            held.values.filter { $0.orderTypeIdentifier == topic && $0.isRegistered }
+                .compactMap(\.webServiceURL)
+        ).sorted()
+        log.append(
+            DeviceEvent(
+                kind: .push,
+                detail: services.isEmpty
+                    ? "topic \(topic): the device holds no registered order of this type" : "topic \(topic)"
+            )
+        )
         for base in services {
             await refresh(type: topic, webServiceURL: base)
         }
@@ -219,7 +273,8 @@ public actor SimulatedDevice {
         case 200:
             let json = try? JSONValue.parse(response.body)
             guard let identifiers = json?["orderIdentifiers"]?.arrayValue?.compactMap(\.stringValue),
-                  let lastModified = json?["lastModified"]?.stringValue else {
+                let lastModified = json?["lastModified"]?.stringValue
+            else {
                 log.append(DeviceEvent(kind: .refused, detail: "the listing is not {\"orderIdentifiers\": [...], \"lastModified\": \"...\"}"))
                 await postLog(listed("Server response was malformed"), to: base)
                 return
@@ -241,15 +296,28 @@ public actor SimulatedDevice {
         var headers = current.authenticationToken.map { [Self.authorization($0)] } ?? []
         if let lastModified = current.lastModified { headers.append(.init("If-Modified-Since", lastModified)) }
         if let etag = current.etag { headers.append(.init("If-None-Match", etag)) }
-        guard let response = try? await request(.fetch, "GET", Self.orderURL(base, key), headers: headers,
-                                                describe: Self.describeFetch) else { return false }
+        guard
+            let response = try? await request(
+                .fetch,
+                "GET",
+                Self.orderURL(base, key),
+                headers: headers,
+                describe: Self.describeFetch
+            )
+        else { return false }
         switch response.status {
         case 304:
             return true
         case 200:
             // A refused package is not asked for again: its version stays refused until the next change.
-            guard let accepted = try? await accept(response.body, for: key, webServiceURL: base,
-                                                   since: current.lastModified, heldSince: current.updatedAt)
+            guard
+                let accepted = try? await accept(
+                    response.body,
+                    for: key,
+                    webServiceURL: base,
+                    since: current.lastModified,
+                    heldSince: current.updatedAt
+                )
             else { return true }
             let (document, report) = accepted
             var order = current
@@ -277,10 +345,16 @@ public actor SimulatedDevice {
     private func register(_ key: OrderKey) async {
         guard var order = held[key], let base = order.webServiceURL, let token = order.authenticationToken else { return }
         let body = JSONValue.object(["pushToken": .string(pushToken)]).serialized()
-        guard let response = try? await request(
-            .register, "POST", registrationURL(base, key),
-            headers: [Self.authorization(token), .init("Content-Type", "application/json")], body: body,
-            describe: { $0.status == 201 ? "registered" : $0.status == 200 ? "already registered" : nil }) else { return }
+        guard
+            let response = try? await request(
+                .register,
+                "POST",
+                registrationURL(base, key),
+                headers: [Self.authorization(token), .init("Content-Type", "application/json")],
+                body: body,
+                describe: { $0.status == 201 ? "registered" : $0.status == 200 ? "already registered" : nil }
+            )
+        else { return }
         order.isRegistered = response.status == 201 || response.status == 200
         held[key] = order
         if !order.isRegistered {
@@ -291,25 +365,37 @@ public actor SimulatedDevice {
     /// Checks a fetched package as Wallet does; refuses it (with a transcript entry and a log post) when it fails.
     /// `heldSince` is the `updatedAt` of the version the device holds: an older one is refused, as Wallet keeps the
     /// newest version.
-    private func accept(_ package: Data, for key: OrderKey, webServiceURL base: String, since: String?,
-                        heldSince: Date? = nil) async throws -> (OrderDocument, PackageReport) {
+    private func accept(
+        _ package: Data,
+        for key: OrderKey,
+        webServiceURL base: String,
+        since: String?,
+        heldSince: Date? = nil
+    ) async throws -> (OrderDocument, PackageReport) {
         let report = PackageVerifier.verify(package, trustedRoots: trustedRoots, allowHTTPWebService: allowsHTTPWebService)
         var problems = report.problems
         let document = Self.orderDocument(in: package)
         if let document, report.orderTypeIdentifier != nil,
-           document.orderTypeIdentifier != key.type || document.orderIdentifier != key.id {
-            problems.append("the package holds order \(document.orderTypeIdentifier ?? "?") / "
-                + "\(document.orderIdentifier ?? "?"), not the one asked for")
+            document.orderTypeIdentifier != key.type || document.orderIdentifier != key.id
+        {
+            problems.append(
+                "the package holds order \(document.orderTypeIdentifier ?? "?") / "
+                    + "\(document.orderIdentifier ?? "?"), not the one asked for"
+            )
         }
         if let heldSince, let fetched = document?.updatedAt, fetched < heldSince {
-            problems.append("its updatedAt \(RFC3339.format(fetched)) is older than the version the device holds "
-                + "(\(RFC3339.format(heldSince)))")
+            problems.append(
+                "its updatedAt \(RFC3339.format(fetched)) is older than the version the device holds "
+                    + "(\(RFC3339.format(heldSince)))"
+            )
         }
         guard problems.isEmpty, let document else {
             if problems.isEmpty { problems = ["order.json cannot be read"] }
             log.append(DeviceEvent(kind: .refused, detail: problems.joined(separator: "; ")))
-            await postLog(Self.fetchTask(key, base, since: since, "Order package is invalid: \(problems.joined(separator: "; "))"),
-                          to: base)
+            await postLog(
+                Self.fetchTask(key, base, since: since, "Order package is invalid: \(problems.joined(separator: "; "))"),
+                to: base
+            )
             throw DeviceError.refusedPackage(problems)
         }
         log.append(DeviceEvent(kind: .verified, detail: Self.describe(document, report)))
@@ -320,25 +406,53 @@ public actor SimulatedDevice {
     private func postLog(_ message: String, to base: String) async {
         let line = "[\(RFC3339.format(Date()))] \(message)"
         let body = JSONValue.object(["logs": .array([.string(line)])]).serialized()
-        _ = try? await request(.log, "POST", "\(base)/v1/log", headers: [.init("Content-Type", "application/json")],
-                               body: body, describe: { _ in message })
+        _ = try? await request(
+            .log,
+            "POST",
+            "\(base)/v1/log",
+            headers: [.init("Content-Type", "application/json")],
+            body: body,
+            describe: { _ in message }
+        )
     }
 
     /// Sends one request and records it; throws `DeviceError.unreachable` when no answer came.
     private func request(
-        _ kind: DeviceEvent.Kind, _ method: String, _ url: String, headers: [DeviceHTTPClient.HeaderField] = [],
-        body: Data? = nil, describe: (DeviceHTTPClient.Response) -> String? = { _ in nil }
+        _ kind: DeviceEvent.Kind,
+        _ method: String,
+        _ url: String,
+        headers: [DeviceHTTPClient.HeaderField] = [],
+        body: Data? = nil,
+        describe: (DeviceHTTPClient.Response) -> String? = { _ in nil }
     ) async throws -> DeviceHTTPClient.Response {
         let start = ContinuousClock.now
         let time = Date()
         do {
             let response = try await client.send(method, url, headers: headers, body: body)
-            log.append(DeviceEvent(kind: kind, time: time, method: method, url: url, status: response.status,
-                                   milliseconds: Self.milliseconds(since: start), detail: describe(response)))
+            log.append(
+                DeviceEvent(
+                    kind: kind,
+                    time: time,
+                    method: method,
+                    url: url,
+                    status: response.status,
+                    milliseconds: Self.milliseconds(since: start),
+                    detail: describe(response)
+                )
+            )
             return response
         } catch {
-            log.append(DeviceEvent(kind: kind, time: time, method: method, url: url, status: nil,
-                                   milliseconds: Self.milliseconds(since: start), detail: "\(error)"))
+            log.append(
+                DeviceEvent(
+                    kind: kind,
+                    time: time,
+                    method: method,
+                    url: url,
+                    status: nil,
+                    milliseconds: Self.milliseconds(since: start),
+                    detail: "\(error)"
+                )
+            )
             throw DeviceError.unreachable(url: url, reason: "\(error)")
         }
     }

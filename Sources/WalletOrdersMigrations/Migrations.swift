@@ -21,8 +21,10 @@ public enum Migrations {
             .filter { $0.hasSuffix(".sql") }
             .sorted()
             .map { name in
-                Migration(name: String(name.dropLast(4)),
-                          sql: try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
+                Migration(
+                    name: String(name.dropLast(4)),
+                    sql: try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+                )
             }
     }
 }

@@ -77,8 +77,10 @@ public struct OrderTemplate: Sendable {
         }
         let problems = Localizations.problems(in: files)
         guard problems.isEmpty else {
-            throw PackageError.template("\(directory.path): the localizations disagree:\n"
-                + problems.map { "  - \($0)" }.joined(separator: "\n"))
+            throw PackageError.template(
+                "\(directory.path): the localizations disagree:\n"
+                    + problems.map { "  - \($0)" }.joined(separator: "\n")
+            )
         }
         self.init(files: files, defaults: defaults, localizationProblems: [])
     }

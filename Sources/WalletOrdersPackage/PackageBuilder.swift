@@ -26,7 +26,9 @@ public struct PackageBuilder: Sendable {
     /// against the files the package will hold, the localizations of those files, and the order type against the
     /// signing certificate. Throws `PackageError.invalidAsset` for an asset that cannot go into a package.
     public func validate(
-        order: OrderDocument, template: OrderTemplate = OrderTemplate(), assets: [String: Data] = [:]
+        order: OrderDocument,
+        template: OrderTemplate = OrderTemplate(),
+        assets: [String: Data] = [:]
     ) throws -> OrderValidation {
         try prepare(order: order, template: template, assets: assets).validation
     }
@@ -67,9 +69,12 @@ public struct PackageBuilder: Sendable {
             throw PackageError.tooLarge(bytes: package.count, limit: Self.maxPackageBytes)
         }
         let seal = signature.value.map {
-            PackageSeal(signingTime: Int64(signingTime.timeIntervalSince1970.rounded(.down)),
-                        manifestDigest: DigestAlgorithm.sha256.digest(contents.manifest),
-                        signerDigest: identity.signerDigest, value: $0)
+            PackageSeal(
+                signingTime: Int64(signingTime.timeIntervalSince1970.rounded(.down)),
+                manifestDigest: DigestAlgorithm.sha256.digest(contents.manifest),
+                signerDigest: identity.signerDigest,
+                value: $0
+            )
         }
         return BuiltPackage(data: package, warnings: prepared.validation.warnings, seal: seal)
     }
@@ -88,16 +93,24 @@ public struct PackageBuilder: Sendable {
         let contents = self.contents(order: template.applyingDefaults(to: order), template: template, assets: assets)
         let signingTime = Date(timeIntervalSince1970: TimeInterval(seal.signingTime))
         guard DigestAlgorithm.sha256.digest(contents.manifest) == seal.manifestDigest,
-              let signature = try identity.signer.signature(over: contents.manifest, signingTime: signingTime,
-                                                            value: seal.value)
+            let signature = try identity.signer.signature(
+                over: contents.manifest,
+                signingTime: signingTime,
+                value: seal.value
+            )
         else { return nil }
         return try zip(contents, signature: signature, signingTime: signingTime)
     }
 
     /// What a package holds besides its signature: order.json, the other files (the template's, then the assets
     /// over them) and the manifest of them all.
-    private func contents(order: OrderDocument, template: OrderTemplate, assets: [String: Data])
-        -> (order: Data, files: [String: PackageFile], manifest: Data) {
+    private func contents(
+        order: OrderDocument,
+        template: OrderTemplate,
+        assets: [String: Data]
+    )
+        -> (order: Data, files: [String: PackageFile], manifest: Data)
+    {
         // The template's files come compressed and hashed; only the order, the manifest, the signature and the
         // order's own assets are worked on here.
         var files = template.packaged
@@ -113,17 +126,29 @@ public struct PackageBuilder: Sendable {
     }
 
     /// The zip of `contents` and `signature`, every timestamp `signingTime`.
-    private func zip(_ contents: (order: Data, files: [String: PackageFile], manifest: Data),
-                     signature: CMSSigner.Signature, signingTime: Date) throws -> Data {
+    private func zip(
+        _ contents: (order: Data, files: [String: PackageFile], manifest: Data),
+        signature: CMSSigner.Signature,
+        signingTime: Date
+    ) throws -> Data {
         var members = [ZipWriter.Member(path: "order.json", body: .init(compressing: contents.order, effort: .perPackage))]
         members += contents.files.sorted { $0.key < $1.key }.map { ZipWriter.Member(path: $0.key, body: $0.value.body) }
-        members.append(ZipWriter.Member(path: "manifest.json",
-                                        body: .init(compressing: contents.manifest, effort: .perPackage)))
-        members.append(ZipWriter.Member(path: "signature", body: ZipWriter.Body(runs: [
-            (signature.head, nil),
-            ([UInt8](signature.certificateSet), identity.certificateSetBlocks),
-            (signature.tail, nil),
-        ])))
+        members.append(
+            ZipWriter.Member(
+                path: "manifest.json",
+                body: .init(compressing: contents.manifest, effort: .perPackage)
+            )
+        )
+        members.append(
+            ZipWriter.Member(
+                path: "signature",
+                body: ZipWriter.Body(runs: [
+                    (signature.head, nil),
+                    ([UInt8](signature.certificateSet), identity.certificateSetBlocks),
+                    (signature.tail, nil),
+                ])
+            )
+        )
         do {
             return try ZipWriter.write(members, modified: signingTime)
         } catch {
@@ -132,7 +157,9 @@ public struct PackageBuilder: Sendable {
     }
 
     private func prepare(
-        order: OrderDocument, template: OrderTemplate, assets: [String: Data]
+        order: OrderDocument,
+        template: OrderTemplate,
+        assets: [String: Data]
     ) throws -> (order: OrderDocument, validation: OrderValidation) {
         var paths = template.paths
         var files = template.files
@@ -146,9 +173,12 @@ public struct PackageBuilder: Sendable {
         let order = template.applyingDefaults(to: order)
         var validation = order.validate(files: paths, allowHTTPWebService: allowsHTTPWebService)
         if let type = order.orderTypeIdentifier, let signer = identity.orderTypeIdentifier, type != signer {
-            validation.problems.append(OrderProblem(
-                path: "orderTypeIdentifier",
-                message: "\"\(type)\" does not match the signing certificate, which is for \(signer)"))
+            validation.problems.append(
+                OrderProblem(
+                    path: "orderTypeIdentifier",
+                    message: "\"\(type)\" does not match the signing certificate, which is for \(signer)"
+                )
+            )
         }
         // A template's own localizations were checked when it loaded; assets can change them.
         validation.problems += assets.isEmpty ? template.localizationProblems : Localizations.problems(in: files)

@@ -43,7 +43,9 @@ public enum PackageVerifier {
     /// that is hostile (a zip bomb, too many entries, paths out of the package, links, encryption) or broken gets
     /// its problems and is looked into no further. A package larger than `maxInspectedBytes` is not read at all.
     public static func verify(
-        _ package: Data, trustedRoots: [Certificate]? = nil, allowHTTPWebService: Bool = false
+        _ package: Data,
+        trustedRoots: [Certificate]? = nil,
+        allowHTTPWebService: Bool = false
     ) -> PackageReport {
         var report = PackageReport()
         report.bytes = package.count
@@ -93,7 +95,9 @@ public enum PackageVerifier {
     /// Checks the package in the file at `path` as `verify(_:trustedRoots:allowHTTPWebService:)` does, reading
     /// no more than `maxInspectedBytes` of it (a larger file gets its size problem alone).
     public static func verify(
-        fileAt path: String, trustedRoots: [Certificate]? = nil, allowHTTPWebService: Bool = false
+        fileAt path: String,
+        trustedRoots: [Certificate]? = nil,
+        allowHTTPWebService: Bool = false
     ) throws -> PackageReport {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw PackageError.failed("\(path): cannot read the file")
@@ -111,8 +115,10 @@ public enum PackageVerifier {
     private static func tooLargeToInspect(_ bytes: Int) -> PackageReport {
         var report = PackageReport()
         report.bytes = bytes
-        report.problems.append(sizeProblem(bytes) + " (the file is not looked into: it is larger than "
-            + "\(maxInspectedBytes) bytes)")
+        report.problems.append(
+            sizeProblem(bytes) + " (the file is not looked into: it is larger than "
+                + "\(maxInspectedBytes) bytes)"
+        )
         return report
     }
 
@@ -121,7 +127,10 @@ public enum PackageVerifier {
     }
 
     private static func checkOrder(
-        _ data: Data, files: Set<String>, allowHTTPWebService: Bool, into report: inout PackageReport
+        _ data: Data,
+        files: Set<String>,
+        allowHTTPWebService: Bool,
+        into report: inout PackageReport
     ) {
         guard let order = try? OrderDocument(data: data) else {
             report.problems.append("order.json is not a JSON object")
@@ -164,7 +173,10 @@ public enum PackageVerifier {
     }
 
     private static func checkSignature(
-        _ signature: Data, manifest: Data, trustedRoots: [Certificate]?, into report: inout PackageReport
+        _ signature: Data,
+        manifest: Data,
+        trustedRoots: [Certificate]?,
+        into report: inout PackageReport
     ) {
         let info: CMSSignedInfo
         do {
@@ -191,8 +203,10 @@ public enum PackageVerifier {
             report.problems.append("signature does not carry the WWDR certificate that issued the signer")
         }
         if let type = report.orderTypeIdentifier, signer.subjectUserID != type {
-            report.problems.append("signature is by the certificate for \(signer.subjectUserID ?? "no order type"), "
-                + "but order.json is of type \(type)")
+            report.problems.append(
+                "signature is by the certificate for \(signer.subjectUserID ?? "no order type"), "
+                    + "but order.json is of type \(type)"
+            )
         }
     }
 }

@@ -23,8 +23,13 @@ public struct SigningIdentity: Sendable {
     public var teamIdentifier: String? { certificate.subjectOrganizationalUnit }
 
     /// An identity from parts already in memory, checked as `load` checks files.
-    public init(certificate: Certificate, key: PrivateKey, wwdr: Certificate,
-                orderTypeIdentifier: String? = nil, now: Date = Date()) throws {
+    public init(
+        certificate: Certificate,
+        key: PrivateKey,
+        wwdr: Certificate,
+        orderTypeIdentifier: String? = nil,
+        now: Date = Date()
+    ) throws {
         self.init(unchecked: certificate, key: key, wwdr: wwdr)
         let names = Names(certificate: "the certificate", key: "the private key", wwdr: "the WWDR certificate")
         if let problem = problems(expecting: orderTypeIdentifier, now: now, names: names).first {
@@ -44,8 +49,14 @@ public struct SigningIdentity: Sendable {
         orderTypeIdentifier: String? = nil,
         now: Date = Date()
     ) throws -> SigningIdentity {
-        let checked = check(certificateFile: certificateFile, keyFile: keyFile, password: password, wwdrFile: wwdrFile,
-                            orderTypeIdentifier: orderTypeIdentifier, now: now)
+        let checked = check(
+            certificateFile: certificateFile,
+            keyFile: keyFile,
+            password: password,
+            wwdrFile: wwdrFile,
+            orderTypeIdentifier: orderTypeIdentifier,
+            now: now
+        )
         if let problem = checked.problems.first { throw PackageError.signingIdentity(problem) }
         return checked.identity!
     }
@@ -61,8 +72,12 @@ public struct SigningIdentity: Sendable {
         now: Date = Date()
     ) -> (identity: SigningIdentity?, problems: [String]) {
         do {
-            let identity = try loadUnchecked(certificateFile: certificateFile, keyFile: keyFile, password: password,
-                                             wwdrFile: wwdrFile)
+            let identity = try loadUnchecked(
+                certificateFile: certificateFile,
+                keyFile: keyFile,
+                password: password,
+                wwdrFile: wwdrFile
+            )
             let names = Names(certificate: certificateFile ?? keyFile, key: keyFile, wwdr: wwdrFile)
             return (identity, identity.problems(expecting: orderTypeIdentifier, now: now, names: names))
         } catch {
@@ -70,8 +85,12 @@ public struct SigningIdentity: Sendable {
         }
     }
 
-    private static func loadUnchecked(certificateFile: String?, keyFile: String, password: String?,
-                                      wwdrFile: String) throws -> SigningIdentity {
+    private static func loadUnchecked(
+        certificateFile: String?,
+        keyFile: String,
+        password: String?,
+        wwdrFile: String
+    ) throws -> SigningIdentity {
         let keyData = try read(keyFile, what: "signing key")
         var certificate: Certificate?
         let key: PrivateKey
@@ -97,7 +116,8 @@ public struct SigningIdentity: Sendable {
         }
         guard let certificate else {
             throw PackageError.signingIdentity(
-                "\(keyFile) holds no certificate: name the Order Type ID certificate file as well")
+                "\(keyFile) holds no certificate: name the Order Type ID certificate file as well"
+            )
         }
         let wwdrData = try read(wwdrFile, what: "WWDR certificate")
         guard let wwdr = try? Certificate(wwdrData) else {
@@ -129,8 +149,10 @@ public struct SigningIdentity: Sendable {
             problems.append("\(names.key) is not the private key of the certificate in \(names.certificate)")
         }
         if !certificate.isIssued(by: wwdr) {
-            problems.append("\(names.certificate) (\(certificate.subjectDescription)) was not issued by the WWDR "
-                + "certificate in \(names.wwdr) (\(wwdr.subjectDescription)); its issuer is \(certificate.issuerDescription)")
+            problems.append(
+                "\(names.certificate) (\(certificate.subjectDescription)) was not issued by the WWDR "
+                    + "certificate in \(names.wwdr) (\(wwdr.subjectDescription)); its issuer is \(certificate.issuerDescription)"
+            )
         }
         if let identifier = certificate.subjectUserID {
             if let orderTypeIdentifier, identifier != orderTypeIdentifier {

@@ -31,7 +31,12 @@ extension ZipArchive {
         /// times. A thousand entries, 8 MiB a file, 16 MiB in all and 100 to 1 leave room for any package Wallet
         /// accepts and none for a zip bomb.
         public static let package = ReadingLimits(
-            maxEntries: 1_000, maxEntryBytes: 8 << 20, maxTotalBytes: 16 << 20, maxRatio: 100, ratioThreshold: 1 << 20)
+            maxEntries: 1_000,
+            maxEntryBytes: 8 << 20,
+            maxTotalBytes: 16 << 20,
+            maxRatio: 100,
+            ratioThreshold: 1 << 20
+        )
     }
 
     /// What reading an archive from elsewhere found: the files it could read and everything wrong, one sentence each.
@@ -152,7 +157,8 @@ private struct ArchiveInspection {
         var system: zip_uint8_t = 0
         var attributes: zip_uint32_t = 0
         if zip_file_get_external_attributes(archive, index, 0, &system, &attributes) == 0,
-           let problem = Self.fileTypeProblem(name, system: system, attributes: attributes) {
+            let problem = Self.fileTypeProblem(name, system: system, attributes: attributes)
+        {
             contents.problems.append(problem)
             return true
         }
@@ -162,16 +168,20 @@ private struct ArchiveInspection {
             return true
         }
         if stat.comp_method != ZIP_CM_STORE, stat.comp_method != ZIP_CM_DEFLATE {
-            contents.problems.append("\(name) is compressed with method \(stat.comp_method); "
-                + "a package holds deflated or stored files only")
+            contents.problems.append(
+                "\(name) is compressed with method \(stat.comp_method); "
+                    + "a package holds deflated or stored files only"
+            )
             return true
         }
         let declared = stat.size
         // No entry holds more compressed bytes than the archive has, whatever it declares.
         let compressed = Int(min(stat.comp_size, UInt64(bytes.count)))
         if declared > UInt64(limits.maxEntryBytes) {
-            contents.problems.append("\(name) declares \(declared) bytes uncompressed, more than the "
-                + "\(limits.maxEntryBytes) a file in a package may have")
+            contents.problems.append(
+                "\(name) declares \(declared) bytes uncompressed, more than the "
+                    + "\(limits.maxEntryBytes) a file in a package may have"
+            )
             return false
         }
         if Int(declared) > limits.ratioThreshold, Int(declared) > max(compressed, 1) * limits.maxRatio {
@@ -196,13 +206,17 @@ private struct ArchiveInspection {
             contents.bytesInflated += Int(read)
             data.append(buffer, count: Int(read))
             if data.count > limits.maxEntryBytes {
-                contents.problems.append("\(name) inflates to more than \(limits.maxEntryBytes) bytes, "
-                    + "the most a file in a package may have")
+                contents.problems.append(
+                    "\(name) inflates to more than \(limits.maxEntryBytes) bytes, "
+                        + "the most a file in a package may have"
+                )
                 return false
             }
             if total + data.count > limits.maxTotalBytes {
-                contents.problems.append("the archive inflates to more than \(limits.maxTotalBytes) bytes, "
-                    + "the most a package may hold")
+                contents.problems.append(
+                    "the archive inflates to more than \(limits.maxTotalBytes) bytes, "
+                        + "the most a package may hold"
+                )
                 return false
             }
             if data.count > limits.ratioThreshold, data.count > max(compressed, 1) * limits.maxRatio {
@@ -211,8 +225,10 @@ private struct ArchiveInspection {
             }
         }
         if UInt64(data.count) != declared {
-            contents.problems.append("\(name) holds \(data.count) bytes but the archive declares \(declared): "
-                + "the archive is corrupt")
+            contents.problems.append(
+                "\(name) holds \(data.count) bytes but the archive declares \(declared): "
+                    + "the archive is corrupt"
+            )
             return false
         }
         total += data.count
@@ -256,7 +272,8 @@ private struct ArchiveInspection {
         if name.hasPrefix("/") { return "\(name) is an absolute path; paths in a package are relative" }
         if name.contains("\\") { return "\(name) has a backslash; paths in a package use / between folders" }
         if let first = name.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
-           name.unicodeScalars.dropFirst().first == ":" {
+            name.unicodeScalars.dropFirst().first == ":"
+        {
             return "\(name) starts with a drive letter; paths in a package are relative"
         }
         if name.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
@@ -334,7 +351,8 @@ private enum EndOfCentralDirectory {
             if locator >= 0, matches(zip64LocatorSignature, in: bytes, at: locator) {
                 let record = uint64(bytes, locator + 8)
                 if bytes.count >= 56, record <= UInt64(bytes.count - 56),
-                   matches(zip64Signature, in: bytes, at: Int(record)) {
+                    matches(zip64Signature, in: bytes, at: Int(record))
+                {
                     count = max(count, uint64(bytes, Int(record) + 24), uint64(bytes, Int(record) + 32))
                 }
             }

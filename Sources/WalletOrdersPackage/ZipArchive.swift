@@ -50,8 +50,8 @@ public enum ZipArchive {
             }
             let index = zip_file_add(archive, entry.path, entrySource, ZIP_FL_ENC_UTF_8)
             guard index >= 0,
-                  zip_file_set_dostime(archive, zip_uint64_t(index), time, date, 0) == 0,
-                  zip_set_file_compression(archive, zip_uint64_t(index), ZIP_CM_DEFLATE, 0) == 0
+                zip_file_set_dostime(archive, zip_uint64_t(index), time, date, 0) == 0,
+                zip_set_file_compression(archive, zip_uint64_t(index), ZIP_CM_DEFLATE, 0) == 0
             else {
                 if index < 0 { zip_source_free(entrySource) }
                 let reason = String(cString: zip_strerror(archive))

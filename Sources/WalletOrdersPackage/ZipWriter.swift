@@ -148,13 +148,13 @@ enum ZipWriter {
     }
 }
 
-private extension [UInt8] {
-    mutating func le16(_ value: UInt16) {
+extension [UInt8] {
+    fileprivate mutating func le16(_ value: UInt16) {
         append(UInt8(value & 0xff))
         append(UInt8(value >> 8))
     }
 
-    mutating func le32(_ value: UInt32) {
+    fileprivate mutating func le32(_ value: UInt32) {
         append(UInt8(value & 0xff))
         append(UInt8(value >> 8 & 0xff))
         append(UInt8(value >> 16 & 0xff))

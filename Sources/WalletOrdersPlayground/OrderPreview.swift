@@ -19,10 +19,12 @@ struct OrderPreview {
         guard let data = files["order.json"] else { throw PreviewError("the package has no order.json") }
         self.files = files
         order = try JSONValue.parse(data)
-        localizations = Set(files.keys.compactMap { path -> String? in
-            guard let folder = path.split(separator: "/").first, folder.hasSuffix(".lproj"), path.contains("/") else { return nil }
-            return String(folder.dropLast(".lproj".count))
-        }).sorted()
+        localizations = Set(
+            files.keys.compactMap { path -> String? in
+                guard let folder = path.split(separator: "/").first, folder.hasSuffix(".lproj"), path.contains("/") else { return nil }
+                return String(folder.dropLast(".lproj".count))
+            }
+        ).sorted()
     }
 
     struct PreviewError: Error, CustomStringConvertible {
@@ -33,7 +35,8 @@ struct OrderPreview {
     /// The preview as an HTML fragment in `localization` (the first one when nil or unknown).
     func html(localization requested: String?, version: Int) throws -> String {
         let localization = requested.flatMap { localizations.contains($0) ? $0 : nil } ?? localizations.first
-        let strings = localization.flatMap { files["\($0).lproj/order.strings"] }
+        let strings =
+            localization.flatMap { files["\($0).lproj/order.strings"] }
             .flatMap { try? StringsFile(data: $0).strings } ?? [:]
         func text(_ value: JSONValue?) -> String? {
             guard let value else { return nil }
@@ -50,7 +53,8 @@ struct OrderPreview {
         }
         func image(_ name: JSONValue?) -> String? {
             guard let name = name?.stringValue else { return nil }
-            let hasExtension = name.lowercased().hasSuffix(".png") || name.lowercased().hasSuffix(".jpg")
+            let hasExtension =
+                name.lowercased().hasSuffix(".png") || name.lowercased().hasSuffix(".jpg")
                 || name.lowercased().hasSuffix(".jpeg")
             let names = hasExtension ? [name] : ["\(name)@2x.png", "\(name).png", "\(name)@3x.png"]
             // A top-level file overrides the localized ones.
@@ -104,29 +108,31 @@ struct OrderPreview {
 
     /// `onTheWay` → `On the way`, as Wallet words a status.
     static func label(_ status: String) -> String {
-        let known = ["open": "Open", "completed": "Completed", "cancelled": "Cancelled", "processing": "Processing",
-                     "onTheWay": "On the way", "outForDelivery": "Out for delivery", "delivered": "Delivered",
-                     "shipped": "Shipped", "issue": "Issue", "readyForPickup": "Ready for pickup",
-                     "pickedUp": "Picked up", "paid": "Paid", "pending": "Pending", "authorized": "Authorized",
-                     "refunded": "Refunded", "declined": "Declined", "voided": "Voided"]
+        let known = [
+            "open": "Open", "completed": "Completed", "cancelled": "Cancelled", "processing": "Processing",
+            "onTheWay": "On the way", "outForDelivery": "Out for delivery", "delivered": "Delivered",
+            "shipped": "Shipped", "issue": "Issue", "readyForPickup": "Ready for pickup",
+            "pickedUp": "Picked up", "paid": "Paid", "pending": "Pending", "authorized": "Authorized",
+            "refunded": "Refunded", "declined": "Declined", "voided": "Voided",
+        ]
         return known[status] ?? status
     }
 
     /// Every `{{value}}` is escaped for HTML: the order's text comes from the merchant's editor.
     static let template = """
-    <div class="wallet-card" data-localization="{{localization}}">
-    <div class="merchant">{{#logo}}<img class="logo" alt="" src="{{logo}}">{{/logo}}<strong>{{merchant}}</strong></div>
-    <p class="order-status" data-status="{{status}}">{{statusLabel}}{{#orderNumber}} · Order {{orderNumber}}{{/orderNumber}}</p>
-    {{#statusDescription}}<p class="status-description">{{statusDescription}}</p>{{/statusDescription}}
-    {{#fulfillments}}<div class="fulfillment" data-status="{{status}}"><strong>{{type}}: <span class="fulfillment-status">{{statusLabel}}</span></strong>
-    {{#carrier}}<div>Carrier: {{carrier}}</div>{{/carrier}}{{#displayName}}<div>{{displayName}}</div>{{/displayName}}
-    {{#trackingNumber}}<div>Tracking: {{#trackingURL}}<a href="{{trackingURL}}" rel="noreferrer" target="_blank">{{/trackingURL}}<span class="tracking-number">{{trackingNumber}}</span>{{#trackingURL}}</a>{{/trackingURL}}</div>{{/trackingNumber}}
-    {{#estimatedDeliveryAt}}<div>Expected {{estimatedDeliveryAt}}</div>{{/estimatedDeliveryAt}}{{#pickupAt}}<div>Pickup {{pickupAt}}</div>{{/pickupAt}}
-    {{#fulfillmentDescription}}<div>{{fulfillmentDescription}}</div>{{/fulfillmentDescription}}</div>
-    {{/fulfillments}}
-    <ul class="line-items">{{#lineItems}}<li>{{#image}}<img alt="" src="{{image}}">{{/image}}<span>{{quantity}} × {{title}}{{#subtitle}} <small>{{subtitle}}</small>{{/subtitle}}</span>{{#price}}<span class="price">{{price}}</span>{{/price}}</li>{{/lineItems}}</ul>
-    {{#total}}<p class="total">Total <strong>{{total}}</strong>{{#paymentStatus}} · {{paymentStatus}}{{/paymentStatus}}</p>{{/total}}
-    <p class="meta">Version {{version}} held by the device · updated {{updatedAt}}</p>
-    </div>
-    """
+        <div class="wallet-card" data-localization="{{localization}}">
+        <div class="merchant">{{#logo}}<img class="logo" alt="" src="{{logo}}">{{/logo}}<strong>{{merchant}}</strong></div>
+        <p class="order-status" data-status="{{status}}">{{statusLabel}}{{#orderNumber}} · Order {{orderNumber}}{{/orderNumber}}</p>
+        {{#statusDescription}}<p class="status-description">{{statusDescription}}</p>{{/statusDescription}}
+        {{#fulfillments}}<div class="fulfillment" data-status="{{status}}"><strong>{{type}}: <span class="fulfillment-status">{{statusLabel}}</span></strong>
+        {{#carrier}}<div>Carrier: {{carrier}}</div>{{/carrier}}{{#displayName}}<div>{{displayName}}</div>{{/displayName}}
+        {{#trackingNumber}}<div>Tracking: {{#trackingURL}}<a href="{{trackingURL}}" rel="noreferrer" target="_blank">{{/trackingURL}}<span class="tracking-number">{{trackingNumber}}</span>{{#trackingURL}}</a>{{/trackingURL}}</div>{{/trackingNumber}}
+        {{#estimatedDeliveryAt}}<div>Expected {{estimatedDeliveryAt}}</div>{{/estimatedDeliveryAt}}{{#pickupAt}}<div>Pickup {{pickupAt}}</div>{{/pickupAt}}
+        {{#fulfillmentDescription}}<div>{{fulfillmentDescription}}</div>{{/fulfillmentDescription}}</div>
+        {{/fulfillments}}
+        <ul class="line-items">{{#lineItems}}<li>{{#image}}<img alt="" src="{{image}}">{{/image}}<span>{{quantity}} × {{title}}{{#subtitle}} <small>{{subtitle}}</small>{{/subtitle}}</span>{{#price}}<span class="price">{{price}}</span>{{/price}}</li>{{/lineItems}}</ul>
+        {{#total}}<p class="total">Total <strong>{{total}}</strong>{{#paymentStatus}} · {{paymentStatus}}{{/paymentStatus}}</p>{{/total}}
+        <p class="meta">Version {{version}} held by the device · updated {{updatedAt}}</p>
+        </div>
+        """
 }

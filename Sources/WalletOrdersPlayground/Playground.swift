@@ -139,7 +139,11 @@ public final class Playground: Sendable {
     /// Stops every device (when the service stops).
     public func stop() {
         let devices = state.withLock { state -> [Device] in
-            defer { state.devices.removeAll(); state.order.removeAll(); state.pushes.removeAll() }
+            defer {
+                state.devices.removeAll()
+                state.order.removeAll()
+                state.pushes.removeAll()
+            }
             return Array(state.devices.values)
         }
         for device in devices { device.device.stop() }

@@ -46,15 +46,22 @@ struct PlaygroundEntry: Sendable {
         status = push.status
         milliseconds = nil
         lastModified = nil
-        detail = "apns-topic \(push.topic), apns-push-type \(push.pushType ?? "-"), "
+        detail =
+            "apns-topic \(push.topic), apns-push-type \(push.pushType ?? "-"), "
             + "apns-priority \(push.priority ?? "-"), body \(push.body)" + (push.reason.map { "; refused: \($0)" } ?? "")
-        curl = "curl --http2 --cacert data/dev-keys/local-apns-ca.pem -X POST '\(apnsURL)/3/device/\(push.deviceToken)' "
+        curl =
+            "curl --http2 --cacert data/dev-keys/local-apns-ca.pem -X POST '\(apnsURL)/3/device/\(push.deviceToken)' "
             + "-H 'authorization: bearer $JWT' -H 'apns-topic: \(push.topic)' -H 'apns-push-type: background' "
             + "-H 'apns-priority: 5' -d '{}'"
     }
 
-    private static func curl(_ kind: DeviceEvent.Kind, _ method: String, _ url: String, pushToken: String,
-                             heldLastModified: String?) -> String {
+    private static func curl(
+        _ kind: DeviceEvent.Kind,
+        _ method: String,
+        _ url: String,
+        pushToken: String,
+        heldLastModified: String?
+    ) -> String {
         let token = "-H \"Authorization: AppleOrder $TOKEN\""
         switch kind {
         case .register:
@@ -88,7 +95,8 @@ struct PlaygroundEntry: Sendable {
     /// The `Last-Modified` a fetch's detail names (`7540 bytes, Last-Modified Mon, 23 Nov 2026 13:04:11 GMT`).
     static func lastModified(in event: DeviceEvent) -> String? {
         guard event.kind == .fetch, event.status == 200, let detail = event.detail,
-              let range = detail.range(of: "Last-Modified ") else { return nil }
+            let range = detail.range(of: "Last-Modified ")
+        else { return nil }
         return String(detail[range.upperBound...])
     }
 

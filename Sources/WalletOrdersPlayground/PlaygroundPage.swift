@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
-import WalletOrdersHTTP
 import WalletOrdersDevice
+import WalletOrdersHTTP
 import WalletOrdersModel
 import WalletOrdersService
 
@@ -39,8 +39,11 @@ public struct PlaygroundPage: Sendable {
 
     private func enabled() throws -> Playground {
         guard let playground else {
-            throw APIError(.notFound, "the playground is off: it is on in development, and behind the admin key "
-                + "(WALLET_ORDERS_ADMIN_KEY) otherwise")
+            throw APIError(
+                .notFound,
+                "the playground is off: it is on in development, and behind the admin key "
+                    + "(WALLET_ORDERS_ADMIN_KEY) otherwise"
+            )
         }
         return playground
     }
@@ -52,7 +55,8 @@ public struct PlaygroundPage: Sendable {
         }
         let notes: String
         if !playground.hasDevices {
-            notes = "No simulated device here: this service pushes through Apple's APNs, which cannot reach one. "
+            notes =
+                "No simulated device here: this service pushes through Apple's APNs, which cannot reach one. "
                 + "Pay and Update still create and change real orders."
         } else if !playground.pushesReachDevices {
             notes = "Pushes go to the APNs the configuration names, not to the playground's devices."
@@ -65,7 +69,8 @@ public struct PlaygroundPage: Sendable {
             .replacingOccurrences(of: "{{notes}}", with: notes)
             .replacingOccurrences(of: "{{sample}}", with: Self.escape(PlaygroundAssets.sampleOrder))
         var response = Self.text(html, type: "text/html; charset=utf-8")
-        response.headers[.contentSecurityPolicy] = "default-src 'none'; script-src 'self'; connect-src 'self'; "
+        response.headers[.contentSecurityPolicy] =
+            "default-src 'none'; script-src 'self'; connect-src 'self'; "
             + "style-src 'self' 'unsafe-inline'; img-src data:; frame-ancestors 'none'; form-action 'none'; base-uri 'none'"
         response.headers[.init("referrer-policy")!] = "no-referrer"
         return response
@@ -85,8 +90,11 @@ public struct PlaygroundPage: Sendable {
         }
         // The device reaches the service it lives in, and nothing else.
         guard details.webServiceURL == webServiceURL else {
-            throw APIError(.badRequest, "orderDetails.webServiceURL must be this service's, \(webServiceURL)",
-                           problems: [OrderProblem(path: "webServiceURL", message: "is not \(webServiceURL)")])
+            throw APIError(
+                .badRequest,
+                "orderDetails.webServiceURL must be this service's, \(webServiceURL)",
+                problems: [OrderProblem(path: "webServiceURL", message: "is not \(webServiceURL)")]
+            )
         }
         let identifier = try await playground.addDevice(for: details)
         guard let device = playground.device(identifier) else { throw APIError(.notFound, "no such device") }

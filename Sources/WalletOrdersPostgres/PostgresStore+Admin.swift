@@ -13,7 +13,8 @@ extension PostgresStore {
             }
             return counts
         }
-        let hourAgo = now.unixSeconds - 3_600, dayAgo = now.unixSeconds - 86_400
+        let hourAgo = now.unixSeconds - 3_600
+        let dayAgo = now.unixSeconds - 86_400
         return StoreStats(
             orders: try await count("SELECT count(*) FROM orders"),
             ordersByStatus: try await grouped("SELECT status AS key, count(*) AS count FROM orders GROUP BY status"),
@@ -21,24 +22,31 @@ extension PostgresStore {
             devices: try await count("SELECT count(DISTINCT device_identifier) FROM registrations"),
             deviceLogs: try await count("SELECT count(*) FROM device_logs"),
             pushes: try await pushCounts(),
-            pushesLastHour: try await grouped("""
+            pushesLastHour: try await grouped(
+                """
                 SELECT status AS key, count(*) AS count FROM push_outbox
                 WHERE status IN ('delivered', 'failed') AND updated_at >= \(hourAgo) GROUP BY status
-                """),
-            pushesLastDay: try await grouped("""
+                """
+            ),
+            pushesLastDay: try await grouped(
+                """
                 SELECT status AS key, count(*) AS count FROM push_outbox
                 WHERE status IN ('delivered', 'failed') AND updated_at >= \(dayAgo) GROUP BY status
-                """))
+                """
+            )
+        )
     }
 
     public func importRecords(orders: [ImportedOrder], registrations: [ImportedRegistration]) async throws {
         // Arrays bound as parameters and unnested: a whole batch in a few statements, with no SQL built from data.
         try await transaction { connection in
             if !orders.isEmpty {
-                let types = orders.map(\.orderTypeIdentifier), ids = orders.map(\.orderIdentifier)
+                let types = orders.map(\.orderTypeIdentifier)
+                let ids = orders.map(\.orderIdentifier)
                 let statuses = orders.map { $0.document["status"]?.stringValue ?? "open" }
                 let updated = orders.map(\.updatedAt.unixSeconds)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO orders (order_type_identifier, order_identifier, authentication_token, document, status,
                                         created_at, updated_at, change_tag, version)
                     SELECT t, i, k, d, s, c, u, pg_current_xact_id()::text::bigint, 1
@@ -46,25 +54,34 @@ extension PostgresStore {
                                 \(orders.map { Self.text($0.document) })::text[], \(statuses)::text[],
                                 \(orders.map(\.createdAt.unixSeconds))::bigint[], \(updated)::bigint[])
                          AS o(t, i, k, d, s, c, u)
-                    """, logger: self.logger)
-                try await connection.query("""
+                    """,
+                    logger: self.logger
+                )
+                try await connection.query(
+                    """
                     INSERT INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at)
                     SELECT t, i, 1, s, u FROM unnest(\(types)::text[], \(ids)::text[], \(statuses)::text[],
                                                      \(updated)::bigint[]) AS v(t, i, s, u)
-                    """, logger: self.logger)
+                    """,
+                    logger: self.logger
+                )
                 let packaged = orders.filter { $0.package != nil }
                 if !packaged.isEmpty {
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO order_packages (order_type_identifier, order_identifier, version, data)
                         SELECT t, i, 1, d FROM unnest(\(packaged.map(\.orderTypeIdentifier))::text[],
                                                       \(packaged.map(\.orderIdentifier))::text[],
                                                       \(packaged.map { ByteBuffer(bytes: $0.package ?? Data()) })::bytea[]) AS p(t, i, d)
-                        """, logger: self.logger)
+                        """,
+                        logger: self.logger
+                    )
                 }
             }
             if !registrations.isEmpty {
                 let seconds = registrations.map(\.createdAt.unixSeconds)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO registrations (device_identifier, order_type_identifier, order_identifier, push_token,
                                                created_at, updated_at)
                     SELECT d, t, i, p, c, c
@@ -72,7 +89,9 @@ extension PostgresStore {
                                 \(registrations.map(\.orderTypeIdentifier))::text[],
                                 \(registrations.map(\.orderIdentifier))::text[],
                                 \(registrations.map(\.pushToken))::text[], \(seconds)::bigint[]) AS r(d, t, i, p, c)
-                    """, logger: self.logger)
+                    """,
+                    logger: self.logger
+                )
             }
         }
     }

@@ -6,16 +6,27 @@ import WalletOrdersStore
 
 /// What devices send to the log endpoint, folded and bounded in size.
 extension PostgresStore {
-    public func appendLogs(_ messages: [String], remoteAddress: String?, now: Date, maxBytes: Int) async throws
-        -> DeviceLogAppend {
+    public func appendLogs(
+        _ messages: [String],
+        remoteAddress: String?,
+        now: Date,
+        maxBytes: Int
+    ) async throws
+        -> DeviceLogAppend
+    {
         guard !messages.isEmpty else { return DeviceLogAppend() }
         let at = now.unixSeconds
         return try await transaction { connection in
             // The counter row first: appends from several instances take turns, so one never evicts a row
             // another has just folded into while that one waits for the counter (a deadlock).
-            var total = Int(try await connection.query("""
-                SELECT value FROM counters WHERE name = 'device_log_bytes' FOR UPDATE
-                """, logger: self.logger).collect().first?.decode(Int64.self) ?? 0)
+            var total = Int(
+                try await connection.query(
+                    """
+                    SELECT value FROM counters WHERE name = 'device_log_bytes' FOR UPDATE
+                    """,
+                    logger: self.logger
+                ).collect().first?.decode(Int64.self) ?? 0
+            )
             // One statement for the whole request: fold what is already there, insert the rest in the order sent.
             // A request of a hundred messages is one round trip, not two hundred.
             let batch = DeviceLogBatch(messages).counted
@@ -23,7 +34,8 @@ extension PostgresStore {
             let hashes = texts.map(DeviceLogEntry.digest(of:))
             let counts = batch.map { Int64($0.count) }
             let sizes = texts.map { Int64(DeviceLogEntry.storedSize(of: $0)) }
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 WITH sent AS (
                     SELECT * FROM unnest(\(texts)::text[], \(hashes)::bigint[], \(counts)::bigint[], \(sizes)::bigint[])
                         WITH ORDINALITY AS s(message, hash, count, size, position)
@@ -42,7 +54,9 @@ extension PostgresStore {
                        (SELECT count(*) FROM inserted)::bigint,
                        (SELECT coalesce(sum(count), 0) FROM inserted)::bigint,
                        (SELECT coalesce(sum(size), 0) FROM inserted)::bigint
-                """, logger: self.logger).collect()
+                """,
+                logger: self.logger
+            ).collect()
             guard let row = rows.first else { throw StoreError.unexpected("appending device logs answered no row") }
             let (foldedCount, storedRows, storedCount, storedSize) = try row.decode((Int64, Int64, Int64, Int64).self)
             var outcome = DeviceLogAppend()
@@ -53,9 +67,12 @@ extension PostgresStore {
             // The entries last seen longest ago go first, a batch at a time, until the total fits.
             var freed = 0
             while total - freed > maxBytes {
-                let oldest = try await connection.query("""
+                let oldest = try await connection.query(
+                    """
                     SELECT id, size FROM device_logs ORDER BY last_seen_at, id LIMIT 256
-                    """, logger: self.logger).collect()
+                    """,
+                    logger: self.logger
+                ).collect()
                 guard !oldest.isEmpty else { break }
                 var ids: [Int64] = []
                 for row in oldest where total - freed > maxBytes {
@@ -66,30 +83,47 @@ extension PostgresStore {
                 try await connection.query("DELETE FROM device_logs WHERE id = ANY(\(ids))", logger: self.logger)
                 outcome.evicted += ids.count
             }
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE counters SET value = value + \(Int64(added - freed)) WHERE name = 'device_log_bytes'
-                """, logger: self.logger)
+                """,
+                logger: self.logger
+            )
             return outcome
         }
     }
 
     public func logs(_ filter: LogFilter, page: PageRequest) async throws -> Page<DeviceLogEntry> {
         // strpos over lower(): a plain substring test, like SQLite's instr, with no LIKE wildcards to escape.
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT id, received_at, last_seen_at, remote_address, message, count FROM device_logs
             WHERE (\(page.before)::bigint IS NULL OR id < \(page.before))
               AND (\(filter.since?.unixSeconds)::bigint IS NULL OR last_seen_at >= \(filter.since?.unixSeconds))
               AND (\(filter.containing)::text IS NULL OR strpos(lower(message), lower(\(filter.containing))) > 0)
             ORDER BY id DESC LIMIT \(page.limit + 1)
-            """, logger: logger).collect()
-        return Page(rows: try rows.map { row in
-            let columns = Columns(row)
-            let id: Int64 = try columns["id"]
-            let count: Int64 = try columns["count"]
-            return (id, DeviceLogEntry(id: id, receivedAt: Date(unixSeconds: try columns["received_at"]),
-                                       remoteAddress: try columns["remote_address"], message: try columns["message"],
-                                       count: Int(count), lastSeenAt: Date(unixSeconds: try columns["last_seen_at"])))
-        }, limit: page.limit)
+            """,
+            logger: logger
+        ).collect()
+        return Page(
+            rows: try rows.map { row in
+                let columns = Columns(row)
+                let id: Int64 = try columns["id"]
+                let count: Int64 = try columns["count"]
+                return (
+                    id,
+                    DeviceLogEntry(
+                        id: id,
+                        receivedAt: Date(unixSeconds: try columns["received_at"]),
+                        remoteAddress: try columns["remote_address"],
+                        message: try columns["message"],
+                        count: Int(count),
+                        lastSeenAt: Date(unixSeconds: try columns["last_seen_at"])
+                    )
+                )
+            },
+            limit: page.limit
+        )
     }
 
     public func logBytes() async throws -> Int {
@@ -98,17 +132,25 @@ extension PostgresStore {
 
     public func pruneLogs(before date: Date) async throws -> Int {
         try await transaction { connection in
-            _ = try await connection.query("SELECT 1 FROM counters WHERE name = 'device_log_bytes' FOR UPDATE",
-                                           logger: self.logger).collect()
-            let rows = try await connection.query("""
+            _ = try await connection.query(
+                "SELECT 1 FROM counters WHERE name = 'device_log_bytes' FOR UPDATE",
+                logger: self.logger
+            ).collect()
+            let rows = try await connection.query(
+                """
                 WITH gone AS (DELETE FROM device_logs WHERE last_seen_at < \(date.unixSeconds) RETURNING size)
                 SELECT count(*), COALESCE(sum(size), 0)::bigint FROM gone
-                """, logger: self.logger).collect()
+                """,
+                logger: self.logger
+            ).collect()
             guard let row = rows.first else { return 0 }
             let (count, bytes) = try row.decode((Int64, Int64).self)
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE counters SET value = value - \(bytes) WHERE name = 'device_log_bytes'
-                """, logger: self.logger)
+                """,
+                logger: self.logger
+            )
             return Int(count)
         }
     }

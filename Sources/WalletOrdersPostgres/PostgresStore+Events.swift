@@ -53,8 +53,10 @@ extension PostgresStore {
             } catch {
                 hub.interrupt()
                 if Task.isCancelled { return }
-                logger.warning("listening for other instances failed; trying again",
-                               metadata: ["error": "\(String(reflecting: error))", "retry": "\(delay)"])
+                logger.warning(
+                    "listening for other instances failed; trying again",
+                    metadata: ["error": "\(String(reflecting: error))", "retry": "\(delay)"]
+                )
             }
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(5))

@@ -7,7 +7,8 @@ import WalletOrdersStore
 /// Orders: creating, reading, committing a new version over the one read, packages.
 extension PostgresStore {
     public func createOrder(_ order: OrderWrite) async throws -> StoredOrder {
-        let type = order.orderTypeIdentifier, id = order.orderIdentifier
+        let type = order.orderTypeIdentifier
+        let id = order.orderIdentifier
         let statement = CreateOrderStatement(order: order, document: Self.text(order.document))
         let create = { (connection: PostgresConnection) async throws -> Int64 in
             guard let tag = try await self.rows(statement, on: connection).first else { throw StoreError.orderExists }
@@ -29,15 +30,23 @@ extension PostgresStore {
     }
 
     public func updateOrder(_ order: OrderWrite, expectedVersion: Int, now: Date) async throws -> OrderUpdate {
-        let type = order.orderTypeIdentifier, id = order.orderIdentifier
+        let type = order.orderTypeIdentifier
+        let id = order.orderIdentifier
         let version = expectedVersion + 1
-        let statement = CommitVersionStatement(order: order, document: Self.text(order.document),
-                                               expectedVersion: expectedVersion, now: now.unixSeconds)
+        let statement = CommitVersionStatement(
+            order: order,
+            document: Self.text(order.document),
+            expectedVersion: expectedVersion,
+            now: now.unixSeconds
+        )
         let commit = { (connection: PostgresConnection) async throws -> CommitVersionStatement.Row in
             guard let row = try await self.rows(statement, on: connection).first else {
-                let exists = try await connection.query("""
+                let exists = try await connection.query(
+                    """
                     SELECT 1 FROM orders WHERE order_type_identifier = \(type) AND order_identifier = \(id)
-                    """, logger: self.logger).collect()
+                    """,
+                    logger: self.logger
+                ).collect()
                 throw exists.isEmpty ? StoreError.orderNotFound : StoreError.versionConflict
             }
             return row
@@ -65,9 +74,12 @@ extension PostgresStore {
     public func savePackage(type: String, id: String, version: Int, data: Data) async throws -> Bool {
         try await transaction { connection in
             // The order's row lock keeps a newer version from landing between the check and the write.
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT version FROM orders WHERE order_type_identifier = \(type) AND order_identifier = \(id) FOR SHARE
-                """, logger: self.logger).collect()
+                """,
+                logger: self.logger
+            ).collect()
             guard let row = rows.first, try Columns(row)["version"] as Int == version else { return false }
             try await self.storePackage(connection, type: type, id: id, version: version, data: data)
             return true
@@ -75,7 +87,8 @@ extension PostgresStore {
     }
 
     public func orders(_ filter: OrderFilter, page: PageRequest) async throws -> Page<OrderSummary> {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT o.seq, o.order_type_identifier, o.order_identifier, o.status, o.created_at, o.updated_at, o.version,
                    (SELECT count(*) FROM registrations r
                     WHERE r.order_type_identifier = o.order_type_identifier
@@ -86,25 +99,43 @@ extension PostgresStore {
               AND (\(filter.status?.rawValue)::text IS NULL OR o.status = \(filter.status?.rawValue))
               AND (\(filter.updatedSince?.unixSeconds)::bigint IS NULL OR o.updated_at >= \(filter.updatedSince?.unixSeconds))
             ORDER BY o.seq DESC LIMIT \(page.limit + 1)
-            """, logger: logger).collect()
-        return Page(rows: try rows.map { row in
-            let columns = Columns(row)
-            return (try columns["seq"], OrderSummary(
-                orderTypeIdentifier: try columns["order_type_identifier"], orderIdentifier: try columns["order_identifier"],
-                status: Self.status(try columns["status"]), createdAt: Date(unixSeconds: try columns["created_at"]),
-                updatedAt: Date(unixSeconds: try columns["updated_at"]), version: try columns["version"],
-                registrations: Int(try columns["registrations"] as Int64)))
-        }, limit: page.limit)
+            """,
+            logger: logger
+        ).collect()
+        return Page(
+            rows: try rows.map { row in
+                let columns = Columns(row)
+                return (
+                    try columns["seq"],
+                    OrderSummary(
+                        orderTypeIdentifier: try columns["order_type_identifier"],
+                        orderIdentifier: try columns["order_identifier"],
+                        status: Self.status(try columns["status"]),
+                        createdAt: Date(unixSeconds: try columns["created_at"]),
+                        updatedAt: Date(unixSeconds: try columns["updated_at"]),
+                        version: try columns["version"],
+                        registrations: Int(try columns["registrations"] as Int64)
+                    )
+                )
+            },
+            limit: page.limit
+        )
     }
 
     public func versions(type: String, id: String) async throws -> [OrderVersion] {
-        try await client.query("""
+        try await client.query(
+            """
             SELECT version, status, updated_at FROM order_versions
             WHERE order_type_identifier = \(type) AND order_identifier = \(id) ORDER BY version
-            """, logger: logger).collect().map { row in
+            """,
+            logger: logger
+        ).collect().map { row in
             let columns = Columns(row)
-            return OrderVersion(version: try columns["version"], status: Self.status(try columns["status"]),
-                                updatedAt: Date(unixSeconds: try columns["updated_at"]))
+            return OrderVersion(
+                version: try columns["version"],
+                status: Self.status(try columns["status"]),
+                updatedAt: Date(unixSeconds: try columns["updated_at"])
+            )
         }
     }
 }

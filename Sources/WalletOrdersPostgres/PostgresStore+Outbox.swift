@@ -7,7 +7,8 @@ import WalletOrdersStore
 extension PostgresStore {
     public func claimDuePushes(types: [String], limit: Int, claim: PushClaim, now: Date) async throws -> [PushJob] {
         guard !types.isEmpty, limit > 0 else { return [] }
-        return try await client.query("""
+        return try await client.query(
+            """
             UPDATE push_outbox SET status = 'sending', attempts = attempts + 1, claimed_by = \(claim.owner),
                                    lease_until = \(claim.leaseUntil.unixSeconds), updated_at = \(now.unixSeconds)
             WHERE id IN (SELECT id FROM push_outbox
@@ -16,16 +17,20 @@ extension PostgresStore {
                          ORDER BY next_attempt_at, id LIMIT \(limit)
                          FOR UPDATE SKIP LOCKED)
             RETURNING id, order_type_identifier, order_identifier, device_identifier, push_token, attempts
-            """, logger: logger).collect().map(Self.job).sorted { $0.id < $1.id }
+            """,
+            logger: logger
+        ).collect().map(Self.job).sorted { $0.id < $1.id }
     }
 
     public func renewClaims(owner: String, until: Date) async throws -> Int {
-        try await count("""
+        try await count(
+            """
             WITH renewed AS (
                 UPDATE push_outbox SET lease_until = \(until.unixSeconds)
                 WHERE status = 'sending' AND claimed_by = \(owner) RETURNING 1)
             SELECT count(*) FROM renewed
-            """)
+            """
+        )
     }
 
     public func releaseClaims(owner: String) async throws -> Int {
@@ -44,7 +49,8 @@ extension PostgresStore {
     /// replaced by a pending push unless its order and token have one already. Answers how many were taken back.
     private func requeue(owner: String?, expiredBefore: Date?) async throws -> Int {
         try await transaction { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 WITH gone AS (
                     DELETE FROM push_outbox
                     WHERE status = 'sending'
@@ -62,7 +68,9 @@ extension PostgresStore {
                     DO NOTHING
                     RETURNING 1)
                 SELECT (SELECT count(*) FROM gone) AS taken, (SELECT count(*) FROM requeued) AS requeued
-                """, logger: self.logger).collect()
+                """,
+                logger: self.logger
+            ).collect()
             let taken: Int64 = try rows.first.map { try Columns($0)["taken"] } ?? 0
             if taken > 0 { try await self.notify(connection, .pushesQueued) }
             return Int(taken)
@@ -78,9 +86,13 @@ extension PostgresStore {
         for (job, outcome) in outcomes {
             switch outcome {
             case .delivered: delivered.append(job.id)
-            case .failed(let reason): failed.ids.append(job.id); failed.reasons.append(reason)
+            case .failed(let reason):
+                failed.ids.append(job.id)
+                failed.reasons.append(reason)
             case .retry(let at, let reason):
-                retried.ids.append(job.id); retried.at.append(at.unixSeconds); retried.reasons.append(reason)
+                retried.ids.append(job.id)
+                retried.at.append(at.unixSeconds)
+                retried.reasons.append(reason)
             case .tokenRejected(let reason): rejected.append((job, reason))
             }
         }
@@ -88,24 +100,31 @@ extension PostgresStore {
         try await transaction { connection in
             // Every change is guarded by the claim: a push reclaimed from this owner belongs to someone else now.
             if !delivered.isEmpty {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE push_outbox SET status = 'delivered', last_error = NULL, updated_at = \(seconds),
                                            claimed_by = NULL, lease_until = NULL
                     WHERE id = ANY(\(delivered)::bigint[]) AND status = 'sending' AND claimed_by = \(owner)
-                    """, logger: self.logger)
+                    """,
+                    logger: self.logger
+                )
             }
             if !failed.ids.isEmpty {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE push_outbox p SET status = 'failed', last_error = f.reason, updated_at = \(seconds),
                                              claimed_by = NULL, lease_until = NULL
                     FROM unnest(\(failed.ids)::bigint[], \(failed.reasons)::text[]) AS f(id, reason)
                     WHERE p.id = f.id AND p.status = 'sending' AND p.claimed_by = \(owner)
-                    """, logger: self.logger)
+                    """,
+                    logger: self.logger
+                )
             }
             if !retried.ids.isEmpty {
                 // A new pending row rather than an update: a newer pending push for the same order and token may
                 // exist, and then it does the job.
-                try await connection.query("""
+                try await connection.query(
+                    """
                     WITH f AS (SELECT * FROM unnest(\(retried.ids)::bigint[], \(retried.at)::bigint[],
                                                     \(retried.reasons)::text[]) AS f(id, at, reason)),
                     gone AS (
@@ -120,21 +139,29 @@ extension PostgresStore {
                     FROM gone
                     ON CONFLICT (order_type_identifier, order_identifier, push_token) WHERE status = 'pending'
                     DO NOTHING
-                    """, logger: self.logger)
+                    """,
+                    logger: self.logger
+                )
                 try await self.notify(connection, .pushesQueued)
             }
             for (job, reason) in rejected {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE push_outbox SET status = 'failed', last_error = \(reason), updated_at = \(seconds),
                                            claimed_by = NULL, lease_until = NULL
                     WHERE (id = \(job.id) AND status = 'sending' AND claimed_by = \(owner))
                        OR (status = 'pending' AND push_token = \(job.pushToken)
                            AND order_type_identifier = \(job.orderTypeIdentifier))
-                    """, logger: self.logger)
-                try await connection.query("""
+                    """,
+                    logger: self.logger
+                )
+                try await connection.query(
+                    """
                     DELETE FROM registrations
                     WHERE push_token = \(job.pushToken) AND order_type_identifier = \(job.orderTypeIdentifier)
-                    """, logger: self.logger)
+                    """,
+                    logger: self.logger
+                )
             }
         }
         if !retried.ids.isEmpty { hub.publish(.pushesQueued) }
@@ -142,14 +169,18 @@ extension PostgresStore {
 
     public func nextPushDue(types: [String]) async throws -> Date? {
         guard !types.isEmpty else { return nil }
-        return try await first(Int64?.self, """
+        return try await first(
+            Int64?.self,
+            """
             SELECT min(next_attempt_at) FROM push_outbox
             WHERE status = 'pending' AND order_type_identifier = ANY(\(types)::text[])
-            """)?.map(Date.init(unixSeconds:))
+            """
+        )?.map(Date.init(unixSeconds:))
     }
 
     public func pushes(_ filter: PushFilter, page: PageRequest) async throws -> Page<PushRecord> {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT id, order_type_identifier, order_identifier, device_identifier, status, attempts, next_attempt_at,
                    last_error, created_at, updated_at
             FROM push_outbox
@@ -158,18 +189,26 @@ extension PostgresStore {
               AND (\(filter.id)::text IS NULL OR order_identifier = \(filter.id))
               AND (\(page.before)::bigint IS NULL OR id < \(page.before))
             ORDER BY id DESC LIMIT \(page.limit + 1)
-            """, logger: logger).collect()
-        return Page(rows: try rows.map { row in
-            let push = try Self.push(row)
-            return (push.id, push)
-        }, limit: page.limit)
+            """,
+            logger: logger
+        ).collect()
+        return Page(
+            rows: try rows.map { row in
+                let push = try Self.push(row)
+                return (push.id, push)
+            },
+            limit: page.limit
+        )
     }
 
     public func pushCounts() async throws -> PushCounts {
         var counts: [PushStatus: Int] = [:]
-        for row in try await client.query("""
+        for row in try await client.query(
+            """
             SELECT status, count(*) AS count FROM push_outbox GROUP BY status
-            """, logger: logger).collect() {
+            """,
+            logger: logger
+        ).collect() {
             let columns = Columns(row)
             if let status = PushStatus(rawValue: try columns["status"]) { counts[status] = Int(try columns["count"] as Int64) }
         }
@@ -177,20 +216,26 @@ extension PostgresStore {
     }
 
     public func prunePushes(finishedBefore date: Date) async throws -> Int {
-        try await count("""
+        try await count(
+            """
             WITH gone AS (
                 DELETE FROM push_outbox WHERE status IN ('delivered', 'failed') AND updated_at < \(date.unixSeconds)
                 RETURNING 1)
             SELECT count(*) FROM gone
-            """)
+            """
+        )
     }
 
     static func job(_ row: PostgresRow) throws -> PushJob {
         let columns = Columns(row)
         return PushJob(
-            id: try columns["id"], orderTypeIdentifier: try columns["order_type_identifier"],
-            orderIdentifier: try columns["order_identifier"], deviceIdentifier: try columns["device_identifier"],
-            pushToken: try columns["push_token"], attempts: try columns["attempts"])
+            id: try columns["id"],
+            orderTypeIdentifier: try columns["order_type_identifier"],
+            orderIdentifier: try columns["order_identifier"],
+            deviceIdentifier: try columns["device_identifier"],
+            pushToken: try columns["push_token"],
+            attempts: try columns["attempts"]
+        )
     }
 
     static func push(_ row: PostgresRow) throws -> PushRecord {
@@ -198,10 +243,16 @@ extension PostgresStore {
         let text: String = try columns["status"]
         guard let status = PushStatus(rawValue: text) else { throw StoreError.unexpected("unknown push status \(text)") }
         return PushRecord(
-            id: try columns["id"], orderTypeIdentifier: try columns["order_type_identifier"],
-            orderIdentifier: try columns["order_identifier"], deviceIdentifier: try columns["device_identifier"],
-            status: status, attempts: try columns["attempts"],
-            nextAttemptAt: Date(unixSeconds: try columns["next_attempt_at"]), lastError: try columns["last_error"],
-            createdAt: Date(unixSeconds: try columns["created_at"]), updatedAt: Date(unixSeconds: try columns["updated_at"]))
+            id: try columns["id"],
+            orderTypeIdentifier: try columns["order_type_identifier"],
+            orderIdentifier: try columns["order_identifier"],
+            deviceIdentifier: try columns["device_identifier"],
+            status: status,
+            attempts: try columns["attempts"],
+            nextAttemptAt: Date(unixSeconds: try columns["next_attempt_at"]),
+            lastError: try columns["last_error"],
+            createdAt: Date(unixSeconds: try columns["created_at"]),
+            updatedAt: Date(unixSeconds: try columns["updated_at"])
+        )
     }
 }

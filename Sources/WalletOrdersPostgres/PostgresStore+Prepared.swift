@@ -13,8 +13,12 @@ extension PostgresStore {
     }
 
     /// Every row `statement` answers on `connection`, read to the end.
-    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement, on connection: PostgresConnection)
-        async throws -> [Statement.Row] {
+    func rows<Statement: PostgresPreparedStatement>(
+        _ statement: Statement,
+        on connection: PostgresConnection
+    )
+        async throws -> [Statement.Row]
+    {
         try await connection.execute(statement, logger: logger).reduce(into: []) { $0.append($1) }
     }
 
@@ -81,7 +85,8 @@ extension PostgresStore {
     /// An order's row as stored, its document not parsed yet.
     struct OrderRow {
         /// The columns it is read from, in a statement that names the orders table `o`.
-        static let columns = "o.authentication_token, o.document, o.status, o.created_at, o.updated_at, o.change_tag, "
+        static let columns =
+            "o.authentication_token, o.document, o.status, o.created_at, o.updated_at, o.change_tag, "
             + "o.version"
         let head: OrderHead
         let document: String
@@ -97,10 +102,16 @@ extension PostgresStore {
 
         func order(type: String, id: String) throws -> StoredOrder {
             StoredOrder(
-                orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: head.authenticationToken,
-                document: try OrderDocument(data: Data(document.utf8)), status: PostgresStore.status(status),
-                createdAt: Date(unixSeconds: createdAt), updatedAt: head.updatedAt, changeTag: head.changeTag,
-                version: head.version)
+                orderTypeIdentifier: type,
+                orderIdentifier: id,
+                authenticationToken: head.authenticationToken,
+                document: try OrderDocument(data: Data(document.utf8)),
+                status: PostgresStore.status(status),
+                createdAt: Date(unixSeconds: createdAt),
+                updatedAt: head.updatedAt,
+                changeTag: head.changeTag,
+                version: head.version
+            )
         }
     }
 
@@ -191,7 +202,9 @@ extension PostgresStore {
         let now: Int64
 
         func makeBindings() throws -> PostgresBindings {
-            let type = order.orderTypeIdentifier, id = order.orderIdentifier, version = expectedVersion + 1
+            let type = order.orderTypeIdentifier
+            let id = order.orderIdentifier
+            let version = expectedVersion + 1
             var bindings = PostgresBindings(capacity: 12)
             bindings.append(document)
             bindings.append(order.status.rawValue)
@@ -245,7 +258,8 @@ extension PostgresStore {
         let document: String
 
         func makeBindings() throws -> PostgresBindings {
-            let type = order.orderTypeIdentifier, id = order.orderIdentifier
+            let type = order.orderTypeIdentifier
+            let id = order.orderIdentifier
             var bindings = PostgresBindings(capacity: 10)
             bindings.append(type)
             bindings.append(id)

@@ -6,10 +6,18 @@ import WalletOrdersStore
 
 /// Devices registered for orders' updates: registering, unregistering, the changed-orders listing, resends.
 extension PostgresStore {
-    public func register(device: String, type: String, id: String, pushToken: String, now: Date) async throws
-        -> RegistrationOutcome {
+    public func register(
+        device: String,
+        type: String,
+        id: String,
+        pushToken: String,
+        now: Date
+    ) async throws
+        -> RegistrationOutcome
+    {
         // xmax is 0 on a row this statement inserted, and the updating transaction's id on one it updated.
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             INSERT INTO registrations AS r (device_identifier, order_type_identifier, order_identifier, push_token,
                                             created_at, updated_at)
             VALUES (\(device), \(type), \(id), \(pushToken), \(now.unixSeconds), \(now.unixSeconds))
@@ -17,16 +25,21 @@ extension PostgresStore {
                 SET push_token = excluded.push_token,
                     updated_at = CASE WHEN r.push_token = excluded.push_token THEN r.updated_at ELSE excluded.updated_at END
             RETURNING (xmax = 0) AS inserted
-            """, logger: logger).collect()
+            """,
+            logger: logger
+        ).collect()
         guard let row = rows.first else { throw StoreError.unexpected("registering returned nothing") }
         return try Columns(row)["inserted"] as Bool ? .created : .existing
     }
 
     public func unregister(device: String, type: String, id: String) async throws {
-        try await client.query("""
+        try await client.query(
+            """
             DELETE FROM registrations
             WHERE device_identifier = \(device) AND order_type_identifier = \(type) AND order_identifier = \(id)
-            """, logger: logger)
+            """,
+            logger: logger
+        )
     }
 
     public func changedOrders(device: String, type: String, since tag: Int64?) async throws -> ChangedOrders? {
@@ -40,27 +53,38 @@ extension PostgresStore {
     }
 
     public func registrations(_ filter: RegistrationFilter, limit: Int) async throws -> [Registration] {
-        try await client.query("""
+        try await client.query(
+            """
             SELECT device_identifier, order_type_identifier, order_identifier, push_token, created_at, updated_at
             FROM registrations
             WHERE (\(filter.device)::text IS NULL OR device_identifier = \(filter.device))
               AND (\(filter.type)::text IS NULL OR order_type_identifier = \(filter.type))
               AND (\(filter.id)::text IS NULL OR order_identifier = \(filter.id))
             ORDER BY updated_at DESC, device_identifier LIMIT \(max(1, limit))
-            """, logger: logger).collect().map(Self.registration)
+            """,
+            logger: logger
+        ).collect().map(Self.registration)
     }
 
     public func registrationCount(type: String, id: String) async throws -> Int {
-        Int(try await first(Int64.self, """
-            SELECT count(*) FROM registrations WHERE order_type_identifier = \(type) AND order_identifier = \(id)
-            """) ?? 0)
+        Int(
+            try await first(
+                Int64.self,
+                """
+                SELECT count(*) FROM registrations WHERE order_type_identifier = \(type) AND order_identifier = \(id)
+                """
+            ) ?? 0
+        )
     }
 
     public func resendPushes(type: String, id: String, now: Date) async throws -> Int? {
         let queued = try await transaction { connection -> Int? in
-            let exists = try await connection.query("""
+            let exists = try await connection.query(
+                """
                 SELECT 1 FROM orders WHERE order_type_identifier = \(type) AND order_identifier = \(id)
-                """, logger: self.logger).collect()
+                """,
+                logger: self.logger
+            ).collect()
             guard !exists.isEmpty else { return nil }
             let queued = try await self.queuePushes(connection, type: type, id: id, now: now)
             if queued > 0 { try await self.notify(connection, .pushesQueued) }
@@ -71,7 +95,8 @@ extension PostgresStore {
     }
 
     public func pruneFailedRegistrations() async throws -> Int {
-        try await count("""
+        try await count(
+            """
             WITH gone AS (
                 DELETE FROM registrations AS r
                 WHERE EXISTS (
@@ -85,6 +110,7 @@ extension PostgresStore {
                             AND d.order_identifier = f.order_identifier AND d.push_token = f.push_token))
                 RETURNING 1)
             SELECT count(*) FROM gone
-            """)
+            """
+        )
     }
 }

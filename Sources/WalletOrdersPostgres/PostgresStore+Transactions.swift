@@ -41,18 +41,24 @@ extension PostgresStore {
     /// One pending push per device registered for the order; answers how many devices that is.
     func queuePushes(_ connection: PostgresConnection, type: String, id: String, now: Date) async throws -> Int {
         // A pending push for the same order and token already covers this change: Wallet fetches the newest version.
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO push_outbox (order_type_identifier, order_identifier, device_identifier, push_token, status,
                                      attempts, next_attempt_at, created_at, updated_at)
             SELECT order_type_identifier, order_identifier, device_identifier, push_token, 'pending', 0,
                    \(now.unixSeconds), \(now.unixSeconds), \(now.unixSeconds)
             FROM registrations WHERE order_type_identifier = \(type) AND order_identifier = \(id)
             ON CONFLICT (order_type_identifier, order_identifier, push_token) WHERE status = 'pending' DO NOTHING
-            """, logger: logger)
-        let rows = try await connection.query("""
+            """,
+            logger: logger
+        )
+        let rows = try await connection.query(
+            """
             SELECT count(*) AS devices FROM registrations
             WHERE order_type_identifier = \(type) AND order_identifier = \(id)
-            """, logger: logger).collect()
+            """,
+            logger: logger
+        ).collect()
         guard let row = rows.first else { return 0 }
         return Int(try Columns(row)["devices"] as Int64)
     }
@@ -60,39 +66,62 @@ extension PostgresStore {
     /// Runs `statement`, a transaction of its own, on a connection. With `files`, the order's files are replaced
     /// after it in one transaction of ours: both land, or neither (a statement that throws undoes the files too).
     func run<Result: Sendable>(
-        _ statement: (PostgresConnection) async throws -> Result, replacingFilesOf order: OrderWrite,
+        _ statement: (PostgresConnection) async throws -> Result,
+        replacingFilesOf order: OrderWrite,
         with files: [String: Data]?
     ) async throws -> Result {
         guard let files else { return try await client.withConnection(statement) }
         return try await transaction { connection in
             let result = try await statement(connection)
-            try await replaceAssets(connection, type: order.orderTypeIdentifier, id: order.orderIdentifier,
-                                    assets: files)
+            try await replaceAssets(
+                connection,
+                type: order.orderTypeIdentifier,
+                id: order.orderIdentifier,
+                assets: files
+            )
             return result
         }
     }
 
-    func replaceAssets(_ connection: PostgresConnection, type: String, id: String,
-                               assets: [String: Data]) async throws {
-        try await connection.query("""
+    func replaceAssets(
+        _ connection: PostgresConnection,
+        type: String,
+        id: String,
+        assets: [String: Data]
+    ) async throws {
+        try await connection.query(
+            """
             DELETE FROM order_assets WHERE order_type_identifier = \(type) AND order_identifier = \(id)
-            """, logger: logger)
+            """,
+            logger: logger
+        )
         for (path, data) in assets {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO order_assets (order_type_identifier, order_identifier, path, data)
                 VALUES (\(type), \(id), \(path), \(data))
-                """, logger: logger)
+                """,
+                logger: logger
+            )
         }
     }
 
-    func storePackage(_ connection: PostgresConnection, type: String, id: String, version: Int,
-                              data: Data) async throws {
-        try await connection.query("""
+    func storePackage(
+        _ connection: PostgresConnection,
+        type: String,
+        id: String,
+        version: Int,
+        data: Data
+    ) async throws {
+        try await connection.query(
+            """
             INSERT INTO order_packages (order_type_identifier, order_identifier, version, data)
             VALUES (\(type), \(id), \(version), \(data))
             ON CONFLICT (order_type_identifier, order_identifier) DO UPDATE
                 SET version = excluded.version, data = excluded.data
-            """, logger: logger)
+            """,
+            logger: logger
+        )
     }
 
     static func text(_ document: OrderDocument) -> String {
@@ -104,16 +133,23 @@ extension PostgresStore {
     }
 
     static func head(_ columns: Columns) throws -> OrderHead {
-        OrderHead(authenticationToken: try columns["authentication_token"],
-                  updatedAt: Date(unixSeconds: try columns["updated_at"]), changeTag: try columns["change_tag"],
-                  version: try columns["version"])
+        OrderHead(
+            authenticationToken: try columns["authentication_token"],
+            updatedAt: Date(unixSeconds: try columns["updated_at"]),
+            changeTag: try columns["change_tag"],
+            version: try columns["version"]
+        )
     }
 
     static func registration(_ row: PostgresRow) throws -> Registration {
         let columns = Columns(row)
         return Registration(
-            deviceIdentifier: try columns["device_identifier"], orderTypeIdentifier: try columns["order_type_identifier"],
-            orderIdentifier: try columns["order_identifier"], pushToken: try columns["push_token"],
-            createdAt: Date(unixSeconds: try columns["created_at"]), updatedAt: Date(unixSeconds: try columns["updated_at"]))
+            deviceIdentifier: try columns["device_identifier"],
+            orderTypeIdentifier: try columns["order_type_identifier"],
+            orderIdentifier: try columns["order_identifier"],
+            pushToken: try columns["push_token"],
+            createdAt: Date(unixSeconds: try columns["created_at"]),
+            updatedAt: Date(unixSeconds: try columns["updated_at"])
+        )
     }
 }

@@ -32,8 +32,10 @@ public final class PostgresStore: OrderStore {
     public init(url: PostgresURL, connections: Int = 20, logger: Logger) async {
         self.url = url
         self.logger = logger
-        let client = PostgresClient(configuration: url.clientConfiguration(connections: connections + 1),
-                                    backgroundLogger: logger)
+        let client = PostgresClient(
+            configuration: url.clientConfiguration(connections: connections + 1),
+            backgroundLogger: logger
+        )
         self.client = client
         // Queries wait for run() to have started (PostgresNIO warns otherwise): the task says so just before it
         // calls run(), which marks the client running before it first suspends.
@@ -72,18 +74,24 @@ public final class PostgresStore: OrderStore {
         return try await transaction { connection in
             // Two instances starting at once: the second waits here, then finds nothing left to apply.
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: self.logger)
-            try await connection.query("""
+            try await connection.query(
+                """
                 CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at bigint NOT NULL)
-                """, logger: self.logger)
+                """,
+                logger: self.logger
+            )
             let applied = Set(try await self.strings(connection, "SELECT name FROM schema_migrations"))
             var names: [String] = []
             for migration in migrations where !applied.contains(migration.name) {
                 for statement in SQLScript.statements(migration.sql) {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
                 }
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO schema_migrations (name, applied_at) VALUES (\(migration.name), \(Date().unixSeconds))
-                    """, logger: self.logger)
+                    """,
+                    logger: self.logger
+                )
                 names.append(migration.name)
             }
             return names
@@ -104,8 +112,11 @@ public final class PostgresStore: OrderStore {
     /// Opens one connection to `url` and closes it: throws PostgreSQL's reason at once (nothing listens, the
     /// password or the database is wrong), where a store's pool keeps trying to connect while its queries wait.
     public static func connectOnce(_ url: PostgresURL, logger: Logger) async throws {
-        let connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration(), id: 0,
-                                                              logger: logger)
+        let connection = try await PostgresConnection.connect(
+            configuration: url.connectionConfiguration(),
+            id: 0,
+            logger: logger
+        )
         try await connection.close()
     }
 

@@ -61,13 +61,20 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         if let socketPath {
             configuration = .init(unixSocketPath: socketPath, username: username, password: password, database: database)
         } else {
-            let tls: PostgresClient.Configuration.TLS = switch sslMode {
-            case "disable": .disable
-            case "require": .require(.makeClientConfiguration())
-            default: .prefer(.makeClientConfiguration())
-            }
-            configuration = .init(host: host, port: port, username: username, password: password, database: database,
-                                  tls: tls)
+            let tls: PostgresClient.Configuration.TLS =
+                switch sslMode {
+                case "disable": .disable
+                case "require": .require(.makeClientConfiguration())
+                default: .prefer(.makeClientConfiguration())
+                }
+            configuration = .init(
+                host: host,
+                port: port,
+                username: username,
+                password: password,
+                database: database,
+                tls: tls
+            )
         }
         configuration.options.maximumConnections = connections
         return configuration
@@ -78,11 +85,12 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         if let socketPath {
             return .init(unixSocketPath: socketPath, username: username, password: password, database: database)
         }
-        let tls: PostgresConnection.Configuration.TLS = switch sslMode {
-        case "disable": .disable
-        case "require": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        default: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        }
+        let tls: PostgresConnection.Configuration.TLS =
+            switch sslMode {
+            case "disable": .disable
+            case "require": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            default: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
         return .init(host: host, port: port, username: username, password: password, database: database, tls: tls)
     }
 

@@ -60,12 +60,19 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
         let multi = failure == nil ? curl_multi_init() : nil
         if failure == nil, multi == nil { failure = CurlError("libcurl: curl_multi_init failed") }
         if let multi, failure == nil {
-            failure = CurlError.check(wo_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX),
-                                      "setting CURLMOPT_PIPELINING")
-                ?? CurlError.check(wo_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connections),
-                                   "setting CURLMOPT_MAX_HOST_CONNECTIONS")
-                ?? CurlError.check(wo_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, streamsPerConnection),
-                                   "setting CURLMOPT_MAX_CONCURRENT_STREAMS")
+            failure =
+                CurlError.check(
+                    wo_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX),
+                    "setting CURLMOPT_PIPELINING"
+                )
+                ?? CurlError.check(
+                    wo_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connections),
+                    "setting CURLMOPT_MAX_HOST_CONNECTIONS"
+                )
+                ?? CurlError.check(
+                    wo_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, streamsPerConnection),
+                    "setting CURLMOPT_MAX_CONCURRENT_STREAMS"
+                )
         }
         self.multi = multi
         startupFailure = failure
@@ -221,14 +228,17 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
             var left: Int32 = 0
             while let message = curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-                      let transfer = active[easy] else { continue }
+                    let transfer = active[easy]
+                else { continue }
                 let result = wo_curl_msg_result(message)
                 var status = 0
                 let response: APNSResponse
                 if result != CURLE_OK {
                     response = .notAnswered(String(cString: curl_easy_strerror(result)))
-                } else if let failure = CurlError.check(wo_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status),
-                                                        "reading CURLINFO_RESPONSE_CODE") {
+                } else if let failure = CurlError.check(
+                    wo_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status),
+                    "reading CURLINFO_RESPONSE_CODE"
+                ) {
                     response = .notAnswered(failure.description)
                 } else {
                     response = .answered(status: status, reason: Self.reason(transfer.body))
@@ -298,12 +308,15 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
             try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_SSLCERTTYPE, "PEM"), "CURLOPT_SSLCERTTYPE")
         }
         if let key = endpoint.clientKey { try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_SSLKEY, key), "CURLOPT_SSLKEY") }
-        try check(wo_curl_easy_set_write_callback(easy) { data, size, count, user in
-            guard let data, let user else { return 0 }
-            let transfer = Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue()
-            transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: size * count)
-            return size * count
-        }, "CURLOPT_WRITEFUNCTION")
+        try check(
+            wo_curl_easy_set_write_callback(easy) { data, size, count, user in
+                guard let data, let user else { return 0 }
+                let transfer = Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue()
+                transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: size * count)
+                return size * count
+            },
+            "CURLOPT_WRITEFUNCTION"
+        )
         return easy
     }
 
@@ -321,15 +334,22 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
             headerLists[request.topic] = headers
         }
         transfer.headers = headers
-        try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_URL, endpoint.baseURL + request.path),
-                  "CURLOPT_URL")
+        try check(
+            wo_curl_easy_setopt_ptr(easy, CURLOPT_URL, endpoint.baseURL + request.path),
+            "CURLOPT_URL"
+        )
         try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, headers.list), "CURLOPT_HTTPHEADER")
-        try check(wo_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(transfer).toOpaque()),
-                  "CURLOPT_WRITEDATA")
+        try check(
+            wo_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(transfer).toOpaque()),
+            "CURLOPT_WRITEDATA"
+        )
     }
 
-    private func finish(_ transfer: Transfer, _ response: APNSResponse,
-                        active: inout [UnsafeMutableRawPointer: Transfer]) {
+    private func finish(
+        _ transfer: Transfer,
+        _ response: APNSResponse,
+        active: inout [UnsafeMutableRawPointer: Transfer]
+    ) {
         if let easy = transfer.easy {
             // Removing a handle libcurl knows fails only for a handle it does not know: nothing to undo then.
             if let multi { _ = curl_multi_remove_handle(multi, easy) }
@@ -350,8 +370,9 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
     /// APNs' `{"reason": "…"}`, when the body has one.
     private static func reason(_ body: Data) -> APNSReason? {
         guard !body.isEmpty,
-              let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-              let reason = object["reason"] as? String else { return nil }
+            let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            let reason = object["reason"] as? String
+        else { return nil }
         return APNSReason(rawValue: reason)
     }
 }

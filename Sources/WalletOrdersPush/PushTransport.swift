@@ -16,8 +16,12 @@ public struct APNSEndpoint: Sendable {
     public let clientCertificate: String?
     public let clientKey: String?
 
-    public init(_ environment: APNSEnvironment, caFile: String? = nil, clientCertificate: String? = nil,
-                clientKey: String? = nil) {
+    public init(
+        _ environment: APNSEnvironment,
+        caFile: String? = nil,
+        clientCertificate: String? = nil,
+        clientKey: String? = nil
+    ) {
         self.environment = environment
         self.caFile = caFile
         self.clientCertificate = clientCertificate

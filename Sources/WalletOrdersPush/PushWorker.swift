@@ -81,8 +81,10 @@ public final class PushWorker: Sendable {
             let released = try await store.releaseClaims(owner: owner)
             if released > 0 { logger.info("handed back pushes on stopping", metadata: ["count": "\(released)"]) }
         } catch {
-            logger.error("cannot hand back pushes on stopping; they return when their lease ends",
-                         metadata: ["error": "\(error)"])
+            logger.error(
+                "cannot hand back pushes on stopping; they return when their lease ends",
+                metadata: ["error": "\(error)"]
+            )
         }
     }
 
@@ -139,8 +141,10 @@ public final class PushWorker: Sendable {
                 try await store.renewClaims(owner: owner, until: now.addingTimeInterval(Self.seconds(Self.lease)))
                 let reclaimed = try await store.reclaimExpiredClaims(now: now)
                 if reclaimed > 0 {
-                    logger.notice("took back pushes whose instance stopped renewing its claim",
-                                  metadata: ["count": "\(reclaimed)"])
+                    logger.notice(
+                        "took back pushes whose instance stopped renewing its claim",
+                        metadata: ["count": "\(reclaimed)"]
+                    )
                     signal.wake()
                 }
                 if now.timeIntervalSince(lastPrune) > 3_600 {
@@ -193,10 +197,13 @@ public final class PushWorker: Sendable {
         onOutcomes(outcomes.map(\.1))
         for (job, outcome) in outcomes {
             if case .delivered = outcome { continue }
-            logger.notice("push not delivered", metadata: [
-                "order": "\(job.orderTypeIdentifier)/\(job.orderIdentifier)", "device": "\(job.deviceIdentifier)",
-                "outcome": "\(outcome)",
-            ])
+            logger.notice(
+                "push not delivered",
+                metadata: [
+                    "order": "\(job.orderTypeIdentifier)/\(job.orderIdentifier)", "device": "\(job.deviceIdentifier)",
+                    "outcome": "\(outcome)",
+                ]
+            )
         }
     }
 

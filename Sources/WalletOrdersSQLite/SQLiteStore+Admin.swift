@@ -8,7 +8,8 @@ extension SQLiteStore {
         try await pool.read { db in
             func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
             func grouped<Key: RawRepresentable<String> & Hashable>(
-                _ sql: String, _ arguments: StatementArguments = []
+                _ sql: String,
+                _ arguments: StatementArguments = []
             ) throws -> [Key: Int] {
                 var counts: [Key: Int] = [:]
                 for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
@@ -28,29 +29,42 @@ extension SQLiteStore {
                 deviceLogs: try count("SELECT COUNT(*) FROM device_logs"),
                 pushes: try Self.pushCounts(db),
                 pushesLastHour: try grouped(finished, [now.unixSeconds - 3_600]),
-                pushesLastDay: try grouped(finished, [now.unixSeconds - 86_400]))
+                pushesLastDay: try grouped(finished, [now.unixSeconds - 86_400])
+            )
         }
     }
 
     public func importRecords(orders: [ImportedOrder], registrations: [ImportedRegistration]) async throws {
         try await write { db in
             if !orders.isEmpty {
-                guard let last = try Int64.fetchOne(db, sql: """
-                    UPDATE counters SET value = value + ? WHERE name = 'order_change' RETURNING value
-                    """, arguments: [orders.count]) else { throw StoreError.unexpected("the order_change counter is missing") }
+                guard
+                    let last = try Int64.fetchOne(
+                        db,
+                        sql: """
+                            UPDATE counters SET value = value + ? WHERE name = 'order_change' RETURNING value
+                            """,
+                        arguments: [orders.count]
+                    )
+                else { throw StoreError.unexpected("the order_change counter is missing") }
                 var tag = last - Int64(orders.count)
-                let insertOrder = try db.makeStatement(sql: """
-                    INSERT INTO orders (order_type_identifier, order_identifier, authentication_token, document, status,
-                                        created_at, updated_at, change_tag, version)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
-                    """)
-                let insertVersion = try db.makeStatement(sql: """
-                    INSERT INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at)
-                    VALUES (?, ?, 1, ?, ?)
-                    """)
-                let insertPackage = try db.makeStatement(sql: """
-                    INSERT INTO order_packages (order_type_identifier, order_identifier, version, data) VALUES (?, ?, 1, ?)
-                    """)
+                let insertOrder = try db.makeStatement(
+                    sql: """
+                        INSERT INTO orders (order_type_identifier, order_identifier, authentication_token, document, status,
+                                            created_at, updated_at, change_tag, version)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
+                        """
+                )
+                let insertVersion = try db.makeStatement(
+                    sql: """
+                        INSERT INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at)
+                        VALUES (?, ?, 1, ?, ?)
+                        """
+                )
+                let insertPackage = try db.makeStatement(
+                    sql: """
+                        INSERT INTO order_packages (order_type_identifier, order_identifier, version, data) VALUES (?, ?, 1, ?)
+                        """
+                )
                 for order in orders {
                     tag += 1
                     let status = order.document["status"]?.stringValue ?? "open"
@@ -66,11 +80,13 @@ extension SQLiteStore {
                     }
                 }
             }
-            let insertRegistration = try db.makeStatement(sql: """
-                INSERT INTO registrations (device_identifier, order_type_identifier, order_identifier, push_token,
-                                           created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """)
+            let insertRegistration = try db.makeStatement(
+                sql: """
+                    INSERT INTO registrations (device_identifier, order_type_identifier, order_identifier, push_token,
+                                               created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """
+            )
             for registration in registrations {
                 let seconds = registration.createdAt.unixSeconds
                 try insertRegistration.execute(arguments: [

@@ -105,17 +105,22 @@ public final class SQLiteStore: OrderStore {
     // MARK: Orders
 
     public func createOrder(_ order: OrderWrite) async throws -> StoredOrder {
-        let type = order.orderTypeIdentifier, id = order.orderIdentifier
+        let type = order.orderTypeIdentifier
+        let id = order.orderIdentifier
         let document = Self.text(order.document)
         let stored = try await write { db in
             let tag = try Self.nextChangeTag(db)
-            try db.cachedStatement(sql: """
-                INSERT INTO orders (order_type_identifier, order_identifier, authentication_token, document, status,
-                                    created_at, updated_at, change_tag, version)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
-                ON CONFLICT (order_type_identifier, order_identifier) DO NOTHING
-                """).execute(arguments: [type, id, order.authenticationToken, document, order.status.rawValue,
-                                 order.createdAt.unixSeconds, order.updatedAt.unixSeconds, tag])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO orders (order_type_identifier, order_identifier, authentication_token, document, status,
+                                        created_at, updated_at, change_tag, version)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
+                    ON CONFLICT (order_type_identifier, order_identifier) DO NOTHING
+                    """
+            ).execute(arguments: [
+                type, id, order.authenticationToken, document, order.status.rawValue,
+                order.createdAt.unixSeconds, order.updatedAt.unixSeconds, tag,
+            ])
             guard db.changesCount == 1 else { throw StoreError.orderExists }
             try Self.recordVersion(db, order, version: 1)
             try Self.replaceAssets(db, type: type, id: id, assets: order.assets ?? [:])
@@ -137,31 +142,47 @@ public final class SQLiteStore: OrderStore {
     }
 
     public func updateOrder(_ order: OrderWrite, expectedVersion: Int, now: Date) async throws -> OrderUpdate {
-        let type = order.orderTypeIdentifier, id = order.orderIdentifier
+        let type = order.orderTypeIdentifier
+        let id = order.orderIdentifier
         let version = expectedVersion + 1
         // Serialized before taking the writer: registrations and every other write wait while it is held.
         let document = Self.text(order.document)
         let update = try await write { db in
             let tag = try Self.nextChangeTag(db)
             // Cached statements on the write paths devices and merchants hit most: compiling SQL showed in profiles.
-            try db.cachedStatement(sql: """
-                UPDATE orders SET document = ?, status = ?, updated_at = ?, change_tag = ?, version = ?
-                WHERE order_type_identifier = ? AND order_identifier = ? AND version = ?
-                """).execute(arguments: [document, order.status.rawValue, order.updatedAt.unixSeconds, tag,
-                                         version, type, id, expectedVersion])
+            try db.cachedStatement(
+                sql: """
+                    UPDATE orders SET document = ?, status = ?, updated_at = ?, change_tag = ?, version = ?
+                    WHERE order_type_identifier = ? AND order_identifier = ? AND version = ?
+                    """
+            ).execute(arguments: [
+                document, order.status.rawValue, order.updatedAt.unixSeconds, tag,
+                version, type, id, expectedVersion,
+            ])
             guard db.changesCount == 1 else {
-                let exists = try Bool.fetchOne(db, sql: """
-                    SELECT EXISTS (SELECT 1 FROM orders WHERE order_type_identifier = ? AND order_identifier = ?)
-                    """, arguments: [type, id]) ?? false
+                let exists =
+                    try Bool.fetchOne(
+                        db,
+                        sql: """
+                            SELECT EXISTS (SELECT 1 FROM orders WHERE order_type_identifier = ? AND order_identifier = ?)
+                            """,
+                        arguments: [type, id]
+                    ) ?? false
                 throw exists ? StoreError.versionConflict : StoreError.orderNotFound
             }
             try Self.recordVersion(db, order, version: version)
             if let assets = order.assets { try Self.replaceAssets(db, type: type, id: id, assets: assets) }
             try Self.storePackage(db, type: type, id: id, version: version, data: order.package)
             let queued = try Self.queuePushes(db, type: type, id: id, now: now)
-            let createdAt = try Int64.fetchOne(db.cachedStatement(sql: """
-                SELECT created_at FROM orders WHERE order_type_identifier = ? AND order_identifier = ?
-                """), arguments: [type, id]) ?? order.createdAt.unixSeconds
+            let createdAt =
+                try Int64.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT created_at FROM orders WHERE order_type_identifier = ? AND order_identifier = ?
+                            """
+                    ),
+                    arguments: [type, id]
+                ) ?? order.createdAt.unixSeconds
             let stored = StoredOrder(committed: order, changeTag: tag, version: version, createdAt: createdAt)
             return OrderUpdate(order: stored, pushesQueued: queued)
         }
@@ -176,10 +197,12 @@ public final class SQLiteStore: OrderStore {
 
     public func orderHead(type: String, id: String) async throws -> OrderHead? {
         try await pool.read { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT authentication_token, updated_at, change_tag, version FROM orders
-                WHERE order_type_identifier = ? AND order_identifier = ?
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT authentication_token, updated_at, change_tag, version FROM orders
+                    WHERE order_type_identifier = ? AND order_identifier = ?
+                    """
+            )
             return try Row.fetchOne(statement, arguments: [type, id]).map(Self.head)
         }
     }
@@ -187,13 +210,15 @@ public final class SQLiteStore: OrderStore {
     public func orderForFetch(type: String, id: String) async throws -> FetchedOrder? {
         try await pool.read { db in
             // A cached statement: this is the request devices make most, and parsing SQL showed in profiles.
-            let statement = try db.cachedStatement(sql: """
-                SELECT o.authentication_token, o.updated_at, o.change_tag, o.version, p.data AS package
-                FROM orders o
-                LEFT JOIN order_packages p ON p.order_type_identifier = o.order_type_identifier
-                                          AND p.order_identifier = o.order_identifier AND p.version = o.version
-                WHERE o.order_type_identifier = ? AND o.order_identifier = ?
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT o.authentication_token, o.updated_at, o.change_tag, o.version, p.data AS package
+                    FROM orders o
+                    LEFT JOIN order_packages p ON p.order_type_identifier = o.order_type_identifier
+                                              AND p.order_identifier = o.order_identifier AND p.version = o.version
+                    WHERE o.order_type_identifier = ? AND o.order_identifier = ?
+                    """
+            )
             return try Row.fetchOne(statement, arguments: [type, id]).map { row in
                 FetchedOrder(head: Self.head(row), package: row["package"])
             }
@@ -202,9 +227,13 @@ public final class SQLiteStore: OrderStore {
 
     public func savePackage(type: String, id: String, version: Int, data: Data) async throws -> Bool {
         try await write { db in
-            let current = try Int.fetchOne(db, sql: """
-                SELECT version FROM orders WHERE order_type_identifier = ? AND order_identifier = ?
-                """, arguments: [type, id])
+            let current = try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT version FROM orders WHERE order_type_identifier = ? AND order_identifier = ?
+                    """,
+                arguments: [type, id]
+            )
             guard current == version else { return false }
             try Self.storePackage(db, type: type, id: id, version: version, data: data)
             return true
@@ -213,36 +242,59 @@ public final class SQLiteStore: OrderStore {
 
     public func orders(_ filter: OrderFilter, page: PageRequest) async throws -> Page<OrderSummary> {
         try await pool.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT o.rowid AS cursor, o.order_type_identifier, o.order_identifier, o.status, o.created_at,
-                       o.updated_at, o.version,
-                       (SELECT COUNT(*) FROM registrations r
-                        WHERE r.order_type_identifier = o.order_type_identifier
-                          AND r.order_identifier = o.order_identifier) AS registrations
-                FROM orders o
-                WHERE (?1 IS NULL OR o.order_type_identifier = ?1) AND (?2 IS NULL OR o.rowid < ?2)
-                  AND (?4 IS NULL OR o.status = ?4) AND (?5 IS NULL OR o.updated_at >= ?5)
-                ORDER BY o.rowid DESC LIMIT ?3
-                """, arguments: [filter.type, page.before, page.limit + 1, filter.status?.rawValue,
-                                 filter.updatedSince?.unixSeconds])
-            return Page(rows: rows.map { row in
-                (row["cursor"], OrderSummary(
-                    orderTypeIdentifier: row["order_type_identifier"], orderIdentifier: row["order_identifier"],
-                    status: Self.status(row["status"]), createdAt: Date(unixSeconds: row["created_at"]),
-                    updatedAt: Date(unixSeconds: row["updated_at"]), version: row["version"],
-                    registrations: row["registrations"]))
-            }, limit: page.limit)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT o.rowid AS cursor, o.order_type_identifier, o.order_identifier, o.status, o.created_at,
+                           o.updated_at, o.version,
+                           (SELECT COUNT(*) FROM registrations r
+                            WHERE r.order_type_identifier = o.order_type_identifier
+                              AND r.order_identifier = o.order_identifier) AS registrations
+                    FROM orders o
+                    WHERE (?1 IS NULL OR o.order_type_identifier = ?1) AND (?2 IS NULL OR o.rowid < ?2)
+                      AND (?4 IS NULL OR o.status = ?4) AND (?5 IS NULL OR o.updated_at >= ?5)
+                    ORDER BY o.rowid DESC LIMIT ?3
+                    """,
+                arguments: [
+                    filter.type, page.before, page.limit + 1, filter.status?.rawValue,
+                    filter.updatedSince?.unixSeconds,
+                ]
+            )
+            return Page(
+                rows: rows.map { row in
+                    (
+                        row["cursor"],
+                        OrderSummary(
+                            orderTypeIdentifier: row["order_type_identifier"],
+                            orderIdentifier: row["order_identifier"],
+                            status: Self.status(row["status"]),
+                            createdAt: Date(unixSeconds: row["created_at"]),
+                            updatedAt: Date(unixSeconds: row["updated_at"]),
+                            version: row["version"],
+                            registrations: row["registrations"]
+                        )
+                    )
+                },
+                limit: page.limit
+            )
         }
     }
 
     public func versions(type: String, id: String) async throws -> [OrderVersion] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT version, status, updated_at FROM order_versions
-                WHERE order_type_identifier = ? AND order_identifier = ? ORDER BY version
-                """, arguments: [type, id]).map { row in
-                OrderVersion(version: row["version"], status: Self.status(row["status"]),
-                             updatedAt: Date(unixSeconds: row["updated_at"]))
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT version, status, updated_at FROM order_versions
+                    WHERE order_type_identifier = ? AND order_identifier = ? ORDER BY version
+                    """,
+                arguments: [type, id]
+            ).map { row in
+                OrderVersion(
+                    version: row["version"],
+                    status: Self.status(row["status"]),
+                    updatedAt: Date(unixSeconds: row["updated_at"])
+                )
             }
         }
     }

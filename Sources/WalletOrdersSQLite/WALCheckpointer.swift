@@ -63,15 +63,19 @@ final class WALCheckpointer: Sendable {
         // A long transaction (a migration, an import) can leave a log far past the limit; once copied, the file is
         // cut back to the limit's size instead of keeping that disk space.
         try db.execute(sql: "PRAGMA journal_size_limit = \(Int(Self.limit) * 4096)")
-        sqlite3_wal_hook(db.sqliteConnection, { context, connection, name, pages in
-            guard let context else { return SQLITE_OK }
-            if pages >= WALCheckpointer.limit {
-                sqlite3_wal_checkpoint_v2(connection, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-            } else if pages >= WALCheckpointer.threshold {
-                Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().request()
-            }
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(self).toOpaque())
+        sqlite3_wal_hook(
+            db.sqliteConnection,
+            { context, connection, name, pages in
+                guard let context else { return SQLITE_OK }
+                if pages >= WALCheckpointer.limit {
+                    sqlite3_wal_checkpoint_v2(connection, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                } else if pages >= WALCheckpointer.threshold {
+                    Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().request()
+                }
+                return SQLITE_OK
+            },
+            Unmanaged.passUnretained(self).toOpaque()
+        )
     }
 
     /// Stops checkpointing and closes the connection, after the checkpoint under way if any.

@@ -11,7 +11,7 @@ public enum OrderSchema {
     /// The schema's bytes, exactly as Sources/WalletOrdersSchemas/order.schema.json holds them.
     public static let data: Data = {
         guard let url = Bundle.module.url(forResource: "order.schema", withExtension: "json"),
-              let data = try? Data(contentsOf: url)
+            let data = try? Data(contentsOf: url)
         else {
             // The file is a resource of this module, so it is there unless the build is broken.
             fatalError("order.schema.json is missing from the WalletOrdersSchemas resources")

@@ -56,7 +56,13 @@ public protocol OrderStore: Sendable {
     // MARK: Registrations
 
     /// Registers a device for an order's updates; an existing registration takes the new push token.
-    func register(device: String, type: String, id: String, pushToken: String, now: Date) async throws
+    func register(
+        device: String,
+        type: String,
+        id: String,
+        pushToken: String,
+        now: Date
+    ) async throws
         -> RegistrationOutcome
     /// Removes a device's registration for an order; nothing happens when there is none.
     func unregister(device: String, type: String, id: String) async throws
@@ -79,7 +85,12 @@ public protocol OrderStore: Sendable {
     /// is folded into it (its count grows, its last-seen time and sender become these), the others become new
     /// entries; then the entries last seen longest ago go until the sizes of all entries
     /// (`DeviceLogEntry.storedSize(of:)`) add up to at most `maxBytes`.
-    func appendLogs(_ messages: [String], remoteAddress: String?, now: Date, maxBytes: Int) async throws
+    func appendLogs(
+        _ messages: [String],
+        remoteAddress: String?,
+        now: Date,
+        maxBytes: Int
+    ) async throws
         -> DeviceLogAppend
     /// Device log entries, newest first (by when first received), filtered, one page.
     func logs(_ filter: LogFilter, page: PageRequest) async throws -> Page<DeviceLogEntry>

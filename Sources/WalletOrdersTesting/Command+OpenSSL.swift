@@ -9,9 +9,12 @@ extension Command {
         let zip = try folder.write("package.order", package)
         let unzipped = try run("unzip", ["-q", zip, "-d", folder.path("files")])
         guard unzipped.status == 0 else { return unzipped }
-        return try run("openssl", [
-            "cms", "-verify", "-binary", "-inform", "DER", "-in", folder.path("files/signature"),
-            "-content", folder.path("files/manifest.json"), "-CAfile", rootPath, "-purpose", "any", "-out", "/dev/null",
-        ])
+        return try run(
+            "openssl",
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", folder.path("files/signature"),
+                "-content", folder.path("files/manifest.json"), "-CAfile", rootPath, "-purpose", "any", "-out", "/dev/null",
+            ]
+        )
     }
 }

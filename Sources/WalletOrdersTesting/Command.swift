@@ -42,7 +42,8 @@ public enum Command {
         let status = try withCStrings(command) { argv in
             try withCStrings(variables) { envp in
                 var pid = pid_t()
-                let spawned = command[0].contains("/")
+                let spawned =
+                    command[0].contains("/")
                     ? posix_spawn(&pid, command[0], &actions, nil, argv, envp)
                     : posix_spawnp(&pid, command[0], &actions, nil, argv, envp)
                 guard spawned == 0 else {
@@ -59,7 +60,8 @@ public enum Command {
         return Result(
             status: status,
             output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
-            error: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
+            error: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        )
     }
 
     /// A program that could not be started or waited for.
@@ -70,7 +72,8 @@ public enum Command {
 
     /// `strings` as a NULL-terminated array of C strings, alive for the duration of `body`.
     private static func withCStrings<Value>(
-        _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) throws -> Value
+        _ strings: [String],
+        _ body: ([UnsafeMutablePointer<CChar>?]) throws -> Value
     ) rethrows -> Value {
         let pointers = strings.map { strdup($0) } + [nil]
         defer { for pointer in pointers { free(pointer) } }

@@ -35,8 +35,11 @@ public final class DevelopmentKeys: Sendable {
         try folder.write("apns.p8", Data(chain.apnsKey.pkcs8PEM().utf8))
         try folder.write("apns-public.pem", Data(chain.apnsKey.publicKeyPEM().utf8))
         identity = try SigningIdentity(
-            certificate: chain.orderTypeCertificate, key: chain.orderTypeKey, wwdr: chain.wwdr,
-            orderTypeIdentifier: orderType)
+            certificate: chain.orderTypeCertificate,
+            key: chain.orderTypeKey,
+            wwdr: chain.wwdr,
+            orderTypeIdentifier: orderType
+        )
     }
 
     public var rootPath: String { folder.path("root-ca.pem") }

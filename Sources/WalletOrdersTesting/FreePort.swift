@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +10,8 @@ import Glibc
 /// binding it: the kernel's own pick for port 0 comes from that range, where another test's outgoing connection (the
 /// suite opens many to PostgreSQL) could take it before the server binds it, and once did.
 public func freePort() throws -> Int {
-    let outgoingFrom = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+    let outgoingFrom =
+        (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
         .split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32_768
     for _ in 0..<100 {
         let port = Int.random(in: 10_000..<max(10_001, outgoingFrom))

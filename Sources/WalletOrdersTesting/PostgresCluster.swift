@@ -37,9 +37,11 @@ public final class PostgresCluster: Sendable {
         try run("initdb", ["-D", "\(folder)/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"])
         // Enough connections for tests running side by side, each with a small pool; durability is not what a
         // test checks, so commits do not wait for the disk.
-        var options = ["listen_addresses": "127.0.0.1", "port": "\(port)", "unix_socket_directories": folder,
-                       "max_connections": "400", "fsync": "off", "synchronous_commit": "off",
-                       "full_page_writes": "off"]
+        var options = [
+            "listen_addresses": "127.0.0.1", "port": "\(port)", "unix_socket_directories": folder,
+            "max_connections": "400", "fsync": "off", "synchronous_commit": "off",
+            "full_page_writes": "off",
+        ]
         options.merge(settings) { $1 }
         let serverOptions = options.sorted { $0.key < $1.key }.map { "-c \($0.key)=\($0.value)" }.joined(separator: " ")
         try run("pg_ctl", ["-D", "\(folder)/data", "-l", "\(folder)/server.log", "-w", "-t", "60", "-o", serverOptions, "start"])
@@ -60,10 +62,13 @@ public final class PostgresCluster: Sendable {
     /// Runs one SQL statement as the superuser in `database` with `psql`, answering what it printed.
     @discardableResult
     public func psql(_ sql: String, database: String = "postgres") throws -> String {
-        let result = try Command.run("\(binaries)/psql", [
-            "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres",
-            "-d", database, "-c", sql,
-        ])
+        let result = try Command.run(
+            "\(binaries)/psql",
+            [
+                "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres",
+                "-d", database, "-c", sql,
+            ]
+        )
         guard result.status == 0 else { throw ClusterError("psql failed: \(result.error)") }
         return result.output
     }
@@ -78,14 +83,18 @@ public final class PostgresCluster: Sendable {
     /// (their folder names the process).
     private static func stopAbandonedClusters() {
         guard let binaries = findBinaries(),
-              let names = try? FileManager.default.contentsOfDirectory(atPath: "/tmp") else { return }
+            let names = try? FileManager.default.contentsOfDirectory(atPath: "/tmp")
+        else { return }
         for name in names where name.hasPrefix("wo-pg-") {
             let parts = name.split(separator: "-")
             guard parts.count >= 4, let pid = Int32(parts[2]), kill(pid, 0) != 0, errno == ESRCH else { continue }
             let data = "/tmp/\(name)/data"
             let stop = ["\(binaries)/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"]
-            _ = try? (getuid() == 0 ? Command.run("runuser", ["-u", "postgres", "--"] + stop)
-                                     : Command.run(stop[0], Array(stop.dropFirst())))
+            _ =
+                try?
+                (getuid() == 0
+                ? Command.run("runuser", ["-u", "postgres", "--"] + stop)
+                : Command.run(stop[0], Array(stop.dropFirst())))
             try? FileManager.default.removeItem(atPath: "/tmp/\(name)")
         }
     }
@@ -96,7 +105,8 @@ public final class PostgresCluster: Sendable {
     /// Runs a server program as the user PostgreSQL accepts.
     private func run(_ program: String, _ arguments: [String]) throws {
         let path = "\(binaries)/\(program)"
-        let result = getuid() == 0
+        let result =
+            getuid() == 0
             ? try Command.run("runuser", ["-u", "postgres", "--", path] + arguments, directory: folder)
             : try Command.run(path, arguments, directory: folder)
         guard result.status == 0 else {

@@ -36,7 +36,7 @@ public enum SampleOrder {
                     "quantity": .int(2),
                     "image": .string("mug.png"),
                     "price": .object(["amount": .double(12.45), "currency": .string("EUR")]),
-                ]),
+                ])
             ]),
             "fulfillments": .array([
                 .object([
@@ -46,7 +46,7 @@ public enum SampleOrder {
                     "carrier": .string("Example Post"),
                     "trackingNumber": .string("EP123456789"),
                     "trackingURL": .string("https://post.example.com/track/EP123456789"),
-                ]),
+                ])
             ]),
         ])
     }
@@ -57,9 +57,13 @@ public enum SampleOrder {
         orderIdentifier: String = "A-1001",
         updatedAt: String = "2026-11-21T09:30:00Z"
     ) -> OrderDocument {
-        OrderDocument(fields: json(
-            orderTypeIdentifier: orderTypeIdentifier, orderIdentifier: orderIdentifier, updatedAt: updatedAt
-        ).objectValue!)
+        OrderDocument(
+            fields: json(
+                orderTypeIdentifier: orderTypeIdentifier,
+                orderIdentifier: orderIdentifier,
+                updatedAt: updatedAt
+            ).objectValue!
+        )
     }
 
     /// The repository this source file is in.

@@ -19,7 +19,9 @@ public final class TemporaryDirectory: Sendable {
     public func write(_ name: String, _ data: Data) throws -> String {
         let target = url.appendingPathComponent(name)
         try FileManager.default.createDirectory(
-            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            at: target.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
         try data.write(to: target)
         return target.path
     }

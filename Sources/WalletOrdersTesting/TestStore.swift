@@ -16,8 +16,12 @@ public enum StoreEngine: String, CaseIterable, Sendable, CustomStringConvertible
 public enum TestStore {
     /// A fresh store of `engine`, with where it lives (an SQLite path or a `postgres://` URL). SQLite files go in
     /// `folder`. Close the store when done.
-    public static func make(_ engine: StoreEngine, in folder: TemporaryDirectory) async throws
-        -> (store: any OrderStore, location: String) {
+    public static func make(
+        _ engine: StoreEngine,
+        in folder: TemporaryDirectory
+    ) async throws
+        -> (store: any OrderStore, location: String)
+    {
         switch engine {
         case .sqlite:
             let path = folder.path("data/orders.sqlite")
@@ -39,8 +43,10 @@ public enum TestStore {
     }
 
     /// Runs `body` with a fresh store of `engine`, and closes it afterwards.
-    public static func with<Result>(_ engine: StoreEngine,
-                                    _ body: (any OrderStore) async throws -> Result) async throws -> Result {
+    public static func with<Result>(
+        _ engine: StoreEngine,
+        _ body: (any OrderStore) async throws -> Result
+    ) async throws -> Result {
         let folder = try TemporaryDirectory("store")
         let (store, _) = try await make(engine, in: folder)
         do {
@@ -83,8 +89,11 @@ public enum TestStore {
             if preparation == nil {
                 preparation = Task {
                     _ = try cluster.createDatabase(named: Self.name)
-                    let store = await PostgresStore(url: try PostgresURL(cluster.url(database: Self.name)), connections: 1,
-                                              logger: TestStore.quietLogger)
+                    let store = await PostgresStore(
+                        url: try PostgresURL(cluster.url(database: Self.name)),
+                        connections: 1,
+                        logger: TestStore.quietLogger
+                    )
                     do {
                         _ = try await store.migrate()
                         await store.close()

@@ -33,12 +33,22 @@ import WalletOrdersTesting
     @Test func aProviderTokenVerifiesWithItsKeyOnlyAndCarriesItsClaims() throws {
         let keys = DevelopmentKeys.shared
         let issued = Date(timeIntervalSince1970: 1_795_342_530.7)
-        let token = try ProviderToken(key: keys.chain.apnsKey, keyID: keys.chain.apnsKeyID, teamID: "TEAM123456",
-                                      now: { issued }).current()
+        let token = try ProviderToken(
+            key: keys.chain.apnsKey,
+            keyID: keys.chain.apnsKeyID,
+            teamID: "TEAM123456",
+            now: { issued }
+        ).current()
         let publicKey = try PublicKey(pem: Data(try keys.chain.apnsKey.publicKeyPEM().utf8))
         let claims = try #require(ProviderTokenClaims(verifying: token, publicKeys: [keys.chain.apnsKeyID: publicKey]))
-        #expect(claims == ProviderTokenClaims(keyID: keys.chain.apnsKeyID, teamID: "TEAM123456",
-                                              issuedAt: Date(timeIntervalSince1970: 1_795_342_530)))
+        #expect(
+            claims
+                == ProviderTokenClaims(
+                    keyID: keys.chain.apnsKeyID,
+                    teamID: "TEAM123456",
+                    issuedAt: Date(timeIntervalSince1970: 1_795_342_530)
+                )
+        )
         #expect(ProviderTokenClaims(verifying: token, publicKeys: ["OTHERKEY00": publicKey]) == nil)
         #expect(ProviderTokenClaims(verifying: token + "A", publicKeys: [keys.chain.apnsKeyID: publicKey]) == nil)
     }

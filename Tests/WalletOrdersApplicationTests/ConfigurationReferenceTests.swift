@@ -1,8 +1,9 @@
 import Configuration
 import Foundation
 import Testing
-@testable import WalletOrdersApplication
 import WalletOrdersTesting
+
+@testable import WalletOrdersApplication
 
 /// docs/configuration.md cannot drift from the code: every key the reader reads is a `Setting`, each is in the
 /// reference with its environment name, and each environment name is the one the reader really reads.
@@ -13,8 +14,10 @@ import WalletOrdersTesting
     func everySettingIsInTheReferenceWithItsEnvironmentName(setting: Setting) throws {
         let text = try String(contentsOf: Self.reference, encoding: .utf8)
         #expect(text.contains("`\(setting.rawValue)`"), "docs/configuration.md does not name `\(setting.rawValue)`")
-        #expect(text.contains("`\(setting.environmentName)`"),
-                "docs/configuration.md does not name `\(setting.environmentName)` for `\(setting.rawValue)`")
+        #expect(
+            text.contains("`\(setting.environmentName)`"),
+            "docs/configuration.md does not name `\(setting.environmentName)` for `\(setting.rawValue)`"
+        )
     }
 
     @Test(arguments: Setting.allCases)

@@ -17,19 +17,27 @@ import WalletOrdersTesting
 
     @Test func theEnvironmentOverridesTheFile() async throws {
         let folder = try TemporaryDirectory("config")
-        let file = try folder.write("config.json", Data("""
-        {"host": "0.0.0.0", "port": 9000, "publicURL": "https://orders.example.com/", "merchantKeys": ["file-key-0123456789"],
-         "orderType": "order.com.example.shop", "signingKey": "/keys/shop.p12", "wwdrCert": "/keys/wwdr.pem",
-         "manifestDigest": "sha1",
-         "orderTypes": ["returns"],
-         "returns": {"orderType": "order.com.example.returns", "signingKey": "/keys/r.key", "wwdrCert": "/keys/wwdr.pem"}}
-        """.utf8))
-        let configuration = try await ServiceConfiguration.load(file: file, environment: [
-            "WALLET_ORDERS_PORT": "9100",
-            "WALLET_ORDERS_MERCHANT_KEY": "env-key-0123456789",
-            "WALLET_ORDERS_SIGNING_KEY_PASSWORD": "secret",
-            "WALLET_ORDERS_APNS_ENVIRONMENT": "sandbox",
-        ])
+        let file = try folder.write(
+            "config.json",
+            Data(
+                """
+                {"host": "0.0.0.0", "port": 9000, "publicURL": "https://orders.example.com/", "merchantKeys": ["file-key-0123456789"],
+                 "orderType": "order.com.example.shop", "signingKey": "/keys/shop.p12", "wwdrCert": "/keys/wwdr.pem",
+                 "manifestDigest": "sha1",
+                 "orderTypes": ["returns"],
+                 "returns": {"orderType": "order.com.example.returns", "signingKey": "/keys/r.key", "wwdrCert": "/keys/wwdr.pem"}}
+                """.utf8
+            )
+        )
+        let configuration = try await ServiceConfiguration.load(
+            file: file,
+            environment: [
+                "WALLET_ORDERS_PORT": "9100",
+                "WALLET_ORDERS_MERCHANT_KEY": "env-key-0123456789",
+                "WALLET_ORDERS_SIGNING_KEY_PASSWORD": "secret",
+                "WALLET_ORDERS_APNS_ENVIRONMENT": "sandbox",
+            ]
+        )
         #expect(configuration.host == "0.0.0.0")
         #expect(configuration.port == 9100)
         #expect(configuration.database.description == "data/wallet-orders.sqlite")
@@ -44,19 +52,25 @@ import WalletOrdersTesting
 
     /// docker-compose passes `${VAR:-}` as an empty variable: that is "not set", never an empty setting.
     @Test func emptyVariablesCountAsUnset() async throws {
-        let configuration = try await ServiceConfiguration.load(file: nil, environment: [
-            "WALLET_ORDERS_ORDER_TYPE": "order.com.example.shop", "WALLET_ORDERS_SIGNING_KEY": "/keys/k.pem",
-            "WALLET_ORDERS_WWDR_CERT": "/keys/wwdr.pem", "WALLET_ORDERS_TEAM_ID": "", "WALLET_ORDERS_SIGNING_KEY_PASSWORD": "",
-            "WALLET_ORDERS_APNS_ENVIRONMENT": "", "WALLET_ORDERS_APNS_KEY_ID": "ABC123DEFG",
-        ])
+        let configuration = try await ServiceConfiguration.load(
+            file: nil,
+            environment: [
+                "WALLET_ORDERS_ORDER_TYPE": "order.com.example.shop", "WALLET_ORDERS_SIGNING_KEY": "/keys/k.pem",
+                "WALLET_ORDERS_WWDR_CERT": "/keys/wwdr.pem", "WALLET_ORDERS_TEAM_ID": "", "WALLET_ORDERS_SIGNING_KEY_PASSWORD": "",
+                "WALLET_ORDERS_APNS_ENVIRONMENT": "", "WALLET_ORDERS_APNS_KEY_ID": "ABC123DEFG",
+            ]
+        )
         let type = try #require(configuration.orderTypes.first)
         #expect(type.teamIdentifier == nil && type.signingKeyPassword == nil)
         #expect(type.apnsEnvironment == .production)
         #expect(type.apnsKeyID == "ABC123DEFG")
         await #expect(throws: ConfigurationError.self) {
-            try await ServiceConfiguration.load(file: nil, environment: [
-                "WALLET_ORDERS_ORDER_TYPE": "order.com.example.shop", "WALLET_ORDERS_SIGNING_KEY": "", "WALLET_ORDERS_WWDR_CERT": "/w.pem",
-            ])
+            try await ServiceConfiguration.load(
+                file: nil,
+                environment: [
+                    "WALLET_ORDERS_ORDER_TYPE": "order.com.example.shop", "WALLET_ORDERS_SIGNING_KEY": "", "WALLET_ORDERS_WWDR_CERT": "/w.pem",
+                ]
+            )
         }
     }
 
@@ -70,13 +84,18 @@ import WalletOrdersTesting
         await #expect(throws: ConfigurationError.self) {
             try await ServiceConfiguration.load(file: nil, environment: ["WALLET_ORDERS_ADMIN_KEY": "short"])
         }
-        for (name, value) in [("MANIFEST_DIGEST", "md5"), ("APNS_ENVIRONMENT", "http://apns.example.com"),
-                              ("DATABASE", "postgres://nobody-at-all/")] {
+        for (name, value) in [
+            ("MANIFEST_DIGEST", "md5"), ("APNS_ENVIRONMENT", "http://apns.example.com"),
+            ("DATABASE", "postgres://nobody-at-all/"),
+        ] {
             let error = await #expect(throws: ConfigurationError.self) {
-                try await ServiceConfiguration.load(file: nil, environment: [
-                    "WALLET_ORDERS_ORDER_TYPE": "order.com.example.shop", "WALLET_ORDERS_SIGNING_KEY": "/k.pem",
-                    "WALLET_ORDERS_WWDR_CERT": "/w.pem", "WALLET_ORDERS_\(name)": value,
-                ])
+                try await ServiceConfiguration.load(
+                    file: nil,
+                    environment: [
+                        "WALLET_ORDERS_ORDER_TYPE": "order.com.example.shop", "WALLET_ORDERS_SIGNING_KEY": "/k.pem",
+                        "WALLET_ORDERS_WWDR_CERT": "/w.pem", "WALLET_ORDERS_\(name)": value,
+                    ]
+                )
             }
             #expect(error?.description.contains(value.prefix(8)) == true, "\(error.map(String.init(describing:)) ?? "")")
         }
@@ -94,16 +113,23 @@ import WalletOrdersTesting
         configuration.database = .sqlite(path: folder.path("orders.sqlite"))
         let report = await ServiceChecks.run(configuration, now: Date())
         #expect(report.orderTypes.isEmpty, "an order type with a problem is not loaded")
-        #expect(report.problems
-            == ["order type order.com.example.other: \(keys.certificatePath) is the certificate for order.com.example.dev, not for order.com.example.other"])
+        #expect(
+            report.problems
+                == [
+                    "order type order.com.example.other: \(keys.certificatePath) is the certificate for order.com.example.dev, not for order.com.example.other"
+                ]
+        )
     }
 }
 
 @Suite struct DatabaseSettingTests {
     @Test func aPostgresURLPicksPostgreSQLAndAnythingElseIsAnSQLiteFile() async throws {
-        let postgres = try await ServiceConfiguration.load(file: nil, environment: [
-            "WALLET_ORDERS_DATABASE": "postgres://shop:pw@db.internal:5433/orders",
-        ])
+        let postgres = try await ServiceConfiguration.load(
+            file: nil,
+            environment: [
+                "WALLET_ORDERS_DATABASE": "postgres://shop:pw@db.internal:5433/orders"
+            ]
+        )
         guard case .postgres(let url) = postgres.database else {
             Issue.record("expected PostgreSQL, got \(postgres.database)")
             return
@@ -129,16 +155,24 @@ import WalletOrdersTesting
         #expect(defaults.deviceLogs.maxTotalBytes == 64 * 1_024 * 1_024)
 
         let folder = try TemporaryDirectory("config")
-        let file = try folder.write("config.json", Data("""
-        {"listingLimit": "10/s", "headerTimeout": 5, "maxConnections": 0, "logMaxBytes": "16MB"}
-        """.utf8))
-        let configuration = try await ServiceConfiguration.load(file: file, environment: [
-            "WALLET_ORDERS_AUTH_FAILURE_LIMIT": "5/h",
-            "WALLET_ORDERS_MERCHANT_LIMIT": "off",
-            "WALLET_ORDERS_TRUSTED_PROXY_HEADER": "X-Forwarded-For",
-            "WALLET_ORDERS_IDLE_TIMEOUT": "0",
-            "WALLET_ORDERS_RATE_LIMIT_CLIENTS": "5000",
-        ])
+        let file = try folder.write(
+            "config.json",
+            Data(
+                """
+                {"listingLimit": "10/s", "headerTimeout": 5, "maxConnections": 0, "logMaxBytes": "16MB"}
+                """.utf8
+            )
+        )
+        let configuration = try await ServiceConfiguration.load(
+            file: file,
+            environment: [
+                "WALLET_ORDERS_AUTH_FAILURE_LIMIT": "5/h",
+                "WALLET_ORDERS_MERCHANT_LIMIT": "off",
+                "WALLET_ORDERS_TRUSTED_PROXY_HEADER": "X-Forwarded-For",
+                "WALLET_ORDERS_IDLE_TIMEOUT": "0",
+                "WALLET_ORDERS_RATE_LIMIT_CLIENTS": "5000",
+            ]
+        )
         let limits = configuration.clientLimits
         #expect(limits.authFailures == RateLimit(burst: 5, per: .seconds(3_600)))
         #expect(limits.listing == RateLimit(burst: 10, per: .seconds(1)))

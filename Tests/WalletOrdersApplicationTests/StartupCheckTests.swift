@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import Testing
-import WalletOrdersCrypto
 import WalletOrdersApplication
+import WalletOrdersCrypto
 import WalletOrdersTesting
 
 /// The checks `serve` makes before starting (and `doctor` prints), against real certificates and keys.
@@ -14,8 +14,11 @@ import WalletOrdersTesting
 
     /// The development order type, correct in every respect, with token-based APNs.
     func configuration() -> ServiceConfiguration {
-        var type = OrderTypeConfiguration(identifier: DevelopmentKeys.orderType, signingKey: keys.keyPath,
-                                          wwdrCertificate: keys.wwdrPath)
+        var type = OrderTypeConfiguration(
+            identifier: DevelopmentKeys.orderType,
+            signingKey: keys.keyPath,
+            wwdrCertificate: keys.wwdrPath
+        )
         type.signingCertificate = keys.certificatePath
         type.apnsKey = keys.folder.path("apns.p8")
         type.apnsKeyID = keys.chain.apnsKeyID
@@ -48,24 +51,31 @@ import WalletOrdersTesting
         #expect(wwdrExpiry == expiry.addingTimeInterval(3_600))
         let type = "order type \(DevelopmentKeys.orderType)"
         let soon = await ServiceChecks.run(configuration(), now: expiry.addingTimeInterval(-10 * 86_400 - 60)).findings
-        #expect(soon.filter { $0.level == .warning }.map(\.message) == [
-            "\(type): \(keys.certificatePath) expires on \(RFC3339Text(expiry)), in 10 days: renew it",
-            "\(type): \(keys.wwdrPath) expires on \(RFC3339Text(wwdrExpiry)), in 10 days: renew it",
-        ], "\(soon)")
+        #expect(
+            soon.filter { $0.level == .warning }.map(\.message) == [
+                "\(type): \(keys.certificatePath) expires on \(RFC3339Text(expiry)), in 10 days: renew it",
+                "\(type): \(keys.wwdrPath) expires on \(RFC3339Text(wwdrExpiry)), in 10 days: renew it",
+            ],
+            "\(soon)"
+        )
         #expect(!soon.contains { $0.level == .problem })
 
-        #expect(await problems(configuration(), now: expiry.addingTimeInterval(60)) == [
-            "\(type): \(keys.certificatePath) expired on \(RFC3339Text(expiry))",
-        ])
+        #expect(
+            await problems(configuration(), now: expiry.addingTimeInterval(60)) == [
+                "\(type): \(keys.certificatePath) expired on \(RFC3339Text(expiry))"
+            ]
+        )
     }
 
     @Test func aKeyThatIsNotTheCertificatesIsRefused() async throws {
         let other = try folder.write("other.key", Data(PrivateKey.generateRSA().pkcs8PEM().utf8))
         var configuration = configuration()
         configuration.orderTypes[0].signingKey = other
-        #expect(await problems(configuration) == [
-            "order type \(DevelopmentKeys.orderType): \(other) is not the private key of the certificate in \(keys.certificatePath)",
-        ])
+        #expect(
+            await problems(configuration) == [
+                "order type \(DevelopmentKeys.orderType): \(other) is not the private key of the certificate in \(keys.certificatePath)"
+            ]
+        )
     }
 
     @Test func everyProblemIsListedOnce() async throws {
@@ -76,8 +86,14 @@ import WalletOrdersTesting
         configuration.orderTypes[0].apnsKey = rsa
         let found = await problems(configuration)
         #expect(found.count == 3, "\(found)")
-        #expect(found[0].hasPrefix("order type order.com.example.other: \(keys.certificatePath) (") && found[0].contains("was not issued by the WWDR certificate in \(keys.rootPath)"))
-        #expect(found[1] == "order type order.com.example.other: \(keys.certificatePath) is the certificate for \(DevelopmentKeys.orderType), not for order.com.example.other")
+        #expect(
+            found[0].hasPrefix("order type order.com.example.other: \(keys.certificatePath) (")
+                && found[0].contains("was not issued by the WWDR certificate in \(keys.rootPath)")
+        )
+        #expect(
+            found[1]
+                == "order type order.com.example.other: \(keys.certificatePath) is the certificate for \(DevelopmentKeys.orderType), not for order.com.example.other"
+        )
         #expect(found[2] == "order type order.com.example.other: \(rsa) is not a P-256 key, so it cannot sign APNs tokens (ES256)")
 
         // serve refuses with the same sentences, one per line, and writes nothing.
@@ -91,18 +107,22 @@ import WalletOrdersTesting
     @Test func anUnreadableAPNsKeyIsRefused() async {
         var configuration = configuration()
         configuration.orderTypes[0].apnsKey = folder.path("missing.p8")
-        #expect(await problems(configuration) == [
-            "order type \(DevelopmentKeys.orderType): cannot read the APNs key \(folder.path("missing.p8"))",
-        ])
+        #expect(
+            await problems(configuration) == [
+                "order type \(DevelopmentKeys.orderType): cannot read the APNs key \(folder.path("missing.p8"))"
+            ]
+        )
     }
 
     @Test func aDatabaseThatCannotBeWrittenIsRefused() async throws {
         var configuration = configuration()
         let file = try folder.write("not-a-folder", Data("x".utf8))
         configuration.database = .sqlite(path: "\(file)/orders.sqlite")
-        #expect(await problems(configuration) == [
-            "the database \(file)/orders.sqlite cannot be created: \(file) is a file, not a folder",
-        ])
+        #expect(
+            await problems(configuration) == [
+                "the database \(file)/orders.sqlite cannot be created: \(file) is a file, not a folder"
+            ]
+        )
         let directory = folder.path("a-folder")
         configuration.database = .sqlite(path: directory)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -121,14 +141,22 @@ import WalletOrdersTesting
         configuration.database = try DatabaseLocation(url)
         // A server that answers is given minutes: the whole suite at once can hold this machine's cores that long.
         let findings = await ServiceChecks.run(configuration, now: Date(), databaseTimeout: .seconds(300)).findings
-        #expect(findings.contains { $0.level == .ok && $0.message.hasPrefix("the database postgres://postgres@127.0.0.1:") &&
-            $0.message.contains("is writable; migrations to apply: 0001_initial") }, "\(findings)")
+        #expect(
+            findings.contains {
+                $0.level == .ok && $0.message.hasPrefix("the database postgres://postgres@127.0.0.1:")
+                    && $0.message.contains("is writable; migrations to apply: 0001_initial")
+            },
+            "\(findings)"
+        )
 
         // Nothing listens on port 1: said at once, with the reason, not after the timeout.
         configuration.database = try DatabaseLocation("postgres://shop:secret-password@127.0.0.1:1/orders?sslmode=disable")
         let refused = await problems(configuration)
-        #expect(refused.count == 1 && refused[0].hasPrefix("the database postgres://shop@127.0.0.1:1/orders cannot be reached: ")
-            && refused[0].contains("Connection refused"), "\(refused)")
+        #expect(
+            refused.count == 1 && refused[0].hasPrefix("the database postgres://shop@127.0.0.1:1/orders cannot be reached: ")
+                && refused[0].contains("Connection refused"),
+            "\(refused)"
+        )
         #expect(!refused[0].contains("secret-password"))
 
         // A server that answers, without the database: PostgreSQL's own words.

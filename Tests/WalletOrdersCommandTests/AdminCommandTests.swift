@@ -49,19 +49,29 @@ import WalletOrdersTesting
 
         // Actions: re-send (the pending pushes already cover both devices), prune, rebuild after a renewal.
         #expect(try admin(["resend", type, id]).output == "queued a push for 2 devices; the running server sends it\n")
-        #expect(try admin(["prune", "--logs-older-than", "1", "--failed-registrations", "--json"]).json
-            == .object(["registrationsRemoved": .int(0), "logsRemoved": .int(0)]))
+        #expect(
+            try admin(["prune", "--logs-older-than", "1", "--failed-registrations", "--json"]).json
+                == .object(["registrationsRemoved": .int(0), "logsRemoved": .int(0)])
+        )
         #expect(try admin(["prune"]).status != 0, "prune needs to be told what to prune")
-        let before = try curl(["-D", "-", "-o", folder.path("before.order"), "\(base)/v1/orders/\(type)/\(id)",
-                               "-H", "Authorization: AppleOrder \(token)"])
+        let before = try curl([
+            "-D", "-", "-o", folder.path("before.order"), "\(base)/v1/orders/\(type)/\(id)",
+            "-H", "Authorization: AppleOrder \(token)",
+        ])
         #expect(before.contains("200"))
-        let rebuild = try Command.run(Command.walletOrdersBinary, ["admin", "rebuild-packages"] + database,
-                                      directory: DevelopmentServer.repository.path)
+        let rebuild = try Command.run(
+            Command.walletOrdersBinary,
+            ["admin", "rebuild-packages"] + database,
+            directory: DevelopmentServer.repository.path
+        )
         #expect(rebuild.output == "rebuilt 1 package (orders of unconfigured types are left as they are)\n", "\(rebuild.error)")
         _ = try curl(["-o", folder.path("after.order"), "\(base)/v1/orders/\(type)/\(id)", "-H", "Authorization: AppleOrder \(token)"])
-        let verified = try Command.run(Command.walletOrdersBinary, [
-            "verify", folder.path("after.order"), "--ca", folder.path("data/dev-keys/root-ca.pem"), "--allow-http-web-service",
-        ])
+        let verified = try Command.run(
+            Command.walletOrdersBinary,
+            [
+                "verify", folder.path("after.order"), "--ca", folder.path("data/dev-keys/root-ca.pem"), "--allow-http-web-service",
+            ]
+        )
         #expect(verified.status == 0, "\(verified.output)\(verified.error)")
         #expect(server.command.stop())
     }

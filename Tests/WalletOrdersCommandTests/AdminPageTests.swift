@@ -8,22 +8,30 @@ import WalletOrdersTesting
 
     @Test func chromiumRendersTheAdminPageWithEveryTableAndEscapedDeviceLogs() async throws {
         let folder = try TemporaryDirectory("admin-page")
-        let server = try await DevelopmentServer.start(in: folder, arguments: ["--no-local-apns"],
-                                                  environment: ["WALLET_ORDERS_ADMIN_KEY": adminKey])
+        let server = try await DevelopmentServer.start(
+            in: folder,
+            arguments: ["--no-local-apns"],
+            environment: ["WALLET_ORDERS_ADMIN_KEY": adminKey]
+        )
         let order = try server.createOrder()
         try server.register(order, device: "page-device", pushToken: "0123456789abcdef0123")
         _ = try server.patch(order, #"{"status":"completed"}"#)
-        _ = try server.curl(["-X", "POST", "\(server.base)/v1/log",
-                             "-d", #"{"logs":["<script>document.title='owned'</script> fetch failed"]}"#])
+        _ = try server.curl([
+            "-X", "POST", "\(server.base)/v1/log",
+            "-d", #"{"logs":["<script>document.title='owned'</script> fetch failed"]}"#,
+        ])
 
         let refused = try server.curl(["-o", "/dev/null", "-D", "-", "\(server.base)/admin"])
         #expect(refused.hasPrefix("HTTP/1.1 401"), "\(refused)")
         #expect(refused.contains(#"WWW-Authenticate: Basic realm="wallet-orders admin""#))
 
-        let chromium = try Command.run("chromium", [
-            "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0", "--dump-dom",
-            server.base.replacingOccurrences(of: "http://", with: "http://admin:\(adminKey)@") + "/admin",
-        ])
+        let chromium = try Command.run(
+            "chromium",
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0", "--dump-dom",
+                server.base.replacingOccurrences(of: "http://", with: "http://admin:\(adminKey)@") + "/admin",
+            ]
+        )
         let dom = chromium.output
         #expect(chromium.status == 0, "\(chromium.error)")
         #expect(dom.contains("<title>wallet-orders admin</title>"), "\(dom)")

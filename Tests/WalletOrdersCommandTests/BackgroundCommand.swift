@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WalletOrdersModel
 import WalletOrdersApplication
+import WalletOrdersModel
 import WalletOrdersTesting
 
 /// Runs `wallet-orders keys dev --out <folder>/keys` and answers the settings its dev.env holds.
@@ -20,8 +20,13 @@ final class BackgroundCommand: @unchecked Sendable {
     let process = Process()
     private let outputPath: String
 
-    init(_ arguments: [String], in folder: TemporaryDirectory, name: String, directory: URL? = nil,
-         environment: [String: String] = [:]) throws {
+    init(
+        _ arguments: [String],
+        in folder: TemporaryDirectory,
+        name: String,
+        directory: URL? = nil,
+        environment: [String: String] = [:]
+    ) throws {
         outputPath = try folder.write("\(name).out", Data())
         process.executableURL = URL(fileURLWithPath: Command.walletOrdersBinary)
         process.arguments = arguments
@@ -68,11 +73,19 @@ struct DevelopmentServer {
     let merchantKey: String
 
     /// `arguments` go after serve's own (`--no-local-apns` keeps development pushes waiting in the outbox).
-    static func start(in folder: TemporaryDirectory, name: String = "serve", arguments: [String] = [],
-                      environment: [String: String] = [:]) async throws -> DevelopmentServer {
+    static func start(
+        in folder: TemporaryDirectory,
+        name: String = "serve",
+        arguments: [String] = [],
+        environment: [String: String] = [:]
+    ) async throws -> DevelopmentServer {
         let command = try BackgroundCommand(
-            ["serve", "--port", "0", "--database", folder.path("data/orders.sqlite")] + arguments, in: folder, name: name,
-            directory: repository, environment: environment)
+            ["serve", "--port", "0", "--database", folder.path("data/orders.sqlite")] + arguments,
+            in: folder,
+            name: name,
+            directory: repository,
+            environment: environment
+        )
         let banner = try await command.waitFor("Create a first order")
         let port = try #require(banner.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)/)?.1, "\(banner)")
         let key = try String(contentsOfFile: folder.path("data/merchant-key"), encoding: .utf8)
@@ -87,23 +100,31 @@ struct DevelopmentServer {
 
     /// Creates Examples/order.json through the merchant API; answers its type, identifier and token.
     func createOrder() throws -> (type: String, id: String, token: String) {
-        let output = try curl(["-X", "POST", "\(base)/api/v1/orders", "-H", "Authorization: Bearer \(merchantKey)",
-                               "-H", "Content-Type: application/json", "-d", "@Examples/order.json"])
+        let output = try curl([
+            "-X", "POST", "\(base)/api/v1/orders", "-H", "Authorization: Bearer \(merchantKey)",
+            "-H", "Content-Type: application/json", "-d", "@Examples/order.json",
+        ])
         let details = try JSONValue.parse(Data(output.utf8))["orderDetails"]
-        return (try #require(details?["orderTypeIdentifier"]?.stringValue, "\(output)"),
-                try #require(details?["orderIdentifier"]?.stringValue),
-                try #require(details?["authenticationToken"]?.stringValue))
+        return (
+            try #require(details?["orderTypeIdentifier"]?.stringValue, "\(output)"),
+            try #require(details?["orderIdentifier"]?.stringValue),
+            try #require(details?["authenticationToken"]?.stringValue)
+        )
     }
 
     /// Registers `device` for the order with `pushToken`.
     func register(_ order: (type: String, id: String, token: String), device: String, pushToken: String) throws {
-        _ = try curl(["-X", "POST", "\(base)/v1/devices/\(device)/registrations/\(order.type)/\(order.id)",
-                      "-H", "Authorization: AppleOrder \(order.token)", "-d", #"{"pushToken":"\#(pushToken)"}"#])
+        _ = try curl([
+            "-X", "POST", "\(base)/v1/devices/\(device)/registrations/\(order.type)/\(order.id)",
+            "-H", "Authorization: AppleOrder \(order.token)", "-d", #"{"pushToken":"\#(pushToken)"}"#,
+        ])
     }
 
     /// PATCHes the order through the merchant API; answers the body and the status code on the last line.
     func patch(_ order: (type: String, id: String, token: String), _ json: String) throws -> String {
-        try curl(["-w", "\n%{http_code}", "-X", "PATCH", "\(base)/api/v1/orders/\(order.type)/\(order.id)",
-                  "-H", "Authorization: Bearer \(merchantKey)", "-H", "Content-Type: application/merge-patch+json", "-d", json])
+        try curl([
+            "-w", "\n%{http_code}", "-X", "PATCH", "\(base)/api/v1/orders/\(order.type)/\(order.id)",
+            "-H", "Authorization: Bearer \(merchantKey)", "-H", "Content-Type: application/merge-patch+json", "-d", json,
+        ])
     }
 }

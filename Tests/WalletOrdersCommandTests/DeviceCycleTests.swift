@@ -33,21 +33,33 @@ import WalletOrdersTesting
 
         // A push before any change: the first listing (no tag yet) names the order, and the conditional fetch
         // answers 304.
-        let unchanged = try await steps(of: device, until: { $0.kind == .fetch }) {
-            let status = try await cycle.push(to: device.pushToken)
-            #expect(status == 200)
-        }
+        let unchanged = try await steps(
+            of: device,
+            until: { $0.kind == .fetch },
+            after: {
+                let status = try await cycle.push(to: device.pushToken)
+                #expect(status == 200)
+            }
+        )
         try #require(unchanged.map(\.kind) == [.push, .list, .fetch], "\(unchanged.map(\.description))")
         #expect(unchanged[1].status == 200 && unchanged[1].url?.contains("ordersModifiedSince") == false)
         #expect(unchanged[2].status == 304)
-        let tag = try #require(await device.ordersModifiedSince(webServiceURL: details.webServiceURL,
-                                                               orderTypeIdentifier: details.orderTypeIdentifier))
+        let tag = try #require(
+            await device.ordersModifiedSince(
+                webServiceURL: details.webServiceURL,
+                orderTypeIdentifier: details.orderTypeIdentifier
+            )
+        )
 
         // The merchant ships: the server pushes, the device lists with its tag and fetches the new version.
-        let shipped = try await steps(of: device, until: { $0.kind == .verified || $0.kind == .refused }) {
-            let queued = try cycle.patch(details, #"{"status": "completed"}"#)
-            #expect(queued == 1)
-        }
+        let shipped = try await steps(
+            of: device,
+            until: { $0.kind == .verified || $0.kind == .refused },
+            after: {
+                let queued = try cycle.patch(details, #"{"status": "completed"}"#)
+                #expect(queued == 1)
+            }
+        )
         try #require(shipped.map(\.kind) == [.push, .list, .fetch, .verified], "\(shipped.map(\.description))")
         #expect(shipped[1].url?.hasSuffix("ordersModifiedSince=\(tag)") == true && shipped[1].status == 200)
         #expect(shipped[2].status == 200)
@@ -60,10 +72,14 @@ import WalletOrdersTesting
         // A push with nothing new: the listing with the new tag answers 204, and nothing is fetched. On PostgreSQL
         // the tag is capped by the cluster's oldest running transaction (other tests share the cluster), so the
         // order may be listed once more; the conditional fetch then answers 304 and nothing new is kept.
-        let quiet = try await steps(of: device, until: { ($0.kind == .list && $0.status == 204) || $0.kind == .fetch }) {
-            let status = try await cycle.push(to: device.pushToken)
-            #expect(status == 200)
-        }
+        let quiet = try await steps(
+            of: device,
+            until: { ($0.kind == .list && $0.status == 204) || $0.kind == .fetch },
+            after: {
+                let status = try await cycle.push(to: device.pushToken)
+                #expect(status == 200)
+            }
+        )
         if quiet.map(\.kind) == [.push, .list, .fetch] && engine == .postgres {
             #expect(quiet[1].status == 200 && quiet[2].status == 304)
         } else {
@@ -85,8 +101,10 @@ import WalletOrdersTesting
         #expect(!outboxBefore.isEmpty && outboxBefore.allSatisfy { !$0.hasSuffix("pending") && !$0.hasSuffix("sending") })
         #expect(apns.received.count == pushesBefore)
         #expect(device.transcript.filter { $0.kind == .log }.isEmpty, "nothing went wrong, so nothing was logged")
-        #expect(!device.transcript.contains { $0.description.contains(details.authenticationToken) },
-                "the transcript never shows the authentication token")
+        #expect(
+            !device.transcript.contains { $0.description.contains(details.authenticationToken) },
+            "the transcript never shows the authentication token"
+        )
     }
 
     /// A man in the middle of a plain-http development server changes order.json in the package of an update: the
@@ -111,22 +129,34 @@ import WalletOrdersTesting
             #expect(added.isRegistered)
 
             tampering.turnOn()
-            let refused = try await steps(of: device, until: { $0.kind == .log }) {
-                let queued = try merchant.patch(details, #"{"status": "completed"}"#)
-                #expect(queued == 1)
-            }
+            let refused = try await steps(
+                of: device,
+                until: { $0.kind == .log },
+                after: {
+                    let queued = try merchant.patch(details, #"{"status": "completed"}"#)
+                    #expect(queued == 1)
+                }
+            )
             try #require(refused.map(\.kind) == [.push, .list, .fetch, .refused, .log], "\(refused.map(\.description))")
-            #expect(refused[3].detail?.contains("order.json does not match its digest in manifest.json") == true,
-                    "\(refused[3])")
+            #expect(
+                refused[3].detail?.contains("order.json does not match its digest in manifest.json") == true,
+                "\(refused[3])"
+            )
             #expect(refused[4].status == 200)
 
             let kept = try #require(await device.order(details.orderTypeIdentifier, details.orderIdentifier))
             #expect(kept.versions == 1)
             #expect(kept.order["status"] == added.order["status"])
             let logs = try merchant.logs()
-            #expect(logs.contains { $0.contains("Get order task (order type \(details.orderTypeIdentifier), "
-                + "order identifier \(details.orderIdentifier)") && $0.contains("Order package is invalid") },
-                    "\(logs)")
+            #expect(
+                logs.contains {
+                    $0.contains(
+                        "Get order task (order type \(details.orderTypeIdentifier), "
+                            + "order identifier \(details.orderIdentifier)"
+                    ) && $0.contains("Order package is invalid")
+                },
+                "\(logs)"
+            )
             #expect(!logs.contains { $0.contains(details.authenticationToken) })
         }
     }
@@ -140,11 +170,18 @@ import WalletOrdersTesting
         let details = try OrderDetails(json: Data(contentsOf: URL(fileURLWithPath: created)))
         let watch = try BackgroundCommand(
             ["device", "watch", "--order-details", created, "--keys", cycle.keys.path, "--apns-port", "\(apnsPort)"],
-            in: cycle.folder, name: "device")
+            in: cycle.folder,
+            name: "device"
+        )
         let started = try await watch.waitFor("Ctrl-C to stop", seconds: 60)
         #expect(started.contains("WALLET_ORDERS_APNS_ENVIRONMENT=https://127.0.0.1:\(apnsPort)"), "\(started)")
-        #expect(started.contains(" fetch GET \(details.webServiceURL)/v1/orders/\(details.orderTypeIdentifier)/"
-            + "\(details.orderIdentifier) → 200 in "), "\(started)")
+        #expect(
+            started.contains(
+                " fetch GET \(details.webServiceURL)/v1/orders/\(details.orderTypeIdentifier)/"
+                    + "\(details.orderIdentifier) → 200 in "
+            ),
+            "\(started)"
+        )
         #expect(started.contains(" register POST ") && started.contains("→ 201 in "), "\(started)")
 
         #expect(try cycle.patch(details, #"{"status": "completed"}"#) == 1)
@@ -169,12 +206,18 @@ import WalletOrdersTesting
         let forward: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let body = try await request.body.collect(upTo: 1 << 20)
             var headers: [DeviceHTTPClient.HeaderField] = []
-            for field in request.headers where ["authorization", "content-type", "if-modified-since", "if-none-match"]
-                .contains(field.name.canonicalName) {
+            for field in request.headers
+            where ["authorization", "content-type", "if-modified-since", "if-none-match"]
+                .contains(field.name.canonicalName)
+            {
                 headers.append(.init(field.name.rawName, field.value))
             }
-            let answer = try await client.send(request.method.rawValue, base + request.uri.description, headers: headers,
-                                               body: body.readableBytes > 0 ? Data(buffer: body) : nil)
+            let answer = try await client.send(
+                request.method.rawValue,
+                base + request.uri.description,
+                headers: headers,
+                body: body.readableBytes > 0 ? Data(buffer: body) : nil
+            )
             var bytes = answer.body
             if answer.status == 200, request.uri.path.hasPrefix("/v1/orders/"), tampering.isOn {
                 bytes = try tamper(bytes)
@@ -183,8 +226,11 @@ import WalletOrdersTesting
             if let value = answer.header("Content-Type") { fields[.contentType] = value }
             if let value = answer.header("Last-Modified") { fields[.lastModified] = value }
             if let value = answer.header("ETag") { fields[.eTag] = value }
-            return Response(status: .init(code: answer.status), headers: fields,
-                            body: ResponseBody(byteBuffer: ByteBuffer(data: bytes)))
+            return Response(
+                status: .init(code: answer.status),
+                headers: fields,
+                body: ResponseBody(byteBuffer: ByteBuffer(data: bytes))
+            )
         }
         router.get("**", use: forward)
         router.post("**", use: forward)

@@ -25,13 +25,25 @@ import WalletOrdersTesting
         #expect(png.starts(with: [0x89, 0x50, 0x4e, 0x47]), "a PNG screenshot is kept at \(screenshot)")
 
         // What the page did is in the service: the order at version 2, one device registered, its push delivered.
-        let orders = try JSONValue.parse(Data(server.curl(["\(server.base)/api/v1/orders",
-                                                           "-H", "Authorization: Bearer \(server.merchantKey)"]).utf8))
+        let orders = try JSONValue.parse(
+            Data(
+                server.curl([
+                    "\(server.base)/api/v1/orders",
+                    "-H", "Authorization: Bearer \(server.merchantKey)",
+                ]).utf8
+            )
+        )
         let order = try #require(orders["orders"]?.arrayValue?.first, "\(orders)")
         #expect(order["version"]?.intValue == 2 && order["status"]?.stringValue == "open", "\(order)")
         #expect(order["registrations"]?.intValue == 1, "\(order)")
-        let pushes = try JSONValue.parse(Data(server.curl(["\(server.base)/api/v1/pushes?status=delivered",
-                                                           "-H", "Authorization: Bearer \(server.merchantKey)"]).utf8))
+        let pushes = try JSONValue.parse(
+            Data(
+                server.curl([
+                    "\(server.base)/api/v1/pushes?status=delivered",
+                    "-H", "Authorization: Bearer \(server.merchantKey)",
+                ]).utf8
+            )
+        )
         #expect(pushes["pushes"]?.arrayValue?.count == 1, "\(pushes)")
         #expect(server.command.stop())
     }
@@ -40,20 +52,26 @@ import WalletOrdersTesting
         let folder = try TemporaryDirectory("validate")
         let server = try await DevelopmentServer.start(in: folder)
         func validate(_ body: String, key: String? = nil) throws -> (status: String, json: JSONValue?) {
-            let output = try server.curl(["-w", "\n%{http_code}", "-X", "POST", "\(server.base)/api/v1/orders/validate",
-                                          "-H", "Authorization: Bearer \(key ?? server.merchantKey)",
-                                          "-H", "Content-Type: application/json", "-d", body])
+            let output = try server.curl([
+                "-w", "\n%{http_code}", "-X", "POST", "\(server.base)/api/v1/orders/validate",
+                "-H", "Authorization: Bearer \(key ?? server.merchantKey)",
+                "-H", "Content-Type: application/json", "-d", body,
+            ])
             let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
             return (String(lines.last ?? ""), try? JSONValue.parse(Data(lines.dropLast().joined(separator: "\n").utf8)))
         }
-        let example = try String(contentsOfFile: DevelopmentServer.repository.appendingPathComponent("Examples/order.json").path,
-                                 encoding: .utf8)
+        let example = try String(
+            contentsOfFile: DevelopmentServer.repository.appendingPathComponent("Examples/order.json").path,
+            encoding: .utf8
+        )
         let good = try validate(example)
         #expect(good.status == "200" && good.json?["valid"] == .bool(true), "\(String(describing: good.json))")
         #expect(good.json?["problems"]?.arrayValue?.isEmpty == true)
 
-        let bad = try validate(example.replacingOccurrences(of: #""status": "processing""#, with: #""status": "lost""#)
-            .replacingOccurrences(of: #""orderNumber": "1001","#, with: #""orderNumber": "1001", "createdAt": "2020-01-01T00:00:00Z","#))
+        let bad = try validate(
+            example.replacingOccurrences(of: #""status": "processing""#, with: #""status": "lost""#)
+                .replacingOccurrences(of: #""orderNumber": "1001","#, with: #""orderNumber": "1001", "createdAt": "2020-01-01T00:00:00Z","#)
+        )
         #expect(bad.status == "200" && bad.json?["valid"] == .bool(false), "\(String(describing: bad.json))")
         let paths = bad.json?["problems"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? []
         #expect(paths.contains("createdAt"), "\(paths)")
@@ -64,8 +82,14 @@ import WalletOrdersTesting
 
         #expect(try validate("{not json").status == "400")
         #expect(try validate(example, key: "not-the-merchant-key-0123").status == "401")
-        let orders = try JSONValue.parse(Data(server.curl(["\(server.base)/api/v1/orders",
-                                                           "-H", "Authorization: Bearer \(server.merchantKey)"]).utf8))
+        let orders = try JSONValue.parse(
+            Data(
+                server.curl([
+                    "\(server.base)/api/v1/orders",
+                    "-H", "Authorization: Bearer \(server.merchantKey)",
+                ]).utf8
+            )
+        )
         #expect(orders["orders"]?.arrayValue?.isEmpty == true, "validating stores nothing: \(orders)")
         #expect(server.command.stop())
     }
@@ -77,8 +101,12 @@ import WalletOrdersTesting
         let adminKey = "admin-key-for-the-playground-0123456789"
         environment["WALLET_ORDERS_MERCHANT_KEY"] = merchantKey
         environment["WALLET_ORDERS_ADMIN_KEY"] = adminKey
-        let serve = try BackgroundCommand(["serve", "--port", "0", "--database", folder.path("data/orders.sqlite")],
-                                          in: folder, name: "serve", environment: environment)
+        let serve = try BackgroundCommand(
+            ["serve", "--port", "0", "--database", folder.path("data/orders.sqlite")],
+            in: folder,
+            name: "serve",
+            environment: environment
+        )
         defer { serve.stop() }
         let banner = try await serve.waitFor("/playground")
         let port = try #require(banner.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)/)?.1, "\(banner)")
@@ -94,11 +122,15 @@ import WalletOrdersTesting
         let key = try #require(page.firstMatch(of: /<meta name="playground-key" content="([0-9a-f]{64})">/)?.1)
 
         // The page's own key opens the merchant API; the playground has no simulated device in production.
-        let validated = try curl(["-X", "POST", "\(base)/api/v1/orders/validate", "-H", "Authorization: Bearer \(key)",
-                                  "-d", #"{"status": "open"}"#])
+        let validated = try curl([
+            "-X", "POST", "\(base)/api/v1/orders/validate", "-H", "Authorization: Bearer \(key)",
+            "-d", #"{"status": "open"}"#,
+        ])
         #expect(try JSONValue.parse(Data(validated.utf8))["valid"] != nil, "\(validated)")
-        let device = try curl(["-w", "\n%{http_code}", "-X", "POST", "\(base)/playground/devices", "-H", "Authorization: Bearer \(key)",
-                               "-d", #"{"orderTypeIdentifier": "a", "orderIdentifier": "b", "webServiceURL": "c", "authenticationToken": "d"}"#])
+        let device = try curl([
+            "-w", "\n%{http_code}", "-X", "POST", "\(base)/playground/devices", "-H", "Authorization: Bearer \(key)",
+            "-d", #"{"orderTypeIdentifier": "a", "orderIdentifier": "b", "webServiceURL": "c", "authenticationToken": "d"}"#,
+        ])
         #expect(device.hasSuffix("409"), "\(device)")
         #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(base)/playground/devices", "-d", "{}"]) == "401")
         #expect(!serve.output.contains(key), "the page's key is never logged")

@@ -35,9 +35,12 @@ import WalletOrdersTesting
         let sandboxBanner = try await sandbox.waitFor("WALLET_ORDERS_APNS_CA")
         let apnsURL = try #require(sandboxBanner.firstMatch(of: /WALLET_ORDERS_APNS_ENVIRONMENT=(\S+)/)?.1)
 
-        let server = try await DevelopmentServer.start(in: folder, environment: [
-            "WALLET_ORDERS_APNS_ENVIRONMENT": String(apnsURL), "WALLET_ORDERS_APNS_CA": "\(keys)/local-apns-ca.pem",
-        ])
+        let server = try await DevelopmentServer.start(
+            in: folder,
+            environment: [
+                "WALLET_ORDERS_APNS_ENVIRONMENT": String(apnsURL), "WALLET_ORDERS_APNS_CA": "\(keys)/local-apns-ca.pem",
+            ]
+        )
         #expect(server.banner.contains("Pushes go to the local APNs at \(apnsURL)"), "\(server.banner)")
         let order = try server.createOrder()
         try server.register(order, device: "device-1", pushToken: "a1b2c3")
@@ -101,7 +104,9 @@ import WalletOrdersTesting
         // Four merchants updating as fast as they can; each writes one status code per request.
         let traffic = Process()
         traffic.executableURL = URL(fileURLWithPath: "/bin/bash")
-        traffic.arguments = ["-c", """
+        traffic.arguments = [
+            "-c",
+            """
             for w in 1 2 3 4; do
               (for i in $(seq 400); do
                  curl -s -o /dev/null -w '%{http_code}\\n' --max-time 10 -X PATCH "\(base)/api/v1/orders/\(type)/\(id)" \\
@@ -110,13 +115,15 @@ import WalletOrdersTesting
                done > "\(folder.path("statuses"))-$w") &
             done
             wait
-            """]
+            """,
+        ]
         try traffic.run()
         // Let the updates flow, then stop the server in their midst.
         var answered = 0
         for _ in 0..<100 where answered < 40 {
             try await Task.sleep(for: .milliseconds(50))
-            answered = (1...4).map { (try? String(contentsOfFile: folder.path("statuses-\($0)"), encoding: .utf8)) ?? "" }
+            answered =
+                (1...4).map { (try? String(contentsOfFile: folder.path("statuses-\($0)"), encoding: .utf8)) ?? "" }
                 .joined().split(separator: "\n").count
         }
         #expect(answered >= 40, "traffic was flowing before the signal")

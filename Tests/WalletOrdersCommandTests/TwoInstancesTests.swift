@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Logging
 import Synchronization
 import Testing
@@ -9,6 +6,10 @@ import WalletOrdersAPNSServer
 import WalletOrdersCrypto
 import WalletOrdersModel
 import WalletOrdersTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Two `wallet-orders serve` processes on one PostgreSQL database and one local APNs, as a production deployment
 /// with two replicas runs: updates and registrations go to both, one is killed with SIGKILL in the middle of
@@ -109,8 +110,10 @@ import WalletOrdersTesting
         }
         #expect(outbox["pending"] == 0 && outbox["sending"] == 0, "nothing left waiting or sending: \(outbox)")
         let survivors = commands.filter { $0 !== secondCommand }.map(\.output).joined()
-        #expect(survivors.contains("took back pushes whose instance stopped renewing its claim"),
-                "the killed instance held claims, and a live one took them back")
+        #expect(
+            survivors.contains("took back pushes whose instance stopped renewing its claim"),
+            "the killed instance held claims, and a live one took them back"
+        )
 
         for order in orders {
             // Every acknowledged update is stored: distinct versions, none beyond the stored one.
@@ -137,9 +140,11 @@ import WalletOrdersTesting
         let publicKey = try PublicKey(pem: Data(contentsOf: URL(fileURLWithPath: "\(folder)/apns-public.pem")))
         return LocalAPNS(
             publicKeys: [environment["WALLET_ORDERS_APNS_KEY_ID"]!: publicKey],
-            teamID: environment["WALLET_ORDERS_APNS_TEAM_ID"], topics: [environment["WALLET_ORDERS_ORDER_TYPE"]!],
+            teamID: environment["WALLET_ORDERS_APNS_TEAM_ID"],
+            topics: [environment["WALLET_ORDERS_ORDER_TYPE"]!],
             recordsPushes: false,
-            onPush: { push in if push.status == 200 { log.received(push.deviceToken) } })
+            onPush: { push in if push.status == 200 { log.received(push.deviceToken) } }
+        )
     }
 }
 
@@ -156,29 +161,48 @@ struct Instance: Sendable {
     let base: String
 
     /// Starts the process; answers the instance and the command that runs it (to stop it).
-    static func start(in folder: TemporaryDirectory, name: String, environment: [String: String]) async throws
-        -> (Instance, BackgroundCommand) {
-        let command = try BackgroundCommand(["serve", "--port", "0"], in: folder, name: name,
-                                            directory: DevelopmentServer.repository, environment: environment)
+    static func start(
+        in folder: TemporaryDirectory,
+        name: String,
+        environment: [String: String]
+    ) async throws
+        -> (Instance, BackgroundCommand)
+    {
+        let command = try BackgroundCommand(
+            ["serve", "--port", "0"],
+            in: folder,
+            name: name,
+            directory: DevelopmentServer.repository,
+            environment: environment
+        )
         let banner = try await command.waitFor("wallet-orders is serving")
         let port = try #require(banner.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)/)?.1, "\(banner)")
         return (Instance(pid: command.process.processIdentifier, base: "http://127.0.0.1:\(port)"), command)
     }
 
     /// Sends a request; answers the status and the JSON body, or nil when the instance did not answer.
-    func send(_ method: String, _ path: String, json: JSONValue? = nil, headers: [String: String] = [:]) async
-        -> (status: Int, body: JSONValue)? {
+    func send(
+        _ method: String,
+        _ path: String,
+        json: JSONValue? = nil,
+        headers: [String: String] = [:]
+    ) async
+        -> (status: Int, body: JSONValue)?
+    {
         var request = URLRequest(url: URL(string: base + path)!)
         request.httpMethod = method
         request.timeoutInterval = 10
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let json {
             request.httpBody = json.serialized()
-            request.setValue(method == "PATCH" ? "application/merge-patch+json" : "application/json",
-                             forHTTPHeaderField: "Content-Type")
+            request.setValue(
+                method == "PATCH" ? "application/merge-patch+json" : "application/json",
+                forHTTPHeaderField: "Content-Type"
+            )
         }
         guard let (data, response) = try? await URLSession.shared.data(for: request),
-              let http = response as? HTTPURLResponse else { return nil }
+            let http = response as? HTTPURLResponse
+        else { return nil }
         return (http.statusCode, (try? JSONValue.parse(data)) ?? .null)
     }
 
@@ -189,22 +213,34 @@ struct Instance: Sendable {
         for key in ["createdAt", "updatedAt", "merchant", "orderIdentifier", "orderTypeIdentifier"] { body.removeValue(forKey: key) }
         let answer = try #require(await send("POST", "/api/v1/orders", json: .object(body), headers: merchant))
         let details = try #require(answer.body["orderDetails"], "\(answer)")
-        return OrderRef(type: details["orderTypeIdentifier"]!.stringValue!, id: details["orderIdentifier"]!.stringValue!,
-                        token: details["authenticationToken"]!.stringValue!)
+        return OrderRef(
+            type: details["orderTypeIdentifier"]!.stringValue!,
+            id: details["orderIdentifier"]!.stringValue!,
+            token: details["authenticationToken"]!.stringValue!
+        )
     }
 
     /// Answers whether the instance acknowledged the registration (201 or 200).
     func register(_ order: OrderRef, device: String, pushToken: String) async throws -> Bool {
-        let answer = await send("POST", "/v1/devices/\(device)/registrations/\(order.type)/\(order.id)",
-                                json: .object(["pushToken": .string(pushToken)]),
-                                headers: ["Authorization": "AppleOrder \(order.token)"])
+        let answer = await send(
+            "POST",
+            "/v1/devices/\(device)/registrations/\(order.type)/\(order.id)",
+            json: .object(["pushToken": .string(pushToken)]),
+            headers: ["Authorization": "AppleOrder \(order.token)"]
+        )
         return answer.map { [200, 201].contains($0.status) } ?? false
     }
 
     /// The version the instance acknowledged, or nil when it did not answer 200.
     func patch(_ order: OrderRef, _ fields: [String: JSONValue]) async throws -> Int? {
-        guard let answer = await send("PATCH", "/api/v1/orders/\(order.type)/\(order.id)", json: .object(fields),
-                                      headers: merchant), answer.status == 200 else { return nil }
+        guard
+            let answer = await send(
+                "PATCH",
+                "/api/v1/orders/\(order.type)/\(order.id)",
+                json: .object(fields),
+                headers: merchant
+            ), answer.status == 200
+        else { return nil }
         return answer.body["version"]?.intValue
     }
 

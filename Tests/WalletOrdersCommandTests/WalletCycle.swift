@@ -3,11 +3,11 @@ import Synchronization
 import Testing
 import WalletOrdersAPNS
 import WalletOrdersAPNSServer
+import WalletOrdersApplication
 import WalletOrdersCrypto
 import WalletOrdersDevice
 import WalletOrdersModel
 import WalletOrdersPush
-import WalletOrdersApplication
 import WalletOrdersTesting
 
 /// `wallet-orders serve` configured as a deployment is (an order type from `keys dev`, a merchant key, a public
@@ -43,7 +43,8 @@ final class WalletCycle {
             let local = LocalAPNS(
                 publicKeys: [try #require(environment["WALLET_ORDERS_APNS_KEY_ID"]): publicKey],
                 teamID: environment["WALLET_ORDERS_APNS_TEAM_ID"],
-                topics: [try #require(environment["WALLET_ORDERS_ORDER_TYPE"])])
+                topics: [try #require(environment["WALLET_ORDERS_ORDER_TYPE"])]
+            )
             let listening = try await local.listen(tls: identity.serverConfiguration())
             (apns, listener, port) = (local, listening, listening.port)
         }
@@ -56,17 +57,38 @@ final class WalletCycle {
         environment["WALLET_ORDERS_APNS_CA"] = LocalAPNS.TLSIdentity.certificateAuthorityFile(in: keys).path
         let database = engine == .sqlite ? folder.path("data/orders.sqlite") : try await TestStore.postgresDatabase()
         let server = try BackgroundCommand(
-            ["serve", "--port", "\(serverPort)", "--database", database], in: folder, name: "serve",
-            directory: DevelopmentServer.repository, environment: environment)
+            ["serve", "--port", "\(serverPort)", "--database", database],
+            in: folder,
+            name: "serve",
+            directory: DevelopmentServer.repository,
+            environment: environment
+        )
         let banner = try await server.waitFor("serving on", seconds: 60)
         #expect(banner.contains("serving on http://127.0.0.1:\(serverPort)"), "\(banner)")
-        return WalletCycle(folder: folder, server: server, base: "http://127.0.0.1:\(serverPort)", keys: keys,
-                           orderType: try #require(environment["WALLET_ORDERS_ORDER_TYPE"]), apns: apns,
-                           listener: listener, apnsURL: apnsURL, environment: environment)
+        return WalletCycle(
+            folder: folder,
+            server: server,
+            base: "http://127.0.0.1:\(serverPort)",
+            keys: keys,
+            orderType: try #require(environment["WALLET_ORDERS_ORDER_TYPE"]),
+            apns: apns,
+            listener: listener,
+            apnsURL: apnsURL,
+            environment: environment
+        )
     }
 
-    private init(folder: TemporaryDirectory, server: BackgroundCommand, base: String, keys: URL, orderType: String,
-                 apns: LocalAPNS?, listener: LocalAPNS.Listener?, apnsURL: String, environment: [String: String]) {
+    private init(
+        folder: TemporaryDirectory,
+        server: BackgroundCommand,
+        base: String,
+        keys: URL,
+        orderType: String,
+        apns: LocalAPNS?,
+        listener: LocalAPNS.Listener?,
+        apnsURL: String,
+        environment: [String: String]
+    ) {
         self.folder = folder
         self.server = server
         self.base = base
@@ -92,13 +114,22 @@ final class WalletCycle {
     /// key), without any change to an order; answers APNs' status.
     func push(to token: String) async throws -> Int {
         let transport = CurlPushTransport(
-            endpoint: APNSEndpoint(.custom(url: apnsURL), caFile: environment["WALLET_ORDERS_APNS_CA"]))
+            endpoint: APNSEndpoint(.custom(url: apnsURL), caFile: environment["WALLET_ORDERS_APNS_CA"])
+        )
         defer { transport.shutdown() }
         let key = try PrivateKey(pem: Data(contentsOf: URL(fileURLWithPath: try #require(environment["WALLET_ORDERS_APNS_KEY"]))))
-        let provider = try ProviderToken(key: key, keyID: try #require(environment["WALLET_ORDERS_APNS_KEY_ID"]),
-                                         teamID: try #require(environment["WALLET_ORDERS_APNS_TEAM_ID"]))
-        let responses = await transport.send([APNSRequest(topic: orderType, deviceToken: token,
-                                                          providerToken: try provider.current())])
+        let provider = try ProviderToken(
+            key: key,
+            keyID: try #require(environment["WALLET_ORDERS_APNS_KEY_ID"]),
+            teamID: try #require(environment["WALLET_ORDERS_APNS_TEAM_ID"])
+        )
+        let responses = await transport.send([
+            APNSRequest(
+                topic: orderType,
+                deviceToken: token,
+                providerToken: try provider.current()
+            )
+        ])
         return responses.first?.status ?? 0
     }
 
@@ -120,8 +151,10 @@ struct Merchant: Sendable {
 
     /// Creates Examples/order.json; answers the merchant API's whole answer.
     func createOrder() throws -> Data {
-        let output = try curl(["-X", "POST", "\(base)/api/v1/orders", "-H", "Authorization: Bearer \(key)",
-                               "-H", "Content-Type: application/json", "-d", "@Examples/order.json"])
+        let output = try curl([
+            "-X", "POST", "\(base)/api/v1/orders", "-H", "Authorization: Bearer \(key)",
+            "-H", "Content-Type: application/json", "-d", "@Examples/order.json",
+        ])
         return Data(output.utf8)
     }
 
@@ -153,8 +186,11 @@ struct Merchant: Sendable {
 func patientClient() throws -> DeviceHTTPClient { try DeviceHTTPClient(timeout: .seconds(30)) }
 
 /// Runs `trigger`, then collects the device's steps until one satisfies `last` (or 60 seconds pass).
-func steps(of device: SimulatedDevice, until last: @escaping @Sendable (DeviceEvent) -> Bool,
-           after trigger: () async throws -> Void) async throws -> [DeviceEvent] {
+func steps(
+    of device: SimulatedDevice,
+    until last: @escaping @Sendable (DeviceEvent) -> Bool,
+    after trigger: () async throws -> Void
+) async throws -> [DeviceEvent] {
     let events = device.events()
     try await trigger()
     let collected = Collected()

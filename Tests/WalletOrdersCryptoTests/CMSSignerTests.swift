@@ -11,8 +11,13 @@ import WalletOrdersTesting
     }
 
     private func openSSLSignature(_ content: Data, at time: Date) throws -> Data {
-        try CMSSignature.sign(content, certificate: keys.chain.orderTypeCertificate, key: keys.chain.orderTypeKey,
-                              chain: [keys.chain.wwdr], signingTime: time)
+        try CMSSignature.sign(
+            content,
+            certificate: keys.chain.orderTypeCertificate,
+            key: keys.chain.orderTypeKey,
+            chain: [keys.chain.wwdr],
+            signingTime: time
+        )
     }
 
     @Test func rsaSignaturesAreByteForByteWhatOpenSSLsCMSSignWrites() throws {
@@ -43,9 +48,15 @@ import WalletOrdersTesting
     @Test func aSignatureIsAssembledAgainFromItsValueWithoutTheKey() throws {
         let ecKey = try PrivateKey.generateP256()
         let ecCertificate = try Certificate.issue(
-            subject: [("UID", "order.com.example.ec"), ("CN", "EC signer")], subjectKey: ecKey,
-            issuer: nil, issuerKey: ecKey, role: .signer, serial: 9,
-            notBefore: Date().addingTimeInterval(-60), notAfter: Date().addingTimeInterval(3_600))
+            subject: [("UID", "order.com.example.ec"), ("CN", "EC signer")],
+            subjectKey: ecKey,
+            issuer: nil,
+            issuerKey: ecKey,
+            role: .signer,
+            serial: 9,
+            notBefore: Date().addingTimeInterval(-60),
+            notAfter: Date().addingTimeInterval(3_600)
+        )
         let ec = CMSSigner(certificate: ecCertificate, key: ecKey, chain: [keys.chain.wwdr])
         let time = Date(timeIntervalSince1970: 1_795_342_530)
         let content = Data(#"{"order.json":"abc"}"#.utf8)
@@ -84,9 +95,15 @@ import WalletOrdersTesting
         let key = try PrivateKey.generateP256()
         let now = Date()
         let certificate = try Certificate.issue(
-            subject: [("UID", "order.com.example.ec"), ("CN", "EC signer")], subjectKey: key,
-            issuer: nil, issuerKey: key, role: .signer, serial: 9,
-            notBefore: now.addingTimeInterval(-60), notAfter: now.addingTimeInterval(3_600))
+            subject: [("UID", "order.com.example.ec"), ("CN", "EC signer")],
+            subjectKey: key,
+            issuer: nil,
+            issuerKey: key,
+            role: .signer,
+            serial: 9,
+            notBefore: now.addingTimeInterval(-60),
+            notAfter: now.addingTimeInterval(3_600)
+        )
         let signer = CMSSigner(certificate: certificate, key: key, chain: [keys.chain.wwdr])
         let content = Data("manifest".utf8)
         let signature = try signer.sign(content, signingTime: now)
@@ -94,10 +111,13 @@ import WalletOrdersTesting
         #expect(info.signers.first?.isSame(as: certificate) == true)
 
         let folder = try TemporaryDirectory()
-        let verified = try Command.run("openssl", [
-            "cms", "-verify", "-binary", "-inform", "DER", "-in", try folder.write("signature", signature.der),
-            "-content", try folder.write("manifest.json", content), "-noverify", "-out", "/dev/null",
-        ])
+        let verified = try Command.run(
+            "openssl",
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", try folder.write("signature", signature.der),
+                "-content", try folder.write("manifest.json", content), "-noverify", "-out", "/dev/null",
+            ]
+        )
         #expect(verified.status == 0, "\(verified.error)")
     }
 }

@@ -7,9 +7,12 @@ import WalletOrdersTesting
     let keys = DevelopmentKeys.shared
 
     @Test func developmentChainVerifiesWithTheOpenSSLCommand() throws {
-        let result = try Command.run("openssl", [
-            "verify", "-CAfile", keys.rootPath, "-untrusted", keys.wwdrPath, keys.certificatePath,
-        ])
+        let result = try Command.run(
+            "openssl",
+            [
+                "verify", "-CAfile", keys.rootPath, "-untrusted", keys.wwdrPath, keys.certificatePath,
+            ]
+        )
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains(": OK"))
     }
@@ -32,14 +35,21 @@ import WalletOrdersTesting
         let content = Data(#"{"order.json":"abc"}"#.utf8)
         let time = Date(timeIntervalSince1970: 1_795_342_530)
         let signature = try CMSSignature.sign(
-            content, certificate: keys.chain.orderTypeCertificate, key: keys.chain.orderTypeKey,
-            chain: [keys.chain.wwdr], signingTime: time)
+            content,
+            certificate: keys.chain.orderTypeCertificate,
+            key: keys.chain.orderTypeKey,
+            chain: [keys.chain.wwdr],
+            signingTime: time
+        )
         let contentPath = try folder.write("manifest.json", content)
         let signaturePath = try folder.write("signature", signature)
-        let verified = try Command.run("openssl", [
-            "cms", "-verify", "-binary", "-inform", "DER", "-in", signaturePath, "-content", contentPath,
-            "-CAfile", keys.rootPath, "-purpose", "any", "-out", "/dev/null",
-        ])
+        let verified = try Command.run(
+            "openssl",
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", signaturePath, "-content", contentPath,
+                "-CAfile", keys.rootPath, "-purpose", "any", "-out", "/dev/null",
+            ]
+        )
         #expect(verified.status == 0, "\(verified.error)")
 
         let info = try CMSSignature.verify(signature, content: content, trustedRoots: [keys.chain.root])
@@ -51,8 +61,12 @@ import WalletOrdersTesting
     @Test func aSignatureOverOtherBytesOrFromAnotherRootFails() throws {
         let content = Data("manifest".utf8)
         let signature = try CMSSignature.sign(
-            content, certificate: keys.chain.orderTypeCertificate, key: keys.chain.orderTypeKey,
-            chain: [keys.chain.wwdr], signingTime: Date())
+            content,
+            certificate: keys.chain.orderTypeCertificate,
+            key: keys.chain.orderTypeKey,
+            chain: [keys.chain.wwdr],
+            signingTime: Date()
+        )
         #expect(throws: CryptoError.self) {
             try CMSSignature.verify(signature, content: Data("manifesT".utf8), trustedRoots: nil)
         }
@@ -66,8 +80,13 @@ import WalletOrdersTesting
     @Test func sameInputsAndTimeGiveTheSameSignatureBytes() throws {
         let time = Date(timeIntervalSince1970: 1_795_342_530)
         let sign = {
-            try CMSSignature.sign(Data("m".utf8), certificate: keys.chain.orderTypeCertificate,
-                                  key: keys.chain.orderTypeKey, chain: [keys.chain.wwdr], signingTime: time)
+            try CMSSignature.sign(
+                Data("m".utf8),
+                certificate: keys.chain.orderTypeCertificate,
+                key: keys.chain.orderTypeKey,
+                chain: [keys.chain.wwdr],
+                signingTime: time
+            )
         }
         #expect(try sign() == sign())
     }
@@ -75,9 +94,13 @@ import WalletOrdersTesting
     @Test func encryptedPEMKeysNeedTheirPassword() throws {
         let folder = try TemporaryDirectory()
         let encrypted = folder.path("encrypted.key")
-        let made = try Command.run("openssl", [
-            "pkey", "-in", keys.keyPath, "-aes256", "-passout", "env:KEY_PASSWORD", "-out", encrypted,
-        ], environment: ["KEY_PASSWORD": "correct horse"])
+        let made = try Command.run(
+            "openssl",
+            [
+                "pkey", "-in", keys.keyPath, "-aes256", "-passout", "env:KEY_PASSWORD", "-out", encrypted,
+            ],
+            environment: ["KEY_PASSWORD": "correct horse"]
+        )
         #expect(made.status == 0, "\(made.error)")
         let pem = try Data(contentsOf: URL(fileURLWithPath: encrypted))
         let key = try PrivateKey(pem: pem, password: "correct horse")
@@ -91,10 +114,14 @@ import WalletOrdersTesting
     @Test func pkcs12FilesFromOpenSSLAreRead() throws {
         let folder = try TemporaryDirectory()
         let p12 = folder.path("order-type.p12")
-        let made = try Command.run("openssl", [
-            "pkcs12", "-export", "-inkey", keys.keyPath, "-in", keys.certificatePath, "-certfile", keys.wwdrPath,
-            "-passout", "env:P12_PASSWORD", "-out", p12,
-        ], environment: ["P12_PASSWORD": "s3cret"])
+        let made = try Command.run(
+            "openssl",
+            [
+                "pkcs12", "-export", "-inkey", keys.keyPath, "-in", keys.certificatePath, "-certfile", keys.wwdrPath,
+                "-passout", "env:P12_PASSWORD", "-out", p12,
+            ],
+            environment: ["P12_PASSWORD": "s3cret"]
+        )
         #expect(made.status == 0, "\(made.error)")
         let bundle = try PKCS12Bundle(der: Data(contentsOf: URL(fileURLWithPath: p12)), password: "s3cret")
         #expect(bundle.certificate.isSame(as: keys.chain.orderTypeCertificate))
@@ -120,10 +147,13 @@ import WalletOrdersTesting
         let body = integer(raw.prefix(32)) + integer(raw.suffix(32))
         try folder.write("sig.der", Data([0x30, UInt8(body.count)] + body))
         try folder.write("message", message)
-        let result = try Command.run("openssl", [
-            "dgst", "-sha256", "-verify", keys.folder.path("apns-public.pem"), "-signature", folder.path("sig.der"),
-            folder.path("message"),
-        ])
+        let result = try Command.run(
+            "openssl",
+            [
+                "dgst", "-sha256", "-verify", keys.folder.path("apns-public.pem"), "-signature", folder.path("sig.der"),
+                folder.path("message"),
+            ]
+        )
         #expect(result.status == 0, "\(result.output) \(result.error)")
         let publicKey = try PublicKey(pem: Data(contentsOf: URL(fileURLWithPath: keys.folder.path("apns-public.pem"))))
         #expect(publicKey.isValidES256(raw, for: message))
@@ -131,8 +161,10 @@ import WalletOrdersTesting
     }
 
     @Test func digestsMatchKnownValues() {
-        #expect(DigestAlgorithm.sha256.hexDigest(Data("abc".utf8))
-            == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            DigestAlgorithm.sha256.hexDigest(Data("abc".utf8))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        )
         #expect(DigestAlgorithm.sha1.hexDigest(Data("abc".utf8)) == "a9993e364706816aba3e25717850c26c9cd0d89d")
     }
 }

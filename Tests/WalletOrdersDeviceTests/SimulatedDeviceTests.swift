@@ -11,8 +11,10 @@ import WalletOrdersTesting
 
     private func package() throws -> Data {
         try PackageBuilder(identity: keys.identity).build(
-            order: SampleOrder.document(), template: OrderTemplate(directory: SampleOrder.templateFolder),
-            signingTime: Date(timeIntervalSince1970: 1_795_342_530))
+            order: SampleOrder.document(),
+            template: OrderTemplate(directory: SampleOrder.templateFolder),
+            signingTime: Date(timeIntervalSince1970: 1_795_342_530)
+        )
     }
 
     @Test func aPackageChainingToTheTrustedRootIsAddedAndOneFromAnotherChainIsRefused() async throws {
@@ -32,22 +34,34 @@ import WalletOrdersTesting
 
     @Test func eventsEncodeToTheStableJSONShapeWithoutEmptyMembers() throws {
         let time = Date(timeIntervalSince1970: 1_795_342_530.25)
-        let request = DeviceEvent(kind: .fetch, time: time, method: "GET", url: "http://127.0.0.1:8080/v1/orders/t/1",
-                                  status: 304, milliseconds: 2.5, detail: "not modified")
+        let request = DeviceEvent(
+            kind: .fetch,
+            time: time,
+            method: "GET",
+            url: "http://127.0.0.1:8080/v1/orders/t/1",
+            status: 304,
+            milliseconds: 2.5,
+            detail: "not modified"
+        )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        #expect(String(decoding: try encoder.encode(request), as: UTF8.self) == #"{"detail":"not modified","kind":"fetch","#
-            + #""method":"GET","milliseconds":2.5,"status":304,"time":"2026-11-22T10:15:30.250Z","#
-            + #""url":"http://127.0.0.1:8080/v1/orders/t/1"}"#)
+        #expect(
+            String(decoding: try encoder.encode(request), as: UTF8.self) == #"{"detail":"not modified","kind":"fetch","#
+                + #""method":"GET","milliseconds":2.5,"status":304,"time":"2026-11-22T10:15:30.250Z","#
+                + #""url":"http://127.0.0.1:8080/v1/orders/t/1"}"#
+        )
         #expect(try JSONDecoder().decode(DeviceEvent.self, from: encoder.encode(request)) == request)
         let push = DeviceEvent(kind: .push, time: time, detail: "topic order.com.example.dev")
-        #expect(String(decoding: try encoder.encode(push), as: UTF8.self)
-            == #"{"detail":"topic order.com.example.dev","kind":"push","time":"2026-11-22T10:15:30.250Z"}"#)
+        #expect(
+            String(decoding: try encoder.encode(push), as: UTF8.self)
+                == #"{"detail":"topic order.com.example.dev","kind":"push","time":"2026-11-22T10:15:30.250Z"}"#
+        )
         #expect(request.description == "fetch GET http://127.0.0.1:8080/v1/orders/t/1 → 304 in 2.5 ms: not modified")
     }
 
     @Test func orderDetailsAreReadAloneOrFromTheMerchantAnswerAndNeverShowTheToken() throws {
-        let alone = #"{"orderTypeIdentifier": "order.com.example.dev", "orderIdentifier": "A-1", "#
+        let alone =
+            #"{"orderTypeIdentifier": "order.com.example.dev", "orderIdentifier": "A-1", "#
             + #""webServiceURL": "https://orders.example.com", "authenticationToken": "secret-token-0123456789"}"#
         let details = try OrderDetails(json: Data(alone.utf8))
         #expect(try OrderDetails(json: Data(#"{"orderDetails": \#(alone), "order": {}}"#.utf8)) == details)

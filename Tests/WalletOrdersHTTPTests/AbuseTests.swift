@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
 import Testing
-import WalletOrdersModel
 import WalletOrdersApplication
 import WalletOrdersHTTP
+import WalletOrdersModel
 import WalletOrdersService
 import WalletOrdersStore
 import WalletOrdersTesting
@@ -67,10 +67,12 @@ import WalletOrdersTesting
             #expect(entries.map(\.remoteAddress) == ["127.0.0.1"])
         }
         // Configured: the last address in the header is the client (the one the proxy appended).
-        try await ServiceHarness().run(limits: limits {
-            $0.authFailures = failures
-            $0.trustedProxyHeader = "X-Forwarded-For"
-        }) { client in
+        try await ServiceHarness().run(
+            limits: limits {
+                $0.authFailures = failures
+                $0.trustedProxyHeader = "X-Forwarded-For"
+            }
+        ) { client in
             let order = try await client.createOrder()
             let wrong = ServiceHarness.OrderDetails(type: order.type, id: order.id, token: "wrong")
             for index in 0..<3 {
@@ -89,18 +91,24 @@ import WalletOrdersTesting
             // A header that holds no address leaves the socket's peer as the client.
             let log = JSONValue.object(["logs": .array([.string("hello")])]).serialized()
             _ = try await client.request(.post, "/v1/log", headers: [Self.forwardedFor: "203.0.113.7"], body: log)
-            _ = try await client.request(.post, "/v1/log", headers: [Self.forwardedFor: "not an address"],
-                                         body: JSONValue.object(["logs": .array([.string("bye")])]).serialized())
+            _ = try await client.request(
+                .post,
+                "/v1/log",
+                headers: [Self.forwardedFor: "not an address"],
+                body: JSONValue.object(["logs": .array([.string("bye")])]).serialized()
+            )
             let entries = try await client.store.logs(LogFilter(), page: PageRequest(limit: 10)).records
             #expect(entries.map(\.remoteAddress) == ["127.0.0.1", "203.0.113.7"])
         }
     }
 
     @Test func theListingAndTheMerchantAPIAreLimitedPerAddressAndPerKey() async throws {
-        try await ServiceHarness().run(limits: limits {
-            $0.listing = RateLimit(burst: 3, per: .seconds(3_600))
-            $0.merchant = RateLimit(burst: 4, per: .seconds(3_600))
-        }) { client in
+        try await ServiceHarness().run(
+            limits: limits {
+                $0.listing = RateLimit(burst: 3, per: .seconds(3_600))
+                $0.merchant = RateLimit(burst: 4, per: .seconds(3_600))
+            }
+        ) { client in
             for _ in 0..<3 { #expect(try await client.changed(device: "device-1").status == .noContent) }
             let refused = try await client.changed(device: "device-2")
             #expect(refused.status == .tooManyRequests && refused.headers[.retryAfter] != nil)
@@ -162,14 +170,22 @@ import WalletOrdersTesting
             let port = try #require(client.client.port)
             // A head trickled a byte every 200 ms would take seconds; it is cut off after the header timeout.
             let head = try RawConnection(port: port)
-            let headClosed = try await head.trickle("GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: " + String(repeating: "a", count: 200),
-                                                    every: .milliseconds(200), giveUpAfter: .seconds(20))
+            let headClosed = try await head.trickle(
+                "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: " + String(repeating: "a", count: 200),
+                every: .milliseconds(200),
+                giveUpAfter: .seconds(20)
+            )
             #expect(headClosed)
             // A body trickled after a complete head: cut off after the body timeout.
             let body = try RawConnection(port: port)
             #expect(body.send("POST /v1/log HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n"))
-            #expect(try await body.trickle("{\"logs\": [\"" + String(repeating: "b", count: 190),
-                                           every: .milliseconds(200), giveUpAfter: .seconds(20)))
+            #expect(
+                try await body.trickle(
+                    "{\"logs\": [\"" + String(repeating: "b", count: 190),
+                    every: .milliseconds(200),
+                    giveUpAfter: .seconds(20)
+                )
+            )
             // A connection that sends nothing is left to the idle timeout (30 s here): still open.
             let idle = try RawConnection(port: port)
             try await Task.sleep(for: .milliseconds(1_500))

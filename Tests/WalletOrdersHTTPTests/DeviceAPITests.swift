@@ -2,10 +2,10 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Testing
+import WalletOrdersHTTP
 import WalletOrdersModel
 import WalletOrdersPackage
 import WalletOrdersStore
-import WalletOrdersHTTP
 import WalletOrdersTesting
 
 /// Every row of the device API table, over HTTP against the real server and a real SQLite file.
@@ -30,13 +30,20 @@ import WalletOrdersTesting
             let order = try await client.createOrder()
             let wrong = try await client.register(order, device: "d1", token: String(repeating: "0", count: 64))
             let unknown = try await client.register(
-                ServiceHarness.OrderDetails(type: order.type, id: "no-such-order", token: order.token), device: "d1")
+                ServiceHarness.OrderDetails(type: order.type, id: "no-such-order", token: order.token),
+                device: "d1"
+            )
             let missing = try await client.request(
-                .post, "/v1/devices/d1/registrations/\(order.type)/\(order.id)",
-                body: Data(#"{"pushToken":"aa"}"#.utf8))
+                .post,
+                "/v1/devices/d1/registrations/\(order.type)/\(order.id)",
+                body: Data(#"{"pushToken":"aa"}"#.utf8)
+            )
             let otherScheme = try await client.request(
-                .post, "/v1/devices/d1/registrations/\(order.type)/\(order.id)",
-                headers: [.authorization: "Bearer \(order.token)"], body: Data(#"{"pushToken":"aa"}"#.utf8))
+                .post,
+                "/v1/devices/d1/registrations/\(order.type)/\(order.id)",
+                headers: [.authorization: "Bearer \(order.token)"],
+                body: Data(#"{"pushToken":"aa"}"#.utf8)
+            )
             for response in [wrong, unknown, missing, otherScheme] {
                 #expect(response.status == .unauthorized)
                 #expect(response.json == .object(["error": .string("missing or wrong credentials")]))
@@ -195,8 +202,11 @@ import WalletOrdersTesting
             }
 
             // HEAD answers the same headers without the package.
-            let head = try await client.request(.head, "/v1/orders/\(order.type)/\(order.id)",
-                                                headers: [.authorization: "AppleOrder \(order.token)"])
+            let head = try await client.request(
+                .head,
+                "/v1/orders/\(order.type)/\(order.id)",
+                headers: [.authorization: "AppleOrder \(order.token)"]
+            )
             #expect(head.status == .ok && head.headers[.eTag] == etag && head.body.readableBytes == 0)
         }
     }

@@ -2,10 +2,10 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Testing
+import WalletOrdersHTTP
 import WalletOrdersModel
 import WalletOrdersPackage
 import WalletOrdersStore
-import WalletOrdersHTTP
 import WalletOrdersTesting
 
 @Suite struct MerchantAPITests {
@@ -49,21 +49,29 @@ import WalletOrdersTesting
     func anInvalidOrderAnswers400WithEveryProblemAndWritesNothing(engine: StoreEngine) async throws {
         let harness = try ServiceHarness(engine)
         try await harness.run { client in
-            let response = try await client.merchant(.post, "/api/v1/orders", json: orderBody { order in
-                order["status"] = .string("lost")
-                order["orderManagementURL"] = nil
-                order["authenticationToken"] = .string("my-own-token-0123456789")
-                order["lineItems"] = .array([.object(["title": .string("Mug"), "quantity": .int(1), "image": .string("cup.png")])])
-            })
+            let response = try await client.merchant(
+                .post,
+                "/api/v1/orders",
+                json: orderBody { order in
+                    order["status"] = .string("lost")
+                    order["orderManagementURL"] = nil
+                    order["authenticationToken"] = .string("my-own-token-0123456789")
+                    order["lineItems"] = .array([.object(["title": .string("Mug"), "quantity": .int(1), "image": .string("cup.png")])])
+                }
+            )
             #expect(response.status == .badRequest)
             let problems = response.json["problems"]?.arrayValue ?? []
             #expect(problems == [.object(["path": .string("authenticationToken"), "message": .string("is set by the service; leave it out")])])
 
-            let second = try await client.merchant(.post, "/api/v1/orders", json: orderBody { order in
-                order["status"] = .string("lost")
-                order["orderManagementURL"] = .string("ftp://shop.example.com/orders")
-                order["lineItems"] = .array([.object(["title": .string("Mug"), "quantity": .int(1), "image": .string("cup.png")])])
-            })
+            let second = try await client.merchant(
+                .post,
+                "/api/v1/orders",
+                json: orderBody { order in
+                    order["status"] = .string("lost")
+                    order["orderManagementURL"] = .string("ftp://shop.example.com/orders")
+                    order["lineItems"] = .array([.object(["title": .string("Mug"), "quantity": .int(1), "image": .string("cup.png")])])
+                }
+            )
             #expect(second.status == .badRequest)
             #expect(second.json["error"] == .string("the order is not valid"))
             let paths = Set((second.json["problems"]?.arrayValue ?? []).compactMap { $0["path"]?.stringValue })
@@ -78,23 +86,36 @@ import WalletOrdersTesting
         let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let broken = try await client.request(
-                .post, "/api/v1/orders",
-                headers: [.authorization: "Bearer \(ServiceHarness.merchantKey)"], body: Data("{\"status\": ".utf8))
+                .post,
+                "/api/v1/orders",
+                headers: [.authorization: "Bearer \(ServiceHarness.merchantKey)"],
+                body: Data("{\"status\": ".utf8)
+            )
             #expect(broken.status == .badRequest)
             #expect(broken.json["error"]?.stringValue?.hasPrefix("the body is not valid JSON") == true)
             let notObject = try await client.merchant(.post, "/api/v1/orders", json: .array([]))
             #expect(notObject.status == .badRequest)
-            let otherType = try await client.merchant(.post, "/api/v1/orders", json: orderBody {
-                $0["orderTypeIdentifier"] = .string("order.com.example.other")
-            })
+            let otherType = try await client.merchant(
+                .post,
+                "/api/v1/orders",
+                json: orderBody {
+                    $0["orderTypeIdentifier"] = .string("order.com.example.other")
+                }
+            )
             #expect(otherType.status == .badRequest)
             #expect(otherType.json["problems"]?.arrayValue?.first?["path"] == .string("orderTypeIdentifier"))
-            let badAsset = try await client.merchant(.post, "/api/v1/orders", json: orderBody {
-                $0["assets"] = .object(["../x.png": .string("iVBORw0KGgo="), "y.png": .string("%%%")])
-            })
+            let badAsset = try await client.merchant(
+                .post,
+                "/api/v1/orders",
+                json: orderBody {
+                    $0["assets"] = .object(["../x.png": .string("iVBORw0KGgo="), "y.png": .string("%%%")])
+                }
+            )
             #expect(badAsset.status == .badRequest)
-            #expect(Set(badAsset.json["problems"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? [])
-                == ["assets.../x.png", "assets.y.png"])
+            #expect(
+                Set(badAsset.json["problems"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? [])
+                    == ["assets.../x.png", "assets.y.png"]
+            )
         }
     }
 
@@ -107,13 +128,19 @@ import WalletOrdersTesting
             for identifier in [JSONValue.int(5), .null, .object([:])] {
                 let response = try await client.merchant(.post, "/api/v1/orders", json: orderBody { $0["orderIdentifier"] = identifier })
                 #expect(response.status == .badRequest, "\(identifier)")
-                #expect(response.json["problems"]?.arrayValue?.first
-                    == .object(["path": .string("orderIdentifier"), "message": .string("must be a string, not \(identifier.typeName)")]))
+                #expect(
+                    response.json["problems"]?.arrayValue?.first
+                        == .object(["path": .string("orderIdentifier"), "message": .string("must be a string, not \(identifier.typeName)")])
+                )
             }
-            let created = try await client.merchant(.post, "/api/v1/orders", json: orderBody {
-                $0["orderIdentifier"] = .string("null-merchant")
-                $0["merchant"] = .null
-            })
+            let created = try await client.merchant(
+                .post,
+                "/api/v1/orders",
+                json: orderBody {
+                    $0["orderIdentifier"] = .string("null-merchant")
+                    $0["merchant"] = .null
+                }
+            )
             #expect(created.status == .created, "\(String(buffer: created.body))")
             let stored = try await client.merchant(.get, "/api/v1/orders/\(DevelopmentKeys.orderType)/null-merchant")
             let merchant = try #require(stored.json["order"]?["merchant"])
@@ -140,8 +167,10 @@ import WalletOrdersTesting
     func missingOrWrongKeysAnswer401(engine: StoreEngine) async throws {
         let harness = try ServiceHarness(engine)
         try await harness.run { client in
-            #expect(try await client.merchant(.post, "/api/v1/orders", json: orderBody(), key: "wrong-key-0123456789").status
-                == .unauthorized)
+            #expect(
+                try await client.merchant(.post, "/api/v1/orders", json: orderBody(), key: "wrong-key-0123456789").status
+                    == .unauthorized
+            )
             let none = try await client.request(.get, "/api/v1/orders")
             #expect(none.status == .unauthorized)
             #expect(none.json["error"] == .string("missing or wrong credentials"))
@@ -155,7 +184,9 @@ import WalletOrdersTesting
         let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let order = try await client.createOrder()
-            for device in ["d1", "d2", "d3"] { _ = try await client.register(order, device: device, pushToken: "\(device.count)ab\(device)".filter(\.isHexDigit)) }
+            for device in ["d1", "d2", "d3"] {
+                _ = try await client.register(order, device: device, pushToken: "\(device.count)ab\(device)".filter(\.isHexDigit))
+            }
             _ = try await client.register(order, device: "d3", pushToken: "ffff")
             let patched = try await client.patch(order, .object(["status": .string("completed")]))
             #expect(patched.status == .ok)
@@ -186,18 +217,28 @@ import WalletOrdersTesting
             for field in ["orderIdentifier", "authenticationToken", "webServiceURL", "createdAt"] {
                 let response = try await client.patch(order, .object([field: .string("changed-value-0123456789")]))
                 #expect(response.status == .badRequest, "\(field)")
-                #expect(response.json["problems"]?.arrayValue?.first?["message"]
-                    == .string("is set by the service and cannot change"))
+                #expect(
+                    response.json["problems"]?.arrayValue?.first?["message"]
+                        == .string("is set by the service and cannot change")
+                )
             }
-            let text = try await client.merchant(.patch, path, json: .object(["status": .string("completed")]),
-                                                 contentType: "text/plain")
+            let text = try await client.merchant(
+                .patch,
+                path,
+                json: .object(["status": .string("completed")]),
+                contentType: "text/plain"
+            )
             #expect(text.status == .unsupportedMediaType)
             let invalid = try await client.patch(order, .object(["status": .string("lost")]))
             #expect(invalid.status == .badRequest)
             let stored = try await client.store.order(type: order.type, id: order.id)
             #expect(stored?.version == 1, "a refused update writes nothing")
-            #expect(try await client.patch(
-                ServiceHarness.OrderDetails(type: order.type, id: "missing", token: ""), .object([:])).status == .notFound)
+            #expect(
+                try await client.patch(
+                    ServiceHarness.OrderDetails(type: order.type, id: "missing", token: ""),
+                    .object([:])
+                ).status == .notFound
+            )
         }
     }
 
@@ -220,10 +261,13 @@ import WalletOrdersTesting
             // Removing an asset the order still names is refused; removing it with the reference works.
             let refused = try await client.patch(order, .object(["assets": .object(["photo.png": .null])]))
             #expect(refused.status == .badRequest)
-            let accepted = try await client.patch(order, .object([
-                "assets": .object(["photo.png": .null]),
-                "lineItems": .array([.object(["title": .string("Mug"), "quantity": .int(1), "image": .string("mug.png")])]),
-            ]))
+            let accepted = try await client.patch(
+                order,
+                .object([
+                    "assets": .object(["photo.png": .null]),
+                    "lineItems": .array([.object(["title": .string("Mug"), "quantity": .int(1), "image": .string("mug.png")])]),
+                ])
+            )
             #expect(accepted.status == .ok)
             #expect(try await client.store.currentOrder(type: order.type, id: order.id)?.assets.isEmpty == true)
         }
@@ -234,8 +278,11 @@ import WalletOrdersTesting
         let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let response = try await client.request(
-                .post, "/api/v1/orders", headers: [.authorization: "Bearer \(ServiceHarness.merchantKey)"],
-                body: Data(repeating: 0x20, count: 9 * 1_024 * 1_024))
+                .post,
+                "/api/v1/orders",
+                headers: [.authorization: "Bearer \(ServiceHarness.merchantKey)"],
+                body: Data(repeating: 0x20, count: 9 * 1_024 * 1_024)
+            )
             #expect(response.status == .contentTooLarge)
             #expect(response.json["error"] == .string("the request body is too large"))
         }
@@ -253,8 +300,11 @@ import WalletOrdersTesting
             #expect(second.json["orders"]?.arrayValue?.compactMap { $0["orderIdentifier"]?.stringValue } == ["A-3", "A-2"])
             #expect(try await client.merchant(.get, "/api/v1/orders?limit=0").status == .badRequest)
 
-            let order = ServiceHarness.OrderDetails(type: DevelopmentKeys.orderType, id: "A-1",
-                                                    token: try await client.store.order(type: DevelopmentKeys.orderType, id: "A-1")!.authenticationToken)
+            let order = ServiceHarness.OrderDetails(
+                type: DevelopmentKeys.orderType,
+                id: "A-1",
+                token: try await client.store.order(type: DevelopmentKeys.orderType, id: "A-1")!.authenticationToken
+            )
             _ = try await client.register(order, device: "phone-1", pushToken: "abcd")
             let registrations = try await client.merchant(.get, "/api/v1/orders/\(order.type)/A-1/registrations")
             #expect(registrations.json["registrations"]?.arrayValue?.first?["deviceIdentifier"] == .string("phone-1"))

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import Testing
-import WalletOrdersModel
 import WalletOrdersHTTP
+import WalletOrdersModel
 import WalletOrdersTesting
 
 /// `/metrics` in Prometheus' text format after real traffic, and the request id every response carries.

@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// A plain TCP connection to the server under test, for clients no HTTP library would play: one that trickles
 /// a request a byte at a time, or sends nothing at all. Non-blocking after connecting, so waiting never holds a

@@ -5,10 +5,10 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Synchronization
-import WalletOrdersModel
-import WalletOrdersPackage
 import WalletOrdersApplication
 import WalletOrdersHTTP
+import WalletOrdersModel
+import WalletOrdersPackage
 import WalletOrdersService
 import WalletOrdersStore
 import WalletOrdersTesting
@@ -51,18 +51,28 @@ final class ServiceHarness: Sendable {
         OrderType(
             identifier: DevelopmentKeys.orderType,
             builder: PackageBuilder(identity: DevelopmentKeys.shared.identity, allowsHTTPWebService: false),
-            template: try OrderTemplate(directory: SampleOrder.templateFolder))
+            template: try OrderTemplate(directory: SampleOrder.templateFolder)
+        )
     }
 
     /// Runs `body` against the service listening on a free loopback port; the store is closed afterwards.
-    func run(adminKey: String? = nil, limits: ClientLimits = ClientLimits(), logLimits: DeviceLogLimits = DeviceLogLimits(),
-             _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
+    func run(
+        adminKey: String? = nil,
+        limits: ClientLimits = ClientLimits(),
+        logLimits: DeviceLogLimits = DeviceLogLimits(),
+        _ body: @escaping @Sendable (Client) async throws -> Void
+    ) async throws {
         let store = try await openStore()
         let clock = self.clock
         let metrics = ServiceMetrics()
-        let service = OrderService(store: store, orderTypes: [try Self.orderType()],
-                                   webServiceURL: "https://orders.example.com/wallet", now: { clock.now },
-                                   counters: metrics.serviceCounters, logLimits: logLimits)
+        let service = OrderService(
+            store: store,
+            orderTypes: [try Self.orderType()],
+            webServiceURL: "https://orders.example.com/wallet",
+            now: { clock.now },
+            counters: metrics.serviceCounters,
+            logLimits: logLimits
+        )
         var configuration = ServiceConfiguration()
         configuration.clientLimits = limits
         configuration.port = 0
@@ -89,13 +99,21 @@ final class ServiceHarness: Sendable {
 
         @discardableResult
         func request(
-            _ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields = [:], body: Data? = nil
+            _ method: HTTPRequest.Method,
+            _ uri: String,
+            headers: HTTPFields = [:],
+            body: Data? = nil
         ) async throws -> TestResponse {
             try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(bytes: $0) })
         }
 
-        func merchant(_ method: HTTPRequest.Method, _ uri: String, json: JSONValue? = nil,
-                      contentType: String = "application/json", key: String = ServiceHarness.merchantKey) async throws -> TestResponse {
+        func merchant(
+            _ method: HTTPRequest.Method,
+            _ uri: String,
+            json: JSONValue? = nil,
+            contentType: String = "application/json",
+            key: String = ServiceHarness.merchantKey
+        ) async throws -> TestResponse {
             var headers: HTTPFields = [.authorization: "Bearer \(key)"]
             if json != nil { headers[.contentType] = contentType }
             return try await request(method, uri, headers: headers, body: json?.serialized())
@@ -111,14 +129,20 @@ final class ServiceHarness: Sendable {
                 throw HarnessError("creating an order answered \(response.status): \(String(buffer: response.body))")
             }
             let details = try JSONValue.parse(Data(buffer: response.body))["orderDetails"]!
-            return OrderDetails(type: details["orderTypeIdentifier"]!.stringValue!, id: details["orderIdentifier"]!.stringValue!,
-                                token: details["authenticationToken"]!.stringValue!)
+            return OrderDetails(
+                type: details["orderTypeIdentifier"]!.stringValue!,
+                id: details["orderIdentifier"]!.stringValue!,
+                token: details["authenticationToken"]!.stringValue!
+            )
         }
 
         func register(_ order: OrderDetails, device: String, pushToken: String = "aabbccdd", token: String? = nil) async throws -> TestResponse {
-            try await request(.post, "/v1/devices/\(device)/registrations/\(order.type)/\(order.id)",
-                              headers: [.authorization: "AppleOrder \(token ?? order.token)"],
-                              body: JSONValue.object(["pushToken": .string(pushToken)]).serialized())
+            try await request(
+                .post,
+                "/v1/devices/\(device)/registrations/\(order.type)/\(order.id)",
+                headers: [.authorization: "AppleOrder \(token ?? order.token)"],
+                body: JSONValue.object(["pushToken": .string(pushToken)]).serialized()
+            )
         }
 
         func changed(device: String, since tag: String? = nil) async throws -> TestResponse {
@@ -133,8 +157,12 @@ final class ServiceHarness: Sendable {
         }
 
         func patch(_ order: OrderDetails, _ patch: JSONValue) async throws -> TestResponse {
-            try await merchant(.patch, "/api/v1/orders/\(order.type)/\(order.id)", json: patch,
-                               contentType: "application/merge-patch+json")
+            try await merchant(
+                .patch,
+                "/api/v1/orders/\(order.type)/\(order.id)",
+                json: patch,
+                contentType: "application/merge-patch+json"
+            )
         }
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WalletOrdersHTTP
 
 /// The slow-client handler's state machine on its own: which deadline runs in each phase of a request, and which

@@ -17,7 +17,8 @@ import WalletOrdersModel
     /// (past 2^53 the two round a number with a fraction or exponent differently); where Foundation lets a
     /// trailing comma pass and we do not, the text without it must read as Foundation read it.
     static func agree(_ text: [UInt8]) -> Bool {
-        let ours = ours(text), theirs = foundation(text)
+        let ours = ours(text)
+        let theirs = foundation(text)
         if ours == nil, let theirs {
             let cleaned = withoutTrailingCommas(text)
             return cleaned != text && same(Self.ours(cleaned), theirs)
@@ -44,16 +45,23 @@ import WalletOrdersModel
     /// `text` without the commas that stand right before a closing bracket or brace, outside strings.
     static func withoutTrailingCommas(_ text: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
-        var inString = false, escaped = false
+        var inString = false
+        var escaped = false
         for (index, byte) in text.enumerated() {
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true }
-                else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
             } else if byte == UInt8(ascii: "\"") {
                 inString = true
             } else if byte == UInt8(ascii: ","),
-                      let next = text[(index + 1)...].first(where: { !Array(" \t\r\n".utf8).contains($0) }),
-                      next == UInt8(ascii: "]") || next == UInt8(ascii: "}") {
+                let next = text[(index + 1)...].first(where: { !Array(" \t\r\n".utf8).contains($0) }),
+                next == UInt8(ascii: "]") || next == UInt8(ascii: "}")
+            {
                 continue
             }
             out.append(byte)
@@ -87,14 +95,17 @@ import WalletOrdersModel
         #expect(Self.ours(Array("9223372036854775807".utf8)) == .int(.max))
         #expect(Self.ours(Array("[2.0, 1e2, 2.5]".utf8)) == .array([.int(2), .int(100), .double(2.5)]))
         // Bytes that are not UTF-8, inside a string and outside one.
-        for bytes: [UInt8] in [[0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0xFF],
-                               [0x5B, 0x22, 0x61, 0x22, 0x2C, 0x22, 0xE2, 0x82, 0x22, 0x5D]] {
+        for bytes: [UInt8] in [
+            [0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0xFF],
+            [0x5B, 0x22, 0x61, 0x22, 0x2C, 0x22, 0xE2, 0x82, 0x22, 0x5D],
+        ] {
             #expect(Self.ours(bytes) == Self.foundation(bytes), "\(bytes)")
         }
     }
 
     @Test func refusesNestingDeeperThanFoundationDoes() {
-        let deep = Array(repeating: UInt8(ascii: "["), count: 100_000)
+        let deep =
+            Array(repeating: UInt8(ascii: "["), count: 100_000)
             + Array(repeating: UInt8(ascii: "]"), count: 100_000)
         #expect(Self.ours(deep) == nil)
         let allowed = Array(repeating: UInt8(ascii: "["), count: 100) + Array(repeating: UInt8(ascii: "]"), count: 100)
@@ -104,8 +115,10 @@ import WalletOrdersModel
 
     @Test func namesTheProblemAndWhereItIs() throws {
         let error = try #require(throws: JSONValue.ParseError.self) { try JSONValue.parse(Data(#"{"a": tru}"#.utf8)) }
-        #expect(error.description
-                    == "the body is not valid JSON: unexpected character where a value should be (at byte 6)")
+        #expect(
+            error.description
+                == "the body is not valid JSON: unexpected character where a value should be (at byte 6)"
+        )
     }
 
     /// Random documents, written with random spacing and number and string forms, then bent at random: both
@@ -163,20 +176,25 @@ import WalletOrdersModel
 
     static func number(_ random: inout SplitMix64) -> [UInt8] {
         var text = random.next(3) == 0 ? "-" : ""
-        let digits = ["0", "7", "42", "9007199254740993", "9223372036854775807", "9223372036854775808",
-                      "18446744073709551616", "123456789012345678901234567890"][random.next(8)]
+        let digits = [
+            "0", "7", "42", "9007199254740993", "9223372036854775807", "9223372036854775808",
+            "18446744073709551616", "123456789012345678901234567890",
+        ][random.next(8)]
         text += digits
         if random.next(3) == 0 { text += "." + ["0", "5", "25", "000001", "1234567890123"][random.next(5)] }
         if random.next(4) == 0 {
-            text += ["e", "E"][random.next(2)] + ["", "+", "-"][random.next(3)]
+            text +=
+                ["e", "E"][random.next(2)] + ["", "+", "-"][random.next(3)]
                 + ["0", "2", "17", "308", "400"][random.next(5)]
         }
         return Array(text.utf8)
     }
 
     static func string(_ random: inout SplitMix64) -> [UInt8] {
-        let pieces = ["a", "orderNumber", "é", "😀", "\\n", "\\\"", "\\\\", "\\/", "\\u00e9", "\\uD83D\\uDE00",
-                      "\\u0000", "\\b\\f\\r\\t", " ", "日本"]
+        let pieces = [
+            "a", "orderNumber", "é", "😀", "\\n", "\\\"", "\\\\", "\\/", "\\u00e9", "\\uD83D\\uDE00",
+            "\\u0000", "\\b\\f\\r\\t", " ", "日本",
+        ]
         var text = "\""
         for _ in 0..<random.next(5) { text += pieces[random.next(pieces.count)] }
         return Array((text + "\"").utf8)

@@ -6,9 +6,9 @@ import WalletOrdersTesting
 @Suite struct OrderDocumentTests {
     @Test func unknownFieldsSurviveParsingAndWritingBack() throws {
         let text = """
-        {"schemaVersion": 1, "futureField": {"nested": [1, 2.5, "x", null, true]},
-         "merchant": {"displayName": "Shop", "brandColor": "#ff0000"}, "emoji": "caf\\u00e9 ☕️\\n"}
-        """
+            {"schemaVersion": 1, "futureField": {"nested": [1, 2.5, "x", null, true]},
+             "merchant": {"displayName": "Shop", "brandColor": "#ff0000"}, "emoji": "caf\\u00e9 ☕️\\n"}
+            """
         let document = try OrderDocument(data: Data(text.utf8))
         let again = try OrderDocument(data: document.serialized)
         #expect(again == document)
@@ -25,7 +25,9 @@ import WalletOrdersTesting
     }
 
     @Test func defaultsFillGapsAndTheOrderWins() throws {
-        let defaults = try JSONValue.parse(Data(#"{"merchant": {"displayName": "Default", "url": "https://a.example"}, "orderType": "ecommerce"}"#.utf8))
+        let defaults = try JSONValue.parse(
+            Data(#"{"merchant": {"displayName": "Default", "url": "https://a.example"}, "orderType": "ecommerce"}"#.utf8)
+        )
         let order = OrderDocument(fields: ["merchant": .object(["displayName": .string("Mine")])])
         let merged = order.withDefaults(defaults)
         #expect(merged["merchant"] == .object(["displayName": .string("Mine"), "url": .string("https://a.example")]))

@@ -32,9 +32,11 @@ import WalletOrdersTesting
             }
             if swift.isValid { validCount += 1 }
             if swift.isValid != schema.valid {
-                disagreements.append("\(order.name): validator says "
-                    + (swift.isValid ? "valid" : "invalid (\(swift.problems.first!))")
-                    + ", schema says " + (schema.valid ? "valid" : "invalid (\(schema.error ?? ""))"))
+                disagreements.append(
+                    "\(order.name): validator says "
+                        + (swift.isValid ? "valid" : "invalid (\(swift.problems.first!))")
+                        + ", schema says " + (schema.valid ? "valid" : "invalid (\(schema.error ?? ""))")
+                )
             }
             if let expected = order.expected, expected != swift.isValid {
                 disagreements.append("\(order.name): expected \(expected ? "valid" : "invalid"), both say otherwise")
@@ -99,8 +101,13 @@ enum Corpus {
                 .filter { $0.hasSuffix(".json") }.sorted()
             #expect(!names.isEmpty)
             for name in names {
-                cases.append(Case(name: "\(folder)/\(name)", order: try fixture("\(folder)/\(name)"),
-                                  expected: folder == "valid"))
+                cases.append(
+                    Case(
+                        name: "\(folder)/\(name)",
+                        order: try fixture("\(folder)/\(name)"),
+                        expected: folder == "valid"
+                    )
+                )
             }
         }
         return cases
@@ -119,49 +126,94 @@ enum Corpus {
         ]
         let total: JSONValue = .object(["amount": .string("1.00"), "currency": .string("EUR")])
         return [
-            Case(name: "version 2 without payment.status",
-                 order: with(["schemaVersion": .int(2), "payment": .object(["total": total])]), expected: true),
-            Case(name: "version 1 without payment.status",
-                 order: with(["payment": .object(["total": total])]), expected: false),
-            Case(name: "version 1 with a null payment.status",
-                 order: with(["payment": .object(["total": total, "status": .null])]), expected: false),
+            Case(
+                name: "version 2 without payment.status",
+                order: with(["schemaVersion": .int(2), "payment": .object(["total": total])]),
+                expected: true
+            ),
+            Case(
+                name: "version 1 without payment.status",
+                order: with(["payment": .object(["total": total])]),
+                expected: false
+            ),
+            Case(
+                name: "version 1 with a null payment.status",
+                order: with(["payment": .object(["total": total, "status": .null])]),
+                expected: false
+            ),
             Case(name: "version 2.0 as a fraction", order: with(["schemaVersion": .double(2)]), expected: true),
-            Case(name: "web service without token",
-                 order: with(["webServiceURL": .string("https://example.com/w")]), expected: false),
-            Case(name: "token without web service",
-                 order: with(["authenticationToken": .string("0123456789abcdef")]), expected: false),
-            Case(name: "web service with a null token",
-                 order: with(["webServiceURL": .string("https://example.com/w"), "authenticationToken": .null]),
-                 expected: false),
-            Case(name: "shipping with pickup members it does not read",
-                 order: with(["fulfillments": .array([.object(shipping.merging([
-                     "pickupWindowDuration": .string("soon"), "displayName": .int(5), "location": .string("here"),
-                 ]) { $1 })])]), expected: true),
-            Case(name: "pickup with shipping members it does not read",
-                 order: with(["fulfillments": .array([.object(pickup.merging([
-                     "trackingURL": .string("nope"), "estimatedDeliveryWindowDuration": .string("soon"),
-                     "recipient": .int(1),
-                 ]) { $1 })])]), expected: true),
-            Case(name: "pickup without a display name",
-                 order: with(["fulfillments": .array([.object(pickup.filter { $0.key != "displayName" })])]),
-                 expected: false),
-            Case(name: "fulfillment without a type",
-                 order: with(["fulfillments": .array([.object(shipping.filter { $0.key != "fulfillmentType" })])]),
-                 expected: false),
-            Case(name: "application store identifier 1.0",
-                 order: with(["associatedApplications": .array([.object(["storeIdentifier": .double(1)])])]),
-                 expected: true),
-            Case(name: "application store identifier 1.5",
-                 order: with(["associatedApplications": .array([.object(["storeIdentifier": .double(1.5)])])]),
-                 expected: false),
+            Case(
+                name: "web service without token",
+                order: with(["webServiceURL": .string("https://example.com/w")]),
+                expected: false
+            ),
+            Case(
+                name: "token without web service",
+                order: with(["authenticationToken": .string("0123456789abcdef")]),
+                expected: false
+            ),
+            Case(
+                name: "web service with a null token",
+                order: with(["webServiceURL": .string("https://example.com/w"), "authenticationToken": .null]),
+                expected: false
+            ),
+            Case(
+                name: "shipping with pickup members it does not read",
+                order: with([
+                    "fulfillments": .array([
+                        .object(
+                            shipping.merging([
+                                "pickupWindowDuration": .string("soon"), "displayName": .int(5), "location": .string("here"),
+                            ]) { $1 }
+                        )
+                    ])
+                ]),
+                expected: true
+            ),
+            Case(
+                name: "pickup with shipping members it does not read",
+                order: with([
+                    "fulfillments": .array([
+                        .object(
+                            pickup.merging([
+                                "trackingURL": .string("nope"), "estimatedDeliveryWindowDuration": .string("soon"),
+                                "recipient": .int(1),
+                            ]) { $1 }
+                        )
+                    ])
+                ]),
+                expected: true
+            ),
+            Case(
+                name: "pickup without a display name",
+                order: with(["fulfillments": .array([.object(pickup.filter { $0.key != "displayName" })])]),
+                expected: false
+            ),
+            Case(
+                name: "fulfillment without a type",
+                order: with(["fulfillments": .array([.object(shipping.filter { $0.key != "fulfillmentType" })])]),
+                expected: false
+            ),
+            Case(
+                name: "application store identifier 1.0",
+                order: with(["associatedApplications": .array([.object(["storeIdentifier": .double(1)])])]),
+                expected: true
+            ),
+            Case(
+                name: "application store identifier 1.5",
+                order: with(["associatedApplications": .array([.object(["storeIdentifier": .double(1.5)])])]),
+                expected: false
+            ),
         ]
     }
 
     /// every-object.json cut to the members an order needs.
     static func requiredBase() throws -> JSONValue {
         let full = try fixture("valid/every-object.json").objectValue!
-        let required = ["schemaVersion", "orderTypeIdentifier", "orderIdentifier", "orderType", "orderManagementURL",
-                        "createdAt", "updatedAt", "status", "merchant"]
+        let required = [
+            "schemaVersion", "orderTypeIdentifier", "orderIdentifier", "orderType", "orderManagementURL",
+            "createdAt", "updatedAt", "status", "merchant",
+        ]
         return .object(full.filter { required.contains($0.key) })
     }
 
@@ -330,7 +382,8 @@ enum Probes {
         String(repeating: "e\u{301}", count: 128), String(repeating: "e\u{301}", count: 129),
     ]
 
-    static let all = dates + durations + urls + files + decimals + currencies + identifiers + countryCodes + tokens
+    static let all =
+        dates + durations + urls + files + decimals + currencies + identifiers + countryCodes + tokens
         + words + texts
 
     /// The probes for a member named `key`, by what such a member holds.
@@ -340,7 +393,8 @@ enum Probes {
         case _ where key.hasSuffix("Duration"): durations
         case _ where key.hasSuffix("At"), "returnDeadline", "dropOffBy": dates
         case "logo", "image", "trackingLogoNameLightColorScheme", "trackingLogoNameDarkColorScheme", "receipt",
-             "returnLabel": files
+            "returnLabel":
+            files
         case "amount": decimals
         case "currency": currencies
         case "orderTypeIdentifier", "orderIdentifier": identifiers

@@ -19,10 +19,12 @@ import WalletOrdersTesting
 
     @Test func everyMissingRequiredFieldIsReportedAtOnce() {
         let found = OrderValidator.problems(in: .object([:]))
-        #expect(Set(paths(found)) == [
-            "schemaVersion", "orderTypeIdentifier", "orderIdentifier", "orderType", "orderManagementURL",
-            "createdAt", "updatedAt", "status", "merchant",
-        ])
+        #expect(
+            Set(paths(found)) == [
+                "schemaVersion", "orderTypeIdentifier", "orderIdentifier", "orderType", "orderManagementURL",
+                "createdAt", "updatedAt", "status", "merchant",
+            ]
+        )
         #expect(found.allSatisfy { $0.message == "is required" })
     }
 
@@ -33,25 +35,34 @@ import WalletOrdersTesting
 
     @Test func enumValuesNameTheAllowedOnes() {
         let found = problems { order in
-            order["fulfillments"] = .array([.object([
-                "fulfillmentType": .string("shipping"), "fulfillmentIdentifier": .string("p1"),
-                "status": .string("lost"),
-            ])])
+            order["fulfillments"] = .array([
+                .object([
+                    "fulfillmentType": .string("shipping"), "fulfillmentIdentifier": .string("p1"),
+                    "status": .string("lost"),
+                ])
+            ])
             order["status"] = .string("shipped")
         }
-        #expect(found.contains(OrderProblem(
-            path: "fulfillments[0].status",
-            message: "\"lost\" is not one of open, processing, onTheWay, outForDelivery, delivered, shipped, issue, cancelled")))
+        #expect(
+            found.contains(
+                OrderProblem(
+                    path: "fulfillments[0].status",
+                    message: "\"lost\" is not one of open, processing, onTheWay, outForDelivery, delivered, shipped, issue, cancelled"
+                )
+            )
+        )
         #expect(found.contains(OrderProblem(path: "status", message: "\"shipped\" is not one of open, completed, cancelled")))
         #expect(found.count == 2)
     }
 
     @Test func pickupFulfillmentsHaveTheirOwnStatusesAndNeedADisplayName() {
         let found = problems { order in
-            order["fulfillments"] = .array([.object([
-                "fulfillmentType": .string("pickup"), "fulfillmentIdentifier": .string("p1"),
-                "status": .string("onTheWay"), "pickupAt": .string("tomorrow"),
-            ])])
+            order["fulfillments"] = .array([
+                .object([
+                    "fulfillmentType": .string("pickup"), "fulfillmentIdentifier": .string("p1"),
+                    "status": .string("onTheWay"), "pickupAt": .string("tomorrow"),
+                ])
+            ])
         }
         #expect(Set(paths(found)) == ["fulfillments[0].status", "fulfillments[0].displayName", "fulfillments[0].pickupAt"])
     }
@@ -67,14 +78,20 @@ import WalletOrdersTesting
                 "total": .object(["amount": .string("24,90"), "currency": .string("EURO")]), "status": .string("paid"),
             ])
         }
-        #expect(Set(paths(found)) == [
-            "createdAt", "updatedAt", "orderManagementURL", "authenticationToken", "payment.total.amount",
-            "payment.total.currency",
-        ])
-        #expect(found.first { $0.path == "payment.total.amount" }?.message
-            == "\"24,90\" is not a decimal number such as \"23.40\"")
-        #expect(found.first { $0.path == "orderManagementURL" }?.message
-            == "\"ftp://shop.example.com/orders\" is not an http or https URL such as https://shop.example.com/orders/1001")
+        #expect(
+            Set(paths(found)) == [
+                "createdAt", "updatedAt", "orderManagementURL", "authenticationToken", "payment.total.amount",
+                "payment.total.currency",
+            ]
+        )
+        #expect(
+            found.first { $0.path == "payment.total.amount" }?.message
+                == "\"24,90\" is not a decimal number such as \"23.40\""
+        )
+        #expect(
+            found.first { $0.path == "orderManagementURL" }?.message
+                == "\"ftp://shop.example.com/orders\" is not an http or https URL such as https://shop.example.com/orders/1001"
+        )
         #expect(found.first { $0.path == "authenticationToken" }?.message == "must be at least 16 characters long")
     }
 
@@ -88,10 +105,12 @@ import WalletOrdersTesting
             order["payment"] = .object(["total": .object(["amount": .int(10), "currency": .string("USD")])])
         }
         #expect(problems(withoutStatus) == [OrderProblem(path: "payment.status", message: "is required")])
-        #expect(problems { order in
-            withoutStatus(&order)
-            order["schemaVersion"] = .int(2)
-        } == [])
+        #expect(
+            problems { order in
+                withoutStatus(&order)
+                order["schemaVersion"] = .int(2)
+            } == []
+        )
         #expect(paths(problems { $0["schemaVersion"] = .int(3) }) == ["schemaVersion"])
     }
 
@@ -101,20 +120,27 @@ import WalletOrdersTesting
                 order["payment"] = .object([
                     "total": .object(["amount": .double(24.9), "currency": .string("EUR")]),
                     "status": .string(paymentStatus),
-                    "transactions": .array([.object([
-                        "transactionType": .string("refund"), "status": .string(refundStatus),
-                        "amount": .object(["amount": .double(24.9), "currency": .string("EUR")]),
-                        "createdAt": .string("2026-11-21T10:00:00Z"),
-                        "paymentMethod": .object(["displayName": .string("Visa 1234")]),
-                    ])]),
+                    "transactions": .array([
+                        .object([
+                            "transactionType": .string("refund"), "status": .string(refundStatus),
+                            "amount": .object(["amount": .double(24.9), "currency": .string("EUR")]),
+                            "createdAt": .string("2026-11-21T10:00:00Z"),
+                            "paymentMethod": .object(["displayName": .string("Visa 1234")]),
+                        ])
+                    ]),
                 ])
             }
         }
         #expect(order(refundStatus: "completed", paymentStatus: "refunded") == [])
         #expect(order(refundStatus: "failed", paymentStatus: "paid") == [])
-        #expect(order(refundStatus: "pending", paymentStatus: "paid") == [OrderProblem(
-            path: "payment.status",
-            message: "must be refunded while the refund at payment.transactions[0] is pending, not paid")])
+        #expect(
+            order(refundStatus: "pending", paymentStatus: "paid") == [
+                OrderProblem(
+                    path: "payment.status",
+                    message: "must be refunded while the refund at payment.transactions[0] is pending, not paid"
+                )
+            ]
+        )
         #expect(paths(order(refundStatus: "cancelled", paymentStatus: "refunded")) == ["payment.status"])
     }
 
@@ -140,17 +166,21 @@ import WalletOrdersTesting
     }
 
     @Test func aMemberSetToNullCountsAsLeftOut() {
-        #expect(problems { order in
-            order["orderNumber"] = .null
-            order["payment"] = .null
-            order["webServiceURL"] = .null
-            order["authenticationToken"] = .null
-        } == [])
+        #expect(
+            problems { order in
+                order["orderNumber"] = .null
+                order["payment"] = .null
+                order["webServiceURL"] = .null
+                order["authenticationToken"] = .null
+            } == []
+        )
         #expect(problems { $0["merchant"] = .null } == [OrderProblem(path: "merchant", message: "is required")])
-        #expect(problems { order in
-            order["webServiceURL"] = .string("https://shop.example.com/wallet")
-            order["authenticationToken"] = .null
-        } == [OrderProblem(path: "authenticationToken", message: "is required when webServiceURL is given")])
+        #expect(
+            problems { order in
+                order["webServiceURL"] = .string("https://shop.example.com/wallet")
+                order["authenticationToken"] = .null
+            } == [OrderProblem(path: "authenticationToken", message: "is required when webServiceURL is given")]
+        )
     }
 
     // Issue 11, point 1: Apple's "Creating the source for an order" names images by base name.
@@ -161,18 +191,28 @@ import WalletOrdersTesting
         for files: Set<String> in [["logo.png"], ["logo@2x.png"], ["logo@3x.png"], ["logo.JPG"], ["fr.lproj/logo@3x.jpeg"]] {
             #expect(problems(logo, files: files.union(["mug.png"])) == [], "\(files)")
         }
-        #expect(problems(logo, files: ["logo.gif", "logos.png", "mug.png", "x.lproj/y/logo.png"]) == [OrderProblem(
-            path: "merchant.logo",
-            message: "names the image logo, but the package holds none of logo.png, logo@2x.png, logo@3x.png "
-                + "(or .jpg, .jpeg), at the top level or in a .lproj folder")])
+        #expect(
+            problems(logo, files: ["logo.gif", "logos.png", "mug.png", "x.lproj/y/logo.png"]) == [
+                OrderProblem(
+                    path: "merchant.logo",
+                    message: "names the image logo, but the package holds none of logo.png, logo@2x.png, logo@3x.png "
+                        + "(or .jpg, .jpeg), at the top level or in a .lproj folder"
+                )
+            ]
+        )
         // Full file names keep working, and name exactly one file.
         #expect(problems({ _ in }, files: ["logo.png", "mug.png"]) == [])
         #expect(paths(problems({ _ in }, files: ["logo@2x.png", "mug.png"])) == ["merchant.logo"])
         // A name is not a path, and a dotted name must end like an image.
         for name in ["images/logo.png", ".logo", "logo.gif", "brand.logo"] {
-            #expect(paths(problems { order in
-                order["merchant"] = order["merchant"]!.merging(patch: .object(["logo": .string(name)]))
-            }) == ["merchant.logo"], "\(name)")
+            #expect(
+                paths(
+                    problems { order in
+                        order["merchant"] = order["merchant"]!.merging(patch: .object(["logo": .string(name)]))
+                    }
+                ) == ["merchant.logo"],
+                "\(name)"
+            )
         }
     }
 
@@ -180,16 +220,26 @@ import WalletOrdersTesting
         // A package below Wallet's 5 MB took verify minutes when each of 100,000 references searched 900 files.
         var files: Set<String> = ["logo.png"]
         for index in 0..<900 { files.insert("f\(index).png") }
-        let found = problems({ order in
-            order["lineItems"] = .array((0..<100_000).map { index in
-                let image = index.isMultiple(of: 2) ? "f\(index % 900)" : "g\(index)"
-                return .object(["title": .string("T"), "quantity": .int(1), "image": .string(image)])
-            })
-        }, files: files)
+        let found = problems(
+            { order in
+                order["lineItems"] = .array(
+                    (0..<100_000).map { index in
+                        let image = index.isMultiple(of: 2) ? "f\(index % 900)" : "g\(index)"
+                        return .object(["title": .string("T"), "quantity": .int(1), "image": .string(image)])
+                    }
+                )
+            },
+            files: files
+        )
         #expect(found.count == 50_000)
-        #expect(found.first == OrderProblem(
-            path: "lineItems[1].image", message: "names the image g1, but the package holds none of g1.png, "
-                + "g1@2x.png, g1@3x.png (or .jpg, .jpeg), at the top level or in a .lproj folder"))
+        #expect(
+            found.first
+                == OrderProblem(
+                    path: "lineItems[1].image",
+                    message: "names the image g1, but the package holds none of g1.png, "
+                        + "g1@2x.png, g1@3x.png (or .jpg, .jpeg), at the top level or in a .lproj folder"
+                )
+        )
     }
 
     // Issue 11, point 2: CurrencyAmount.amount is a string in Apple's reference; numbers are in use too.
@@ -204,47 +254,75 @@ import WalletOrdersTesting
         for accepted: JSONValue in [.string("23.40"), .string("-5"), .string("0"), .double(23.4), .int(23)] {
             #expect(amount(accepted) == [], "\(accepted)")
         }
-        for refused: JSONValue in [.string("23,40"), .string("1e3"), .string(".5"), .string("5."), .string(""),
-                                   .string(" 23.40"), .string("23.40\n")] {
+        for refused: JSONValue in [
+            .string("23,40"), .string("1e3"), .string(".5"), .string("5."), .string(""),
+            .string(" 23.40"), .string("23.40\n"),
+        ] {
             #expect(paths(amount(refused)) == ["payment.total.amount"], "\(refused)")
         }
-        #expect(amount(.bool(true)) == [OrderProblem(
-            path: "payment.total.amount", message: "must be a decimal string such as \"23.40\" or a number, not a boolean")])
+        #expect(
+            amount(.bool(true)) == [
+                OrderProblem(
+                    path: "payment.total.amount",
+                    message: "must be a decimal string such as \"23.40\" or a number, not a boolean"
+                )
+            ]
+        )
     }
 
     // Issue 11, point 3: only webServiceURL must be https.
     @Test func onlyTheWebServiceNeedsHTTPSAndAppsTakeTheirOwnScheme() {
-        let validation = OrderValidator.validate(.object(SampleOrder.json().objectValue!.merging([
-            "orderManagementURL": .string("http://shop.example.com/orders/1001"),
-            "merchant": .object([
-                "merchantIdentifier": .string("merchant.com.example.shop"), "displayName": .string("Shop"),
-                "url": .string("http://shop.example.com"), "contactURL": .string("HTTP://shop.example.com/help"),
-            ]),
-            "returnInfo": .object(["returnPolicyURL": .string("http://shop.example.com/returns")]),
-            "associatedApplications": .array([.object([
-                "storeIdentifier": .int(1_234_567_890), "launchURL": .string("myapp://orders/88"),
-            ])]),
-        ]) { $1 }))
+        let validation = OrderValidator.validate(
+            .object(
+                SampleOrder.json().objectValue!.merging([
+                    "orderManagementURL": .string("http://shop.example.com/orders/1001"),
+                    "merchant": .object([
+                        "merchantIdentifier": .string("merchant.com.example.shop"), "displayName": .string("Shop"),
+                        "url": .string("http://shop.example.com"), "contactURL": .string("HTTP://shop.example.com/help"),
+                    ]),
+                    "returnInfo": .object(["returnPolicyURL": .string("http://shop.example.com/returns")]),
+                    "associatedApplications": .array([
+                        .object([
+                            "storeIdentifier": .int(1_234_567_890), "launchURL": .string("myapp://orders/88"),
+                        ])
+                    ]),
+                ]) { $1 }
+            )
+        )
         #expect(validation.problems == [])
-        #expect(Set(validation.warnings.filter { $0.message.contains("plain http") }.map(\.path)) == [
-            "orderManagementURL", "merchant.url", "merchant.contactURL", "returnInfo.returnPolicyURL",
-        ])
+        #expect(
+            Set(validation.warnings.filter { $0.message.contains("plain http") }.map(\.path)) == [
+                "orderManagementURL", "merchant.url", "merchant.contactURL", "returnInfo.returnPolicyURL",
+            ]
+        )
         let refused = problems { order in
             order["webServiceURL"] = .string("http://shop.example.com/wallet")
             order["authenticationToken"] = .string("0123456789abcdef")
-            order["associatedApplications"] = .array([.object([
-                "storeIdentifier": .int(1), "launchURL": .string("orders/88"),
-            ])])
-            order["fulfillments"] = .array([.object([
-                "fulfillmentType": .string("shipping"), "fulfillmentIdentifier": .string("p"),
-                "status": .string("open"), "trackingURL": .string("https://post.example.com/track me"),
-            ])])
+            order["associatedApplications"] = .array([
+                .object([
+                    "storeIdentifier": .int(1), "launchURL": .string("orders/88"),
+                ])
+            ])
+            order["fulfillments"] = .array([
+                .object([
+                    "fulfillmentType": .string("shipping"), "fulfillmentIdentifier": .string("p"),
+                    "status": .string("open"), "trackingURL": .string("https://post.example.com/track me"),
+                ])
+            ])
         }
-        #expect(refused.contains(OrderProblem(
-            path: "webServiceURL", message: "must be an https URL: Wallet only talks to web services over https")))
-        #expect(Set(paths(refused)) == [
-            "webServiceURL", "associatedApplications[0].launchURL", "fulfillments[0].trackingURL",
-        ])
+        #expect(
+            refused.contains(
+                OrderProblem(
+                    path: "webServiceURL",
+                    message: "must be an https URL: Wallet only talks to web services over https"
+                )
+            )
+        )
+        #expect(
+            Set(paths(refused)) == [
+                "webServiceURL", "associatedApplications[0].launchURL", "fulfillments[0].trackingURL",
+            ]
+        )
     }
 
     // Issue 11, point 4: Apple types quantity as a number.
@@ -266,9 +344,11 @@ import WalletOrdersTesting
     @Test func fieldsThatPassedUncheckedAreTypeCheckedWithPaths() {
         let found = problems { order in
             order["associatedApplicationIdentifiers"] = .array([.string("ABCDE12345.com.example"), .int(1)])
-            order["associatedApplications"] = .array([.object([
-                "storeIdentifier": .int(1), "customProductPageIdentifier": .int(5),
-            ])])
+            order["associatedApplications"] = .array([
+                .object([
+                    "storeIdentifier": .int(1), "customProductPageIdentifier": .int(5),
+                ])
+            ])
             order["payment"] = .object([
                 "total": .object(["amount": .string("1.00"), "currency": .string("EUR")]), "status": .string("paid"),
                 "paymentMethods": .string("Visa 1234"), "applePayTransactionIdentifiers": .array([.string(" ")]),
@@ -286,17 +366,21 @@ import WalletOrdersTesting
                 ]),
             ])
         }
-        #expect(found == [
-            OrderProblem(path: "payment.paymentMethods", message: "must be an array, not a string"),
-            OrderProblem(path: "payment.applePayTransactionIdentifiers[0]", message: "must not be empty"),
-            OrderProblem(path: "fulfillments[0].address.addressLines", message: "must be an array, not a string"),
-            OrderProblem(path: "fulfillments[0].location.altitude", message: "must be a number, not a string"),
-            OrderProblem(path: "fulfillments[1].recipient.givenName", message: "must be a string, not a number"),
-            OrderProblem(path: "fulfillments[1].recipient.familyName", message: "must be a string, not an array"),
-            OrderProblem(path: "associatedApplications[0].customProductPageIdentifier",
-                         message: "must be a string, not a number"),
-            OrderProblem(path: "associatedApplicationIdentifiers[1]", message: "must be a string, not a number"),
-        ])
+        #expect(
+            found == [
+                OrderProblem(path: "payment.paymentMethods", message: "must be an array, not a string"),
+                OrderProblem(path: "payment.applePayTransactionIdentifiers[0]", message: "must not be empty"),
+                OrderProblem(path: "fulfillments[0].address.addressLines", message: "must be an array, not a string"),
+                OrderProblem(path: "fulfillments[0].location.altitude", message: "must be a number, not a string"),
+                OrderProblem(path: "fulfillments[1].recipient.givenName", message: "must be a string, not a number"),
+                OrderProblem(path: "fulfillments[1].recipient.familyName", message: "must be a string, not an array"),
+                OrderProblem(
+                    path: "associatedApplications[0].customProductPageIdentifier",
+                    message: "must be a string, not a number"
+                ),
+                OrderProblem(path: "associatedApplicationIdentifiers[1]", message: "must be a string, not a number"),
+            ]
+        )
     }
 
     // Issue 11, point 6: durations are ISO 8601.
@@ -318,43 +402,70 @@ import WalletOrdersTesting
         }
         #expect(windows("PT30M", "P1D") == [])
         #expect(windows("PT2H30M", "P1DT12H") == [])
-        #expect(windows("30 minutes", "1D") == [
-            OrderProblem(path: "fulfillments[0].estimatedDeliveryWindowDuration",
-                         message: "\"30 minutes\" is not an ISO 8601 duration such as PT30M, PT2H or P1D"),
-            OrderProblem(path: "fulfillments[1].pickupWindowDuration",
-                         message: "\"1D\" is not an ISO 8601 duration such as PT30M, PT2H or P1D"),
-        ])
+        #expect(
+            windows("30 minutes", "1D") == [
+                OrderProblem(
+                    path: "fulfillments[0].estimatedDeliveryWindowDuration",
+                    message: "\"30 minutes\" is not an ISO 8601 duration such as PT30M, PT2H or P1D"
+                ),
+                OrderProblem(
+                    path: "fulfillments[1].pickupWindowDuration",
+                    message: "\"1D\" is not an ISO 8601 duration such as PT30M, PT2H or P1D"
+                ),
+            ]
+        )
     }
 
     // Issue 11, point 8: objects newer than iOS 16 are accepted with a warning.
     @Test func objectsNewerThanIOS16AreAcceptedWithAWarning() {
-        let validation = OrderValidator.validate(.object(SampleOrder.json().objectValue!.merging([
-            "payment": .object([
-                "total": .object(["amount": .string("24.90"), "currency": .string("EUR")]), "status": .string("paid"),
-                "transactions": .array([.object([
-                    "transactionType": .string("purchase"), "status": .string("completed"),
-                    "amount": .object(["amount": .string("24.90"), "currency": .string("EUR")]),
-                    "createdAt": .string("2026-11-20T10:00:00Z"),
-                    "paymentMethod": .object(["displayName": .string("Visa 1234")]),
-                ])]),
-            ]),
-            "returnInfo": .object(["returnPolicyURL": .string("https://shop.example.com/returns")]),
-            "returns": .array([.object(["returnIdentifier": .string("R-1"), "status": .string("open")])]),
-            "orderProvider": .object([
-                "displayName": .string("Platform"), "url": .string("https://platform.example.com"),
-                "trackingLogoNameLightColorScheme": .string("light"), "trackingLogoNameDarkColorScheme": .string("dark"),
-            ]),
-        ]) { $1 }))
+        let validation = OrderValidator.validate(
+            .object(
+                SampleOrder.json().objectValue!.merging([
+                    "payment": .object([
+                        "total": .object(["amount": .string("24.90"), "currency": .string("EUR")]), "status": .string("paid"),
+                        "transactions": .array([
+                            .object([
+                                "transactionType": .string("purchase"), "status": .string("completed"),
+                                "amount": .object(["amount": .string("24.90"), "currency": .string("EUR")]),
+                                "createdAt": .string("2026-11-20T10:00:00Z"),
+                                "paymentMethod": .object(["displayName": .string("Visa 1234")]),
+                            ])
+                        ]),
+                    ]),
+                    "returnInfo": .object(["returnPolicyURL": .string("https://shop.example.com/returns")]),
+                    "returns": .array([.object(["returnIdentifier": .string("R-1"), "status": .string("open")])]),
+                    "orderProvider": .object([
+                        "displayName": .string("Platform"), "url": .string("https://platform.example.com"),
+                        "trackingLogoNameLightColorScheme": .string("light"), "trackingLogoNameDarkColorScheme": .string("dark"),
+                    ]),
+                ]) { $1 }
+            )
+        )
         #expect(validation.isValid)
-        #expect(validation.warnings.contains(OrderProblem(
-            path: "returns",
-            message: "Return needs iOS 17.2 or macOS 14.2; Wallet on older devices shows the order without it")))
-        #expect(validation.warnings.contains(OrderProblem(
-            path: "orderProvider",
-            message: "OrderProvider needs iOS 17.4 or macOS 14.4; Wallet on older devices shows the order without it")))
-        #expect(validation.warnings.contains(OrderProblem(
-            path: "payment.transactions",
-            message: "PaymentTransaction needs iOS 17.0 or macOS 14.0; Wallet on older devices shows the order without it")))
+        #expect(
+            validation.warnings.contains(
+                OrderProblem(
+                    path: "returns",
+                    message: "Return needs iOS 17.2 or macOS 14.2; Wallet on older devices shows the order without it"
+                )
+            )
+        )
+        #expect(
+            validation.warnings.contains(
+                OrderProblem(
+                    path: "orderProvider",
+                    message: "OrderProvider needs iOS 17.4 or macOS 14.4; Wallet on older devices shows the order without it"
+                )
+            )
+        )
+        #expect(
+            validation.warnings.contains(
+                OrderProblem(
+                    path: "payment.transactions",
+                    message: "PaymentTransaction needs iOS 17.0 or macOS 14.0; Wallet on older devices shows the order without it"
+                )
+            )
+        )
         #expect(Set(validation.warnings.map(\.path)) == ["payment.transactions", "returnInfo", "returns", "orderProvider"])
         #expect(OrderValidator.validate(SampleOrder.json()).warnings == [])
     }
@@ -362,13 +473,17 @@ import WalletOrdersTesting
     @Test func theValidationEncodesAsTheMerchantAPIAnswers() throws {
         let validation = OrderValidation(
             problems: [OrderProblem(path: "status", message: "is required")],
-            warnings: [OrderProblem(path: "returns", message: "needs iOS 17.2")])
+            warnings: [OrderProblem(path: "returns", message: "needs iOS 17.2")]
+        )
         let json = try JSONValue.parse(JSONEncoder().encode(validation))
-        #expect(json == .object([
-            "valid": .bool(false),
-            "problems": .array([.object(["path": .string("status"), "message": .string("is required")])]),
-            "warnings": .array([.object(["path": .string("returns"), "message": .string("needs iOS 17.2")])]),
-        ]))
+        #expect(
+            json
+                == .object([
+                    "valid": .bool(false),
+                    "problems": .array([.object(["path": .string("status"), "message": .string("is required")])]),
+                    "warnings": .array([.object(["path": .string("returns"), "message": .string("needs iOS 17.2")])]),
+                ])
+        )
         #expect(try JSONDecoder().decode(OrderValidation.self, from: JSONEncoder().encode(validation)) == validation)
     }
 
@@ -377,13 +492,16 @@ import WalletOrdersTesting
             order["orderIdentifier"] = .string("a/b c")
             order["orderTypeIdentifier"] = .string(String(repeating: "x", count: 200))
         }
-        #expect(found == [
-            OrderProblem(path: "orderTypeIdentifier", message: "is longer than 128 characters"),
-            OrderProblem(path: "orderIdentifier", message: "may only hold letters, digits and . - _ : ~"),
-        ] || found == [
-            OrderProblem(path: "orderIdentifier", message: "may only hold letters, digits and . - _ : ~"),
-            OrderProblem(path: "orderTypeIdentifier", message: "is longer than 128 characters"),
-        ])
+        #expect(
+            found == [
+                OrderProblem(path: "orderTypeIdentifier", message: "is longer than 128 characters"),
+                OrderProblem(path: "orderIdentifier", message: "may only hold letters, digits and . - _ : ~"),
+            ]
+                || found == [
+                    OrderProblem(path: "orderIdentifier", message: "may only hold letters, digits and . - _ : ~"),
+                    OrderProblem(path: "orderTypeIdentifier", message: "is longer than 128 characters"),
+                ]
+        )
     }
 
     @Test func updatedAtMayNotPrecedeCreatedAt() {

@@ -41,8 +41,11 @@ import WalletOrdersModel
         ]
         for name in names {
             #expect(index.contains(file: name) == PackagePath.contains(file: name, in: files), "\(name)")
-            #expect(index.containsImage(forBaseName: name)
-                == !PackagePath.imageFiles(forBaseName: name, in: files).isEmpty, "\(name)")
+            #expect(
+                index.containsImage(forBaseName: name)
+                    == !PackagePath.imageFiles(forBaseName: name, in: files).isEmpty,
+                "\(name)"
+            )
         }
     }
 }

@@ -6,15 +6,15 @@ import WalletOrdersTesting
 @Suite struct StringsFileTests {
     @Test func readsQuotedPairsCommentsAndEscapes() throws {
         let text = """
-        /* A block comment
-           over two lines. */
-        "MERCHANT_NAME" = "Example Shop";
-        // A line comment
-        "QUOTE" = "She said \\"hi\\"\\n\\tand left \\U00E9\\UD83D\\UDE00";
-        UNQUOTED_KEY = "bare keys are allowed";
-        "ALONE";
-        "MERCHANT_NAME" = "The last one wins";
-        """
+            /* A block comment
+               over two lines. */
+            "MERCHANT_NAME" = "Example Shop";
+            // A line comment
+            "QUOTE" = "She said \\"hi\\"\\n\\tand left \\U00E9\\UD83D\\UDE00";
+            UNQUOTED_KEY = "bare keys are allowed";
+            "ALONE";
+            "MERCHANT_NAME" = "The last one wins";
+            """
         let file = try StringsFile(data: Data(text.utf8))
         #expect(file.keys == ["MERCHANT_NAME", "QUOTE", "UNQUOTED_KEY", "ALONE"])
         #expect(file.strings["MERCHANT_NAME"] == "The last one wins")
@@ -44,8 +44,10 @@ import WalletOrdersTesting
 
     @Test func malformedFilesSayWhereAndWhat() {
         let cases: [(String, StringsFile.ParseError)] = [
-            ("\"A\" = \"x\";\n\"B\" = \"y\"\n\"C\" = \"z\";",
-             .init(line: 3, message: "expected ; after the entry for \"B\" (line 2)")),
+            (
+                "\"A\" = \"x\";\n\"B\" = \"y\"\n\"C\" = \"z\";",
+                .init(line: 3, message: "expected ; after the entry for \"B\" (line 2)")
+            ),
             ("\"A\" = \"never closed;\n", .init(line: 1, message: "the string that starts here is never closed with \"")),
             ("\"A\" = ;", .init(line: 1, message: "expected the value of \"A\" in double quotes, found ;")),
             ("/* open\n\"A\" = \"x\";", .init(line: 1, message: "a /* comment is never closed")),

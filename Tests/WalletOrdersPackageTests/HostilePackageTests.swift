@@ -13,49 +13,49 @@ import WalletOrdersTesting
     /// Python with `entry(name, data, declared=, crc=, method=, mode=)` and `archive(entries, zip64=)`, which
     /// write local headers, central directory and end record by hand so that any field can lie.
     static let prelude = #"""
-    import struct, sys, zlib, zipfile, os
+        import struct, sys, zlib, zipfile, os
 
-    def deflate(data):
-        c = zlib.compressobj(9, zlib.DEFLATED, -15)
-        return c.compress(data) + c.flush()
+        def deflate(data):
+            c = zlib.compressobj(9, zlib.DEFLATED, -15)
+            return c.compress(data) + c.flush()
 
-    def deflate_zeros(count):
-        c = zlib.compressobj(9, zlib.DEFLATED, -15)
-        chunk = bytes(1 << 20)
-        out = []
-        while count > 0:
-            out.append(c.compress(chunk[:min(count, len(chunk))]))
-            count -= len(chunk)
-        out.append(c.flush())
-        return b''.join(out)
+        def deflate_zeros(count):
+            c = zlib.compressobj(9, zlib.DEFLATED, -15)
+            chunk = bytes(1 << 20)
+            out = []
+            while count > 0:
+                out.append(c.compress(chunk[:min(count, len(chunk))]))
+                count -= len(chunk)
+            out.append(c.flush())
+            return b''.join(out)
 
-    def entry(name, data=b'', declared=None, crc=None, method=8, mode=0o100644, compressed=None):
-        if compressed is None:
-            compressed = deflate(data) if method == 8 else data
-        return dict(name=name.encode(), compressed=compressed,
-                    declared=len(data) if declared is None else declared,
-                    crc=zlib.crc32(data) if crc is None else crc, method=method, mode=mode)
+        def entry(name, data=b'', declared=None, crc=None, method=8, mode=0o100644, compressed=None):
+            if compressed is None:
+                compressed = deflate(data) if method == 8 else data
+            return dict(name=name.encode(), compressed=compressed,
+                        declared=len(data) if declared is None else declared,
+                        crc=zlib.crc32(data) if crc is None else crc, method=method, mode=mode)
 
-    def archive(entries, zip64=False):
-        out, central = b'', b''
-        for e in entries:
-            name, comp = e['name'], e['compressed']
-            offset = len(out)
-            if zip64:
-                extra = struct.pack('<HHQQ', 1, 16, e['declared'], len(comp))
-                sizes = (0xFFFFFFFF, 0xFFFFFFFF)
-            else:
-                extra, sizes = b'', (len(comp), e['declared'])
-            out += struct.pack('<IHHHHHIIIHH', 0x04034b50, 45, 0, e['method'], 0, 0x21, e['crc'],
-                               sizes[0], sizes[1], len(name), len(extra)) + name + extra + comp
-            central += struct.pack('<IHHHHHHIIIHHHHHII', 0x02014b50, 3 << 8 | 45, 45, 0, e['method'], 0, 0x21,
-                                   e['crc'], sizes[0], sizes[1], len(name), len(extra), 0, 0, 0, e['mode'] << 16,
-                                   offset) + name + extra
-        end = struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, len(entries), len(entries), len(central), len(out), 0)
-        return out + central + end
+        def archive(entries, zip64=False):
+            out, central = b'', b''
+            for e in entries:
+                name, comp = e['name'], e['compressed']
+                offset = len(out)
+                if zip64:
+                    extra = struct.pack('<HHQQ', 1, 16, e['declared'], len(comp))
+                    sizes = (0xFFFFFFFF, 0xFFFFFFFF)
+                else:
+                    extra, sizes = b'', (len(comp), e['declared'])
+                out += struct.pack('<IHHHHHIIIHH', 0x04034b50, 45, 0, e['method'], 0, 0x21, e['crc'],
+                                   sizes[0], sizes[1], len(name), len(extra)) + name + extra + comp
+                central += struct.pack('<IHHHHHHIIIHHHHHII', 0x02014b50, 3 << 8 | 45, 45, 0, e['method'], 0, 0x21,
+                                       e['crc'], sizes[0], sizes[1], len(name), len(extra), 0, 0, 0, e['mode'] << 16,
+                                       offset) + name + extra
+            end = struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, len(entries), len(entries), len(central), len(out), 0)
+            return out + central + end
 
-    out = sys.argv[1]
-    """#
+        out = sys.argv[1]
+        """#
 
     /// The bytes of the archive `script` writes to `out` (after the prelude).
     private func make(_ script: String, _ tool: String = "python3") throws -> Data {
@@ -69,21 +69,27 @@ import WalletOrdersTesting
     /// The sample package, as the builder writes it.
     private func package() throws -> Data {
         try PackageBuilder(identity: DevelopmentKeys.shared.identity).build(
-            order: SampleOrder.document(), template: OrderTemplate(directory: SampleOrder.templateFolder),
-            signingTime: Date(timeIntervalSince1970: 1_795_342_530))
+            order: SampleOrder.document(),
+            template: OrderTemplate(directory: SampleOrder.templateFolder),
+            signingTime: Date(timeIntervalSince1970: 1_795_342_530)
+        )
     }
 
     // MARK: Zip bombs
 
     @Test func aBombDeclaringTenGigabytesIsRefusedBeforeAnythingIsInflated() throws {
-        let bomb = try make("""
-        open(out, 'wb').write(archive([entry('order.json', compressed=deflate_zeros(200 << 20), declared=10 << 30,
-                                             crc=0)], zip64=True))
-        """)
+        let bomb = try make(
+            """
+            open(out, 'wb').write(archive([entry('order.json', compressed=deflate_zeros(200 << 20), declared=10 << 30,
+                                                 crc=0)], zip64=True))
+            """
+        )
         let contents = ZipArchive.inspect(bomb)
-        #expect(contents.problems == [
-            "order.json declares 10737418240 bytes uncompressed, more than the 8388608 a file in a package may have",
-        ])
+        #expect(
+            contents.problems == [
+                "order.json declares 10737418240 bytes uncompressed, more than the 8388608 a file in a package may have"
+            ]
+        )
         #expect(contents.bytesInflated == 0)
         let report = PackageVerifier.verify(bomb)
         #expect(report.problems == contents.problems)
@@ -91,9 +97,11 @@ import WalletOrdersTesting
 
     @Test func aBombThatDeclaresTenBytesStopsAtTheRatioLimit() throws {
         // 50 MiB of zeros deflate to about 50 KB; the headers claim 10 bytes, so only counting can stop it.
-        let bomb = try make("""
-        open(out, 'wb').write(archive([entry('order.json', compressed=deflate_zeros(50 << 20), declared=10)]))
-        """)
+        let bomb = try make(
+            """
+            open(out, 'wb').write(archive([entry('order.json', compressed=deflate_zeros(50 << 20), declared=10)]))
+            """
+        )
         let contents = ZipArchive.inspect(bomb)
         #expect(contents.problems.count == 1)
         #expect(contents.problems.first?.hasPrefix("order.json inflates more than 100 times its ") == true)
@@ -104,10 +112,12 @@ import WalletOrdersTesting
     }
 
     @Test func aFileThatDeclaresAHugeRatioHonestlyIsRefusedFromItsHeaders() throws {
-        let bomb = try make("""
-        with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
-            z.writestr('en.lproj/order.strings', b' ' * (6 << 20))
-        """)
+        let bomb = try make(
+            """
+            with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
+                z.writestr('en.lproj/order.strings', b' ' * (6 << 20))
+            """
+        )
         let contents = ZipArchive.inspect(bomb)
         #expect(contents.problems.count == 1)
         #expect(contents.problems.first?.hasPrefix("en.lproj/order.strings inflates more than 100 times its ") == true)
@@ -116,23 +126,29 @@ import WalletOrdersTesting
 
     @Test func anIncompressibleFileThatLiesAboutItsSizeStopsAtTheFileLimit() throws {
         // Random bytes do not compress, so the ratio is no help: the per-file limit is.
-        let liar = try make("""
-        data = os.urandom(9 << 20)
-        open(out, 'wb').write(archive([entry('logo.png', data, declared=10, method=0)]))
-        """)
+        let liar = try make(
+            """
+            data = os.urandom(9 << 20)
+            open(out, 'wb').write(archive([entry('logo.png', data, declared=10, method=0)]))
+            """
+        )
         let contents = ZipArchive.inspect(liar)
-        #expect(contents.problems == [
-            "logo.png inflates to more than 8388608 bytes, the most a file in a package may have",
-        ])
+        #expect(
+            contents.problems == [
+                "logo.png inflates to more than 8388608 bytes, the most a file in a package may have"
+            ]
+        )
         #expect(contents.bytesInflated <= limits.maxEntryBytes + 64 << 10)
     }
 
     @Test func filesThatTogetherPassTheTotalLimitStopThere() throws {
-        let archive = try make("""
-        with zipfile.ZipFile(out, 'w', zipfile.ZIP_STORED) as z:
-            for name in ['a.png', 'b.png', 'c.png']:
-                z.writestr(name, os.urandom(6 << 20))
-        """)
+        let archive = try make(
+            """
+            with zipfile.ZipFile(out, 'w', zipfile.ZIP_STORED) as z:
+                for name in ['a.png', 'b.png', 'c.png']:
+                    z.writestr(name, os.urandom(6 << 20))
+            """
+        )
         let contents = ZipArchive.inspect(archive)
         #expect(contents.problems == ["the archive inflates to more than 16777216 bytes, the most a package may hold"])
         #expect(contents.entries.map(\.path) == ["a.png", "b.png"])
@@ -140,77 +156,99 @@ import WalletOrdersTesting
     }
 
     @Test func aFileThatHoldsFewerBytesThanItDeclaresIsCorrupt() throws {
-        let liar = try make("""
-        open(out, 'wb').write(archive([entry('order.json', b'{}', declared=1000)]))
-        """)
-        #expect(ZipArchive.inspect(liar).problems == [
-            "order.json holds 2 bytes but the archive declares 1000: the archive is corrupt",
-        ])
+        let liar = try make(
+            """
+            open(out, 'wb').write(archive([entry('order.json', b'{}', declared=1000)]))
+            """
+        )
+        #expect(
+            ZipArchive.inspect(liar).problems == [
+                "order.json holds 2 bytes but the archive declares 1000: the archive is corrupt"
+            ]
+        )
     }
 
     @Test func aFileWhoseBytesFailTheirCRCIsCorrupt() throws {
-        let liar = try make("""
-        open(out, 'wb').write(archive([entry('order.json', b'{"a": 1}', crc=1234)]))
-        """)
-        #expect(ZipArchive.inspect(liar).problems == [
-            "order.json cannot be read: its bytes fail their CRC check (the archive is corrupt)",
-        ])
+        let liar = try make(
+            """
+            open(out, 'wb').write(archive([entry('order.json', b'{"a": 1}', crc=1234)]))
+            """
+        )
+        #expect(
+            ZipArchive.inspect(liar).problems == [
+                "order.json cannot be read: its bytes fail their CRC check (the archive is corrupt)"
+            ]
+        )
     }
 
     // MARK: Entries
 
     @Test func aHundredThousandEntriesAreRefusedFromTheEndRecordAlone() throws {
-        let many = try make("""
-        with zipfile.ZipFile(out, 'w', zipfile.ZIP_STORED) as z:
-            for i in range(100000):
-                z.writestr('f%d.png' % i, b'')
-        """)
+        let many = try make(
+            """
+            with zipfile.ZipFile(out, 'w', zipfile.ZIP_STORED) as z:
+                for i in range(100000):
+                    z.writestr('f%d.png' % i, b'')
+            """
+        )
         let contents = ZipArchive.inspect(many)
-        #expect(contents.problems == [
-            "the archive has 100000 entries; a package holds a handful of files, and at most 1000 are read",
-        ])
+        #expect(
+            contents.problems == [
+                "the archive has 100000 entries; a package holds a handful of files, and at most 1000 are read"
+            ]
+        )
         #expect(contents.entries.isEmpty && contents.bytesInflated == 0)
-        #expect(PackageVerifier.verify(many).problems == [
-            "the package is 9577878 bytes; Wallet accepts packages below 5000000 bytes",
-        ] + contents.problems)
+        #expect(
+            PackageVerifier.verify(many).problems == [
+                "the package is 9577878 bytes; Wallet accepts packages below 5000000 bytes"
+            ] + contents.problems
+        )
     }
 
     @Test func anEndRecordThatUnderstatesTheEntriesIsCaughtByLibzipsCount() throws {
         // Zip64 records counted by the end record's pre-check too: 2^40 entries declared in a 200-byte file.
-        let liar = try make("""
-        body = archive([entry('order.json', b'{}')])
-        end = body[-22:]
-        central_offset = struct.unpack('<I', end[16:20])[0]
-        central_size = struct.unpack('<I', end[12:16])[0]
-        zip64_offset = len(body) - 22
-        zip64 = struct.pack('<IQHHIIQQQQ', 0x06064b50, 44, 45, 45, 0, 0, 1 << 40, 1 << 40, central_size, central_offset)
-        locator = struct.pack('<IIQI', 0x07064b50, 0, zip64_offset, 1)
-        end = struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, 0xFFFF, 0xFFFF, central_size, central_offset, 0)
-        open(out, 'wb').write(body[:-22] + zip64 + locator + end)
-        """)
-        #expect(ZipArchive.inspect(liar).problems == [
-            "the archive has 1099511627776 entries; a package holds a handful of files, and at most 1000 are read",
-        ])
+        let liar = try make(
+            """
+            body = archive([entry('order.json', b'{}')])
+            end = body[-22:]
+            central_offset = struct.unpack('<I', end[16:20])[0]
+            central_size = struct.unpack('<I', end[12:16])[0]
+            zip64_offset = len(body) - 22
+            zip64 = struct.pack('<IQHHIIQQQQ', 0x06064b50, 44, 45, 45, 0, 0, 1 << 40, 1 << 40, central_size, central_offset)
+            locator = struct.pack('<IIQI', 0x07064b50, 0, zip64_offset, 1)
+            end = struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, 0xFFFF, 0xFFFF, central_size, central_offset, 0)
+            open(out, 'wb').write(body[:-22] + zip64 + locator + end)
+            """
+        )
+        #expect(
+            ZipArchive.inspect(liar).problems == [
+                "the archive has 1099511627776 entries; a package holds a handful of files, and at most 1000 are read"
+            ]
+        )
     }
 
     @Test func pathsThatLeaveThePackageAreRefusedEachByName() throws {
-        let archive = try make("""
-        with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
-            z.writestr('../evil.png', b'x')
-            z.writestr('/etc/cron.d/evil', b'x')
-            z.writestr('en.lproj\\\\..\\\\..\\\\evil.png', b'x')
-            z.writestr('fr.lproj/../../evil.png', b'x')
-            z.writestr('C:/evil.png', b'x')
-            z.writestr('order.json', b'{}')
-        """)
+        let archive = try make(
+            """
+            with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
+                z.writestr('../evil.png', b'x')
+                z.writestr('/etc/cron.d/evil', b'x')
+                z.writestr('en.lproj\\\\..\\\\..\\\\evil.png', b'x')
+                z.writestr('fr.lproj/../../evil.png', b'x')
+                z.writestr('C:/evil.png', b'x')
+                z.writestr('order.json', b'{}')
+            """
+        )
         let contents = ZipArchive.inspect(archive)
-        #expect(contents.problems == [
-            "../evil.png climbs out of the package with ..; paths in a package stay inside it",
-            "/etc/cron.d/evil is an absolute path; paths in a package are relative",
-            "en.lproj\\..\\..\\evil.png has a backslash; paths in a package use / between folders",
-            "fr.lproj/../../evil.png climbs out of the package with ..; paths in a package stay inside it",
-            "C:/evil.png starts with a drive letter; paths in a package are relative",
-        ])
+        #expect(
+            contents.problems == [
+                "../evil.png climbs out of the package with ..; paths in a package stay inside it",
+                "/etc/cron.d/evil is an absolute path; paths in a package are relative",
+                "en.lproj\\..\\..\\evil.png has a backslash; paths in a package use / between folders",
+                "fr.lproj/../../evil.png climbs out of the package with ..; paths in a package stay inside it",
+                "C:/evil.png starts with a drive letter; paths in a package are relative",
+            ]
+        )
         #expect(contents.entries.map(\.path) == ["order.json"])
         #expect(PackageVerifier.verify(archive).problems == contents.problems)
     }
@@ -219,8 +257,11 @@ import WalletOrdersTesting
         let folder = try TemporaryDirectory("hostile-link")
         try folder.write("files/order.json", Data("{}".utf8))
         #expect(symlink("/etc/passwd", folder.path("files/logo.png")) == 0)
-        let zipped = try Command.run("zip", ["--symlinks", "-q", "../link.order", "order.json", "logo.png"],
-                                     directory: folder.path("files"))
+        let zipped = try Command.run(
+            "zip",
+            ["--symlinks", "-q", "../link.order", "order.json", "logo.png"],
+            directory: folder.path("files")
+        )
         #expect(zipped.status == 0, "\(zipped.error)")
         let archive = try Data(contentsOf: URL(fileURLWithPath: folder.path("link.order")))
         let contents = ZipArchive.inspect(archive)
@@ -229,27 +270,33 @@ import WalletOrdersTesting
     }
 
     @Test func otherEntriesThatAreNotRegularFilesAreRefused() throws {
-        let archive = try make("""
-        fifo = zipfile.ZipInfo('logo.png'); fifo.create_system = 3; fifo.external_attr = 0o010644 << 16
-        device = zipfile.ZipInfo('mug.png'); device.create_system = 3; device.external_attr = 0o020644 << 16
-        with zipfile.ZipFile(out, 'w') as z:
-            z.writestr(fifo, b'')
-            z.writestr(device, b'')
-        """)
-        #expect(ZipArchive.inspect(archive).problems == [
-            "logo.png is not a regular file (Unix type 10000); a package holds regular files only",
-            "mug.png is not a regular file (Unix type 20000); a package holds regular files only",
-        ])
+        let archive = try make(
+            """
+            fifo = zipfile.ZipInfo('logo.png'); fifo.create_system = 3; fifo.external_attr = 0o010644 << 16
+            device = zipfile.ZipInfo('mug.png'); device.create_system = 3; device.external_attr = 0o020644 << 16
+            with zipfile.ZipFile(out, 'w') as z:
+                z.writestr(fifo, b'')
+                z.writestr(device, b'')
+            """
+        )
+        #expect(
+            ZipArchive.inspect(archive).problems == [
+                "logo.png is not a regular file (Unix type 10000); a package holds regular files only",
+                "mug.png is not a regular file (Unix type 20000); a package holds regular files only",
+            ]
+        )
     }
 
     @Test func aNameThatAppearsTwiceIsNamed() throws {
-        let archive = try make("""
-        import warnings; warnings.simplefilter('ignore')
-        with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
-            z.writestr('order.json', b'{}')
-            z.writestr('logo.png', b'first')
-            z.writestr('logo.png', b'second')
-        """)
+        let archive = try make(
+            """
+            import warnings; warnings.simplefilter('ignore')
+            with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
+                z.writestr('order.json', b'{}')
+                z.writestr('logo.png', b'first')
+                z.writestr('logo.png', b'second')
+            """
+        )
         let contents = ZipArchive.inspect(archive)
         #expect(contents.problems == ["logo.png appears more than once in the archive"])
         #expect(PackageVerifier.verify(archive).problems == contents.problems)
@@ -258,21 +305,28 @@ import WalletOrdersTesting
     @Test func anEncryptedEntryMadeByZipIsRefused() throws {
         let folder = try TemporaryDirectory("hostile-encrypted")
         try folder.write("files/order.json", Data("{}".utf8))
-        let zipped = try Command.run("zip", ["-q", "-P", "secret", "../encrypted.order", "order.json"],
-                                     directory: folder.path("files"))
+        let zipped = try Command.run(
+            "zip",
+            ["-q", "-P", "secret", "../encrypted.order", "order.json"],
+            directory: folder.path("files")
+        )
         #expect(zipped.status == 0, "\(zipped.error)")
         let archive = try Data(contentsOf: URL(fileURLWithPath: folder.path("encrypted.order")))
         #expect(ZipArchive.inspect(archive).problems == ["order.json is encrypted; Wallet reads no encrypted files"])
     }
 
     @Test func compressionOtherThanDeflateIsRefused() throws {
-        let archive = try make("""
-        with zipfile.ZipFile(out, 'w', zipfile.ZIP_BZIP2) as z:
-            z.writestr('order.json', b'{}')
-        """)
-        #expect(ZipArchive.inspect(archive).problems == [
-            "order.json is compressed with method 12; a package holds deflated or stored files only",
-        ])
+        let archive = try make(
+            """
+            with zipfile.ZipFile(out, 'w', zipfile.ZIP_BZIP2) as z:
+                z.writestr('order.json', b'{}')
+            """
+        )
+        #expect(
+            ZipArchive.inspect(archive).problems == [
+                "order.json is compressed with method 12; a package holds deflated or stored files only"
+            ]
+        )
     }
 
     // MARK: Truncated and corrupt archives
@@ -291,9 +345,11 @@ import WalletOrdersTesting
     @Test func truncatedArchivesSayWhy() throws {
         let whole = try package()
         #expect(ZipArchive.inspect(Data()).problems == ["the file is empty, not a zip archive"])
-        #expect(ZipArchive.inspect(whole.prefix(whole.count / 2)).problems == [
-            "not a zip archive: it has no end-of-central-directory record (a truncated file, or not a zip at all)",
-        ])
+        #expect(
+            ZipArchive.inspect(whole.prefix(whole.count / 2)).problems == [
+                "not a zip archive: it has no end-of-central-directory record (a truncated file, or not a zip at all)"
+            ]
+        )
         // The end record kept but the middle gone: the directory points past what is there.
         let gutted = whole.prefix(100) + whole.suffix(whole.count / 3)
         #expect(ZipArchive.inspect(gutted).problems.count == 1)
@@ -331,9 +387,11 @@ import WalletOrdersTesting
         try handle.close()
         let report = try PackageVerifier.verify(fileAt: path)
         #expect(report.bytes == 10 << 30)
-        #expect(report.problems == [
-            "the package is 10737418240 bytes; Wallet accepts packages below 5000000 bytes (the file is not looked "
-                + "into: it is larger than 20000000 bytes)",
-        ])
+        #expect(
+            report.problems == [
+                "the package is 10737418240 bytes; Wallet accepts packages below 5000000 bytes (the file is not looked "
+                    + "into: it is larger than 20000000 bytes)"
+            ]
+        )
     }
 }

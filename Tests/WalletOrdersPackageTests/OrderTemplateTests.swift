@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import WalletOrdersCrypto
 import WalletOrdersModel
-@testable import WalletOrdersPackage
 import WalletOrdersTesting
+
+@testable import WalletOrdersPackage
 
 @Suite struct OrderTemplateTests {
     let keys = DevelopmentKeys.shared
@@ -41,8 +42,10 @@ import WalletOrdersTesting
         #expect(first == second)
         let inMemory = try template()
         let third = try builder.build(
-            order: SampleOrder.document(), template: OrderTemplate(files: inMemory.files, defaults: inMemory.defaults),
-            signingTime: signingTime)
+            order: SampleOrder.document(),
+            template: OrderTemplate(files: inMemory.files, defaults: inMemory.defaults),
+            signingTime: signingTime
+        )
         #expect(first == third)
     }
 
@@ -52,7 +55,11 @@ import WalletOrdersTesting
         let logo = template.files["logo.png"]!
         for changed in [logo + Data([0]), template.files["mug.png"]!, logo] {
             let package = try builder.build(
-                order: SampleOrder.document(), template: template, assets: ["logo.png": changed], signingTime: signingTime)
+                order: SampleOrder.document(),
+                template: template,
+                assets: ["logo.png": changed],
+                signingTime: signingTime
+            )
             #expect(try entries(package)["logo.png"] == changed)
             #expect(try manifest(package)["logo.png"] == .string(DigestAlgorithm.sha256.hexDigest(changed)))
             let report = PackageVerifier.verify(package, trustedRoots: [keys.chain.root])
@@ -68,8 +75,12 @@ import WalletOrdersTesting
             .build(order: SampleOrder.document(), template: template(), signingTime: signingTime)
         let files = try entries(package)
         let expected = try CMSSignature.sign(
-            files["manifest.json"]!, certificate: keys.chain.orderTypeCertificate, key: keys.chain.orderTypeKey,
-            chain: [keys.chain.wwdr], signingTime: signingTime)
+            files["manifest.json"]!,
+            certificate: keys.chain.orderTypeCertificate,
+            key: keys.chain.orderTypeKey,
+            chain: [keys.chain.wwdr],
+            signingTime: signingTime
+        )
         #expect(files["signature"] == expected)
     }
 

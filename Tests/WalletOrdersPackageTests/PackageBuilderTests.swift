@@ -36,15 +36,20 @@ import WalletOrdersTesting
         let files = folder.path("files")
         let listed = try Command.run("unzip", ["-Z1", folder.path("package.order")]).output
             .split(separator: "\n").map(String.init)
-        #expect(listed == [
-            "order.json", "en.lproj/order.strings", "fr.lproj/order.strings", "logo.png", "logo@2x.png", "logo@3x.png",
-            "mug.png", "manifest.json", "signature",
-        ])
+        #expect(
+            listed == [
+                "order.json", "en.lproj/order.strings", "fr.lproj/order.strings", "logo.png", "logo@2x.png", "logo@3x.png",
+                "mug.png", "manifest.json", "signature",
+            ]
+        )
 
-        let verified = try Command.run("openssl", [
-            "cms", "-verify", "-binary", "-inform", "DER", "-in", "\(files)/signature", "-content",
-            "\(files)/manifest.json", "-CAfile", keys.rootPath, "-purpose", "any", "-out", "/dev/null",
-        ])
+        let verified = try Command.run(
+            "openssl",
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", "\(files)/signature", "-content",
+                "\(files)/manifest.json", "-CAfile", keys.rootPath, "-purpose", "any", "-out", "/dev/null",
+            ]
+        )
         #expect(verified.status == 0, "\(verified.error)")
 
         let manifest = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: "\(files)/manifest.json"))).objectValue!
@@ -77,7 +82,10 @@ import WalletOrdersTesting
     @Test func sameOrderAndTimeGiveTheSameBytes() throws {
         #expect(try build() == build())
         let later = try PackageBuilder(identity: keys.identity).build(
-            order: SampleOrder.document(), template: template(), signingTime: signingTime.addingTimeInterval(2))
+            order: SampleOrder.document(),
+            template: template(),
+            signingTime: signingTime.addingTimeInterval(2)
+        )
         #expect(try build() != later)
     }
 
@@ -108,8 +116,10 @@ import WalletOrdersTesting
         let retemplated = OrderTemplate(files: files, defaults: template.defaults)
         #expect(try builder.package(order: order, template: retemplated, assets: assets, seal: seal) == nil)
         let renewed = try DevelopmentKeys(orderType: DevelopmentKeys.orderType, team: "RENEWED01")
-        #expect(try PackageBuilder(identity: renewed.identity)
-            .package(order: order, template: template, assets: assets, seal: seal) == nil)
+        #expect(
+            try PackageBuilder(identity: renewed.identity)
+                .package(order: order, template: template, assets: assets, seal: seal) == nil
+        )
     }
 
     @Test func verifierAcceptsWhatTheBuilderMakes() throws {
@@ -125,7 +135,7 @@ import WalletOrdersTesting
         var order = SampleOrder.document()
         order["status"] = .string("lost")
         order["lineItems"] = .array([.object(["title": .string("Mug"), "quantity": .int(1), "image": .string("cup.png")])])
-        order.fields.keys.contains("createdAt") ? order["createdAt"] = nil : ()
+        order["createdAt"] = nil
         let error = #expect(throws: PackageError.self) { try build(order) }
         guard case .invalidOrder(let problems) = error else {
             Issue.record("expected invalidOrder, got \(String(describing: error))")
@@ -139,9 +149,15 @@ import WalletOrdersTesting
         let error = #expect(throws: PackageError.self) {
             try build(SampleOrder.document(orderTypeIdentifier: "order.com.example.other"))
         }
-        #expect(error == .invalidOrder([OrderProblem(
-            path: "orderTypeIdentifier",
-            message: "\"order.com.example.other\" does not match the signing certificate, which is for order.com.example.dev")]))
+        #expect(
+            error
+                == .invalidOrder([
+                    OrderProblem(
+                        path: "orderTypeIdentifier",
+                        message: "\"order.com.example.other\" does not match the signing certificate, which is for order.com.example.dev"
+                    )
+                ])
+        )
     }
 
     @Test func perOrderAssetsAreAddedAndOverrideTheTemplate() throws {
@@ -186,15 +202,22 @@ import WalletOrdersTesting
 
     // Issue 11, points 1 to 4: the order of Apple's "Creating the source for an order" packages as written.
     @Test func applesDocumentedFormPackagesWithBaseNameImagesAndItsAmountsSignedAsWritten() throws {
-        let order = try OrderDocument(data: Data(contentsOf: SampleOrder.fixturesFolder
-            .appendingPathComponent("valid/apple-documented.json")))
+        let order = try OrderDocument(
+            data: Data(
+                contentsOf: SampleOrder.fixturesFolder
+                    .appendingPathComponent("valid/apple-documented.json")
+            )
+        )
         let png = try Data(contentsOf: SampleOrder.templateFolder.appendingPathComponent("mug.png"))
         let jpeg = Data([0xff, 0xd8, 0xff, 0xe0, 0, 0x10])
         let package = try build(order, assets: ["beans@2x.png": png, "filters.jpeg": jpeg])
         let report = PackageVerifier.verify(package, trustedRoots: [keys.chain.root])
         #expect(report.problems == [])
-        #expect(report.warnings.contains(
-            "order.json orderManagementURL: is plain http; https keeps the customer's connection private"))
+        #expect(
+            report.warnings.contains(
+                "order.json orderManagementURL: is plain http; https keeps the customer's connection private"
+            )
+        )
 
         let folder = try unzip(package)
         let text = try String(contentsOfFile: folder.path("files/order.json"), encoding: .utf8)
@@ -209,10 +232,16 @@ import WalletOrdersTesting
         var order = SampleOrder.document()
         order["lineItems"] = .array([.object(["title": .string("Beans"), "quantity": .double(1.5), "image": .string("beans")])])
         let error = #expect(throws: PackageError.self) { try build(order) }
-        #expect(error == .invalidOrder([OrderProblem(
-            path: "lineItems[0].image",
-            message: "names the image beans, but the package holds none of beans.png, beans@2x.png, beans@3x.png "
-                + "(or .jpg, .jpeg), at the top level or in a .lproj folder")]))
+        #expect(
+            error
+                == .invalidOrder([
+                    OrderProblem(
+                        path: "lineItems[0].image",
+                        message: "names the image beans, but the package holds none of beans.png, beans@2x.png, beans@3x.png "
+                            + "(or .jpg, .jpeg), at the top level or in a .lproj folder"
+                    )
+                ])
+        )
     }
 
     // Issue 11, point 7: localizations that disagree never reach Wallet.
@@ -222,24 +251,45 @@ import WalletOrdersTesting
         let error = #expect(throws: PackageError.self) {
             try build(assets: ["de.lproj/order.strings": german, "de.lproj/banner.png": png])
         }
-        #expect(error == .invalidOrder([
-            OrderProblem(path: "de.lproj/order.strings",
-                         message: "lacks the key \"STATUS_DELIVERED\", which en.lproj/order.strings has"),
-            OrderProblem(path: "de.lproj/order.strings",
-                         message: "lacks the key \"STATUS_PROCESSING\", which en.lproj/order.strings has"),
-            OrderProblem(path: "de.lproj/order.strings",
-                         message: "lacks the key \"STATUS_SHIPPED\", which en.lproj/order.strings has"),
-            OrderProblem(path: "en.lproj/banner.png", message: "is missing: de.lproj/banner.png is localized, so "
-                + "every .lproj folder needs its own (or put one at the top level)"),
-            OrderProblem(path: "fr.lproj/banner.png", message: "is missing: de.lproj/banner.png is localized, so "
-                + "every .lproj folder needs its own (or put one at the top level)"),
-        ]))
+        #expect(
+            error
+                == .invalidOrder([
+                    OrderProblem(
+                        path: "de.lproj/order.strings",
+                        message: "lacks the key \"STATUS_DELIVERED\", which en.lproj/order.strings has"
+                    ),
+                    OrderProblem(
+                        path: "de.lproj/order.strings",
+                        message: "lacks the key \"STATUS_PROCESSING\", which en.lproj/order.strings has"
+                    ),
+                    OrderProblem(
+                        path: "de.lproj/order.strings",
+                        message: "lacks the key \"STATUS_SHIPPED\", which en.lproj/order.strings has"
+                    ),
+                    OrderProblem(
+                        path: "en.lproj/banner.png",
+                        message: "is missing: de.lproj/banner.png is localized, so "
+                            + "every .lproj folder needs its own (or put one at the top level)"
+                    ),
+                    OrderProblem(
+                        path: "fr.lproj/banner.png",
+                        message: "is missing: de.lproj/banner.png is localized, so "
+                            + "every .lproj folder needs its own (or put one at the top level)"
+                    ),
+                ])
+        )
         let malformed = #expect(throws: PackageError.self) {
             try build(assets: ["fr.lproj/order.strings": Data("\"MERCHANT_NAME\" = \"Boutique;\n".utf8)])
         }
-        #expect(malformed == .invalidOrder([OrderProblem(
-            path: "fr.lproj/order.strings",
-            message: "cannot be read: line 1: the string that starts here is never closed with \"")]))
+        #expect(
+            malformed
+                == .invalidOrder([
+                    OrderProblem(
+                        path: "fr.lproj/order.strings",
+                        message: "cannot be read: line 1: the string that starts here is never closed with \""
+                    )
+                ])
+        )
     }
 
     @Test func validateRunsTheChecksOfBuildAndGivesTheWarnings() throws {
@@ -248,14 +298,23 @@ import WalletOrdersTesting
         order["returns"] = .array([.object(["returnIdentifier": .string("R-1"), "status": .string("open")])])
         let validation = try builder.validate(order: order, template: template())
         #expect(validation.problems == [])
-        #expect(validation.warnings == [OrderProblem(
-            path: "returns",
-            message: "Return needs iOS 17.2 or macOS 14.2; Wallet on older devices shows the order without it")])
+        #expect(
+            validation.warnings == [
+                OrderProblem(
+                    path: "returns",
+                    message: "Return needs iOS 17.2 or macOS 14.2; Wallet on older devices shows the order without it"
+                )
+            ]
+        )
         let other = try builder.validate(
-            order: SampleOrder.document(orderTypeIdentifier: "order.com.example.other"), template: template(),
-            assets: ["de.lproj/order.strings": Data(#""A" = "a";"#.utf8)])
-        #expect(other.problems.map(\.path) == ["orderTypeIdentifier"] + Array(repeating: "de.lproj/order.strings", count: 5)
-            + ["en.lproj/order.strings", "fr.lproj/order.strings"])
+            order: SampleOrder.document(orderTypeIdentifier: "order.com.example.other"),
+            template: template(),
+            assets: ["de.lproj/order.strings": Data(#""A" = "a";"#.utf8)]
+        )
+        #expect(
+            other.problems.map(\.path) == ["orderTypeIdentifier"] + Array(repeating: "de.lproj/order.strings", count: 5)
+                + ["en.lproj/order.strings", "fr.lproj/order.strings"]
+        )
     }
 
     @Test func aTemplateWhoseLocalizationsDisagreeIsRefusedWhenRead() throws {

@@ -10,8 +10,10 @@ import WalletOrdersTesting
 
     private func package() throws -> Data {
         try PackageBuilder(identity: keys.identity).build(
-            order: SampleOrder.document(), template: OrderTemplate(directory: SampleOrder.templateFolder),
-            signingTime: Date(timeIntervalSince1970: 1_795_342_530))
+            order: SampleOrder.document(),
+            template: OrderTemplate(directory: SampleOrder.templateFolder),
+            signingTime: Date(timeIntervalSince1970: 1_795_342_530)
+        )
     }
 
     /// The package with one entry's bytes replaced, re-zipped so the archive itself stays well-formed.
@@ -74,24 +76,30 @@ import WalletOrdersTesting
         entries.append(ZipArchive.Entry(path: ".DS_Store", data: Data("x".utf8)))
         let package = try ZipArchive.write(entries, modified: Date())
         let report = PackageVerifier.verify(package)
-        #expect(Set(report.problems) == [
-            ".DS_Store: hidden files (starting with .) are not allowed",
-            "order.json lineItems[0].image: names mug.png, which is not in the package",
-            ".DS_Store is not listed in manifest.json",
-            "manifest.json lists mug.png, which is not in the package",
-        ])
+        #expect(
+            Set(report.problems) == [
+                ".DS_Store: hidden files (starting with .) are not allowed",
+                "order.json lineItems[0].image: names mug.png, which is not in the package",
+                ".DS_Store is not listed in manifest.json",
+                "manifest.json lists mug.png, which is not in the package",
+            ]
+        )
     }
 
     @Test func localizationsThatDisagreeAreReportedWithFileAndKey() throws {
         let package = try tampered("fr.lproj/order.strings") { data in
-            Data(String(decoding: data, as: UTF8.self).split(separator: "\n")
-                .filter { !$0.contains("ITEM_MUG") }.joined(separator: "\n").utf8)
+            Data(
+                String(decoding: data, as: UTF8.self).split(separator: "\n")
+                    .filter { !$0.contains("ITEM_MUG") }.joined(separator: "\n").utf8
+            )
         }
         let report = PackageVerifier.verify(package, trustedRoots: [keys.chain.root])
-        #expect(report.problems == [
-            "fr.lproj/order.strings: lacks the key \"ITEM_MUG\", which en.lproj/order.strings has",
-            "fr.lproj/order.strings does not match its digest in manifest.json",
-        ])
+        #expect(
+            report.problems == [
+                "fr.lproj/order.strings: lacks the key \"ITEM_MUG\", which en.lproj/order.strings has",
+                "fr.lproj/order.strings does not match its digest in manifest.json",
+            ]
+        )
     }
 
     @Test func objectsNewerThanIOS16AreWarningsNotProblems() throws {
@@ -101,20 +109,26 @@ import WalletOrdersTesting
             "trackingLogoNameLightColorScheme": .string("logo"), "trackingLogoNameDarkColorScheme": .string("logo@2x.png"),
         ])
         let package = try PackageBuilder(identity: keys.identity).build(
-            order: order, template: OrderTemplate(directory: SampleOrder.templateFolder),
-            signingTime: Date(timeIntervalSince1970: 1_795_342_530))
+            order: order,
+            template: OrderTemplate(directory: SampleOrder.templateFolder),
+            signingTime: Date(timeIntervalSince1970: 1_795_342_530)
+        )
         let report = PackageVerifier.verify(package, trustedRoots: [keys.chain.root])
         #expect(report.isValid)
-        #expect(report.warnings == [
-            "order.json orderProvider: OrderProvider needs iOS 17.4 or macOS 14.4; Wallet on older devices shows the "
-                + "order without it",
-        ])
+        #expect(
+            report.warnings == [
+                "order.json orderProvider: OrderProvider needs iOS 17.4 or macOS 14.4; Wallet on older devices shows the "
+                    + "order without it"
+            ]
+        )
     }
 
     @Test func somethingThatIsNotAZipIsReported() {
         let report = PackageVerifier.verify(Data("not a zip".utf8))
-        #expect(report.problems == [
-            "not a zip archive: it has no end-of-central-directory record (a truncated file, or not a zip at all)",
-        ])
+        #expect(
+            report.problems == [
+                "not a zip archive: it has no end-of-central-directory record (a truncated file, or not a zip at all)"
+            ]
+        )
     }
 }

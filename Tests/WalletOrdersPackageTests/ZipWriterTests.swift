@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import WalletOrdersPackage
 import WalletOrdersTesting
+
+@testable import WalletOrdersPackage
 
 @Suite struct ZipWriterTests {
     let modified = Date(timeIntervalSince1970: 1_795_342_530)
@@ -37,14 +38,20 @@ import WalletOrdersTesting
 
     @Test func theSameEntriesAndTimeGiveTheSameBytes() throws {
         let write = {
-            try ZipWriter.write([
-                ZipWriter.Member(path: "a.json", body: .init(compressing: Data("{}".utf8), effort: .perPackage)),
-            ], modified: modified)
+            try ZipWriter.write(
+                [
+                    ZipWriter.Member(path: "a.json", body: .init(compressing: Data("{}".utf8), effort: .perPackage))
+                ],
+                modified: modified
+            )
         }
         #expect(try write() == write())
-        let later = try ZipWriter.write([
-            ZipWriter.Member(path: "a.json", body: .init(compressing: Data("{}".utf8), effort: .perPackage)),
-        ], modified: modified.addingTimeInterval(2))
+        let later = try ZipWriter.write(
+            [
+                ZipWriter.Member(path: "a.json", body: .init(compressing: Data("{}".utf8), effort: .perPackage))
+            ],
+            modified: modified.addingTimeInterval(2)
+        )
         #expect(try write() != later)
     }
 

@@ -45,9 +45,11 @@ import WalletOrdersTesting
         let tokens = (0..<50).map { String(format: "%04x", $0) }
         harness.apns.set(.fail(status: 410, reason: .unregistered, times: 1), for: tokens[37])
         let token = try harness.route.providerToken!.current()
-        let responses = await harness.transport.send(tokens.map {
-            APNSRequest(topic: DevelopmentKeys.orderType, deviceToken: $0, providerToken: token)
-        })
+        let responses = await harness.transport.send(
+            tokens.map {
+                APNSRequest(topic: DevelopmentKeys.orderType, deviceToken: $0, providerToken: token)
+            }
+        )
         #expect(responses.count == 50)
         #expect(responses[37] == .answered(status: 410, reason: .unregistered))
         #expect(responses.enumerated().filter { $0.offset != 37 }.allSatisfy { $0.element.status == 200 })
@@ -66,9 +68,11 @@ import WalletOrdersTesting
         var answered = 0
         var notOK: [APNSResponse] = []
         for start in stride(from: 0, to: 100_000, by: batch) {
-            let responses = await harness.transport.send((start..<start + batch).map {
-                APNSRequest(topic: DevelopmentKeys.orderType, deviceToken: String(format: "%064x", $0), providerToken: token)
-            })
+            let responses = await harness.transport.send(
+                (start..<start + batch).map {
+                    APNSRequest(topic: DevelopmentKeys.orderType, deviceToken: String(format: "%064x", $0), providerToken: token)
+                }
+            )
             answered += responses.count
             notOK += responses.filter { $0.status != 200 }
         }
@@ -114,9 +118,11 @@ import WalletOrdersTesting
         let tokens = (0..<300).map { String(format: "%04x", $0) }
         for token in tokens { harness.apns.set(.fail(status: 410, reason: .unregistered, times: 1), for: token) }
         let token = try harness.route.providerToken!.current()
-        let responses = await harness.transport.send(tokens.map {
-            APNSRequest(topic: DevelopmentKeys.orderType, deviceToken: $0, providerToken: token)
-        })
+        let responses = await harness.transport.send(
+            tokens.map {
+                APNSRequest(topic: DevelopmentKeys.orderType, deviceToken: $0, providerToken: token)
+            }
+        )
         #expect(responses.allSatisfy { $0 == .answered(status: 410, reason: .unregistered) })
         #expect(harness.apns.connectionErrors.isEmpty)
         #expect(harness.apns.connectionsAccepted == 1)
@@ -133,11 +139,15 @@ import WalletOrdersTesting
         try await harness.worker().sendDue()
 
         let remaining = try await harness.store.registrations(
-            RegistrationFilter(type: order.orderTypeIdentifier, id: order.orderIdentifier), limit: 10)
+            RegistrationFilter(type: order.orderTypeIdentifier, id: order.orderIdentifier),
+            limit: 10
+        )
         #expect(remaining.map(\.deviceIdentifier) == ["d3"])
         let pushes = try await harness.pushes()
-        #expect(Set(pushes.map { "\($0.deviceIdentifier) \($0.status) \($0.lastError ?? "")" })
-            == ["d1 failed Unregistered", "d2 failed BadDeviceToken", "d3 delivered "])
+        #expect(
+            Set(pushes.map { "\($0.deviceIdentifier) \($0.status) \($0.lastError ?? "")" })
+                == ["d1 failed Unregistered", "d2 failed BadDeviceToken", "d3 delivered "]
+        )
     }
 
     @Test(arguments: StoreEngine.allCases)
@@ -187,8 +197,11 @@ import WalletOrdersTesting
         _ = try await harness.update(order, status: "completed")
         // An instance that claimed a push and died before sending it: its lease has run out.
         let claimed = try await harness.store.claimDuePushes(
-            types: [DevelopmentKeys.orderType], limit: 1,
-            claim: PushClaim(owner: "dead-instance", leaseUntil: Date().addingTimeInterval(-1)), now: Date())
+            types: [DevelopmentKeys.orderType],
+            limit: 1,
+            claim: PushClaim(owner: "dead-instance", leaseUntil: Date().addingTimeInterval(-1)),
+            now: Date()
+        )
         #expect(claimed.count == 1)
 
         let worker = harness.worker()
@@ -208,8 +221,12 @@ import WalletOrdersTesting
         let clock = TestClock()
         let harness = try await APNSHarness(apnsNow: { clock.now })
         defer { Task { await harness.stop() } }
-        let provider = try ProviderToken(key: DevelopmentKeys.shared.chain.apnsKey, keyID: DevelopmentKeys.shared.chain.apnsKeyID,
-                                         teamID: APNSHarness.teamID, now: { clock.now })
+        let provider = try ProviderToken(
+            key: DevelopmentKeys.shared.chain.apnsKey,
+            keyID: DevelopmentKeys.shared.chain.apnsKeyID,
+            teamID: APNSHarness.teamID,
+            now: { clock.now }
+        )
         let request = APNSRequest(topic: DevelopmentKeys.orderType, deviceToken: "aa01", providerToken: try provider.current())
         #expect(await harness.transport.send([request, request, request]).map(\.status) == [200, 200, 200])
         clock.advance(3_601)
@@ -241,18 +258,25 @@ import WalletOrdersTesting
         let folder = try TemporaryDirectory("jwt")
         try folder.write("signature.der", Data([0x30, UInt8(der.count)] + der))
         try folder.write("input", Data("\(parts[0]).\(parts[1])".utf8))
-        let verified = try Command.run("openssl", [
-            "dgst", "-sha256", "-verify", keys.folder.path("apns-public.pem"),
-            "-signature", folder.path("signature.der"), folder.path("input"),
-        ])
+        let verified = try Command.run(
+            "openssl",
+            [
+                "dgst", "-sha256", "-verify", keys.folder.path("apns-public.pem"),
+                "-signature", folder.path("signature.der"), folder.path("input"),
+            ]
+        )
         #expect(verified.status == 0, "\(verified.output)\(verified.error)")
         #expect(verified.output.contains("Verified OK"))
     }
 
     @Test func theProviderTokenIsReusedAndRenewedWithinAppleLimits() throws {
         let clock = TestClock()
-        let provider = try ProviderToken(key: DevelopmentKeys.shared.chain.apnsKey, keyID: "KEY1234567", teamID: "TEAM",
-                                         now: { clock.now })
+        let provider = try ProviderToken(
+            key: DevelopmentKeys.shared.chain.apnsKey,
+            keyID: "KEY1234567",
+            teamID: "TEAM",
+            now: { clock.now }
+        )
         let first = try provider.current()
         clock.advance(49 * 60)
         #expect(try provider.current() == first)

@@ -9,8 +9,11 @@ import WalletOrdersTesting
 /// another instance queued costs one store read when this instance's cache does not hold the order.
 @Suite struct ConditionalFetchTests {
     @Test(arguments: StoreEngine.allCases)
-    func anUnchangedOrderTheCacheDoesNotHoldAnswersNotModifiedFromOneReadWithNoPackageWork(engine: StoreEngine)
-        async throws {
+    func anUnchangedOrderTheCacheDoesNotHoldAnswersNotModifiedFromOneReadWithNoPackageWork(
+        engine: StoreEngine
+    )
+        async throws
+    {
         try await TestStore.with(engine) { store in
             let writer = try OrderServiceTests.service(store)
             let order = try await OrderServiceTests.create(writer)
@@ -19,9 +22,11 @@ import WalletOrdersTesting
             // Another instance: a cold cache over the same database, counting what it reads and builds.
             let counting = CountingStore(store)
             let packageWork = Tally()
-            let counters = OrderService.Counters(packageBuilt: { packageWork.add() },
-                                                 packageAssembled: { packageWork.add() },
-                                                 packageResigned: { packageWork.add() })
+            let counters = OrderService.Counters(
+                packageBuilt: { packageWork.add() },
+                packageAssembled: { packageWork.add() },
+                packageResigned: { packageWork.add() }
+            )
             let other = try OrderServiceTests.service(counting, counters: counters)
             let conditions: [FetchCondition] = [
                 .noneMatch(changeTags: [order.changeTag], any: false),
@@ -48,8 +53,10 @@ import WalletOrdersTesting
             }
 
             // Conditions the order does not meet get the package: an older tag, an earlier time.
-            for condition: FetchCondition in [.noneMatch(changeTags: [order.changeTag - 1], any: false),
-                                              .modifiedSince(order.updatedAt.addingTimeInterval(-1)), .none] {
+            for condition: FetchCondition in [
+                .noneMatch(changeTags: [order.changeTag - 1], any: false),
+                .modifiedSince(order.updatedAt.addingTimeInterval(-1)), .none,
+            ] {
                 counting.reset()
                 let fetched = try #require(try await other.fetch(type: type, id: id, token: token, unless: condition).fetched)
                 #expect(fetched.head.version == 1)
@@ -68,9 +75,12 @@ import WalletOrdersTesting
             for _ in 0..<500 where service.cache?.usage.live != true { try await Task.sleep(for: .milliseconds(10)) }
             let order = try await OrderServiceTests.create(service)
             counting.reset()
-            let result = try await service.fetch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
-                                                 token: order.authenticationToken,
-                                                 unless: .noneMatch(changeTags: [order.changeTag], any: false))
+            let result = try await service.fetch(
+                type: order.orderTypeIdentifier,
+                id: order.orderIdentifier,
+                token: order.authenticationToken,
+                unless: .noneMatch(changeTags: [order.changeTag], any: false)
+            )
             guard case .notModified = result else {
                 Issue.record("answered the package")
                 return
@@ -80,8 +90,12 @@ import WalletOrdersTesting
     }
 
     @Test func theConditionComparesTagsAndTimesAsRFC9110Says() {
-        let head = OrderHead(authenticationToken: "t", updatedAt: Date(timeIntervalSince1970: 1_000), changeTag: 7,
-                             version: 3)
+        let head = OrderHead(
+            authenticationToken: "t",
+            updatedAt: Date(timeIntervalSince1970: 1_000),
+            changeTag: 7,
+            version: 3
+        )
         #expect(!FetchCondition.none.isNotModified(head))
         #expect(FetchCondition.noneMatch(changeTags: [7], any: false).isNotModified(head))
         #expect(!FetchCondition.noneMatch(changeTags: [6, 8], any: false).isNotModified(head))

@@ -23,89 +23,155 @@ final class CountingStore: OrderStore {
     }
 
     var location: String { store.location }
-    func migrate() async throws -> [String] { count(); return try await store.migrate() }
-    func pendingMigrations() async throws -> [String] { count(); return try await store.pendingMigrations() }
-    func checkWritable() async throws { count(); try await store.checkWritable() }
-    func isReachable() async -> Bool { count(); return await store.isReachable() }
-    func optimize() async throws { count(); try await store.optimize() }
+    func migrate() async throws -> [String] {
+        count()
+        return try await store.migrate()
+    }
+    func pendingMigrations() async throws -> [String] {
+        count()
+        return try await store.pendingMigrations()
+    }
+    func checkWritable() async throws {
+        count()
+        try await store.checkWritable()
+    }
+    func isReachable() async -> Bool {
+        count()
+        return await store.isReachable()
+    }
+    func optimize() async throws {
+        count()
+        try await store.optimize()
+    }
     func close() async { await store.close() }
     func events() -> AsyncStream<StoreEvent> { store.events() }
 
-    func createOrder(_ order: OrderWrite) async throws -> StoredOrder { count(); return try await store.createOrder(order) }
+    func createOrder(_ order: OrderWrite) async throws -> StoredOrder {
+        count()
+        return try await store.createOrder(order)
+    }
     func currentOrder(type: String, id: String) async throws -> CurrentOrder? {
-        count(); return try await store.currentOrder(type: type, id: id)
+        count()
+        return try await store.currentOrder(type: type, id: id)
     }
     func updateOrder(_ order: OrderWrite, expectedVersion: Int, now: Date) async throws -> OrderUpdate {
-        count(); return try await store.updateOrder(order, expectedVersion: expectedVersion, now: now)
+        count()
+        return try await store.updateOrder(order, expectedVersion: expectedVersion, now: now)
     }
-    func order(type: String, id: String) async throws -> StoredOrder? { count(); return try await store.order(type: type, id: id) }
+    func order(type: String, id: String) async throws -> StoredOrder? {
+        count()
+        return try await store.order(type: type, id: id)
+    }
     func orderHead(type: String, id: String) async throws -> OrderHead? {
-        count(); return try await store.orderHead(type: type, id: id)
+        count()
+        return try await store.orderHead(type: type, id: id)
     }
     func orderForFetch(type: String, id: String) async throws -> FetchedOrder? {
-        count(); return try await store.orderForFetch(type: type, id: id)
+        count()
+        return try await store.orderForFetch(type: type, id: id)
     }
     func savePackage(type: String, id: String, version: Int, data: Data) async throws -> Bool {
-        count(); return try await store.savePackage(type: type, id: id, version: version, data: data)
+        count()
+        return try await store.savePackage(type: type, id: id, version: version, data: data)
     }
     func orders(_ filter: OrderFilter, page: PageRequest) async throws -> Page<OrderSummary> {
-        count(); return try await store.orders(filter, page: page)
+        count()
+        return try await store.orders(filter, page: page)
     }
     func versions(type: String, id: String) async throws -> [OrderVersion] {
-        count(); return try await store.versions(type: type, id: id)
+        count()
+        return try await store.versions(type: type, id: id)
     }
 
     func register(device: String, type: String, id: String, pushToken: String, now: Date) async throws -> RegistrationOutcome {
-        count(); return try await store.register(device: device, type: type, id: id, pushToken: pushToken, now: now)
+        count()
+        return try await store.register(device: device, type: type, id: id, pushToken: pushToken, now: now)
     }
     func unregister(device: String, type: String, id: String) async throws {
-        count(); try await store.unregister(device: device, type: type, id: id)
+        count()
+        try await store.unregister(device: device, type: type, id: id)
     }
     func changedOrders(device: String, type: String, since tag: Int64?) async throws -> ChangedOrders? {
-        count(); return try await store.changedOrders(device: device, type: type, since: tag)
+        count()
+        return try await store.changedOrders(device: device, type: type, since: tag)
     }
     func registrations(_ filter: RegistrationFilter, limit: Int) async throws -> [Registration] {
-        count(); return try await store.registrations(filter, limit: limit)
+        count()
+        return try await store.registrations(filter, limit: limit)
     }
     func registrationCount(type: String, id: String) async throws -> Int {
-        count(); return try await store.registrationCount(type: type, id: id)
+        count()
+        return try await store.registrationCount(type: type, id: id)
     }
     func resendPushes(type: String, id: String, now: Date) async throws -> Int? {
-        count(); return try await store.resendPushes(type: type, id: id, now: now)
+        count()
+        return try await store.resendPushes(type: type, id: id, now: now)
     }
-    func pruneFailedRegistrations() async throws -> Int { count(); return try await store.pruneFailedRegistrations() }
+    func pruneFailedRegistrations() async throws -> Int {
+        count()
+        return try await store.pruneFailedRegistrations()
+    }
 
     func appendLogs(_ messages: [String], remoteAddress: String?, now: Date, maxBytes: Int) async throws -> DeviceLogAppend {
-        count(); return try await store.appendLogs(messages, remoteAddress: remoteAddress, now: now, maxBytes: maxBytes)
+        count()
+        return try await store.appendLogs(messages, remoteAddress: remoteAddress, now: now, maxBytes: maxBytes)
     }
     func logs(_ filter: LogFilter, page: PageRequest) async throws -> Page<DeviceLogEntry> {
-        count(); return try await store.logs(filter, page: page)
+        count()
+        return try await store.logs(filter, page: page)
     }
-    func logBytes() async throws -> Int { count(); return try await store.logBytes() }
-    func pruneLogs(before date: Date) async throws -> Int { count(); return try await store.pruneLogs(before: date) }
+    func logBytes() async throws -> Int {
+        count()
+        return try await store.logBytes()
+    }
+    func pruneLogs(before date: Date) async throws -> Int {
+        count()
+        return try await store.pruneLogs(before: date)
+    }
 
     func claimDuePushes(types: [String], limit: Int, claim: PushClaim, now: Date) async throws -> [PushJob] {
-        count(); return try await store.claimDuePushes(types: types, limit: limit, claim: claim, now: now)
+        count()
+        return try await store.claimDuePushes(types: types, limit: limit, claim: claim, now: now)
     }
     func renewClaims(owner: String, until: Date) async throws -> Int {
-        count(); return try await store.renewClaims(owner: owner, until: until)
+        count()
+        return try await store.renewClaims(owner: owner, until: until)
     }
-    func releaseClaims(owner: String) async throws -> Int { count(); return try await store.releaseClaims(owner: owner) }
-    func reclaimExpiredClaims(now: Date) async throws -> Int { count(); return try await store.reclaimExpiredClaims(now: now) }
+    func releaseClaims(owner: String) async throws -> Int {
+        count()
+        return try await store.releaseClaims(owner: owner)
+    }
+    func reclaimExpiredClaims(now: Date) async throws -> Int {
+        count()
+        return try await store.reclaimExpiredClaims(now: now)
+    }
     func finishPushes(_ outcomes: [(PushJob, PushOutcome)], owner: String, now: Date) async throws {
-        count(); try await store.finishPushes(outcomes, owner: owner, now: now)
+        count()
+        try await store.finishPushes(outcomes, owner: owner, now: now)
     }
-    func nextPushDue(types: [String]) async throws -> Date? { count(); return try await store.nextPushDue(types: types) }
+    func nextPushDue(types: [String]) async throws -> Date? {
+        count()
+        return try await store.nextPushDue(types: types)
+    }
     func pushes(_ filter: PushFilter, page: PageRequest) async throws -> Page<PushRecord> {
-        count(); return try await store.pushes(filter, page: page)
+        count()
+        return try await store.pushes(filter, page: page)
     }
-    func pushCounts() async throws -> PushCounts { count(); return try await store.pushCounts() }
+    func pushCounts() async throws -> PushCounts {
+        count()
+        return try await store.pushCounts()
+    }
     func prunePushes(finishedBefore date: Date) async throws -> Int {
-        count(); return try await store.prunePushes(finishedBefore: date)
+        count()
+        return try await store.prunePushes(finishedBefore: date)
     }
 
-    func stats(now: Date) async throws -> StoreStats { count(); return try await store.stats(now: now) }
+    func stats(now: Date) async throws -> StoreStats {
+        count()
+        return try await store.stats(now: now)
+    }
     func importRecords(orders: [ImportedOrder], registrations: [ImportedRegistration]) async throws {
-        count(); try await store.importRecords(orders: orders, registrations: registrations)
+        count()
+        try await store.importRecords(orders: orders, registrations: registrations)
     }
 }

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WalletOrdersStore
 import WalletOrdersTesting
+
 @testable import WalletOrdersService
 
 /// Merchant writes give way to device requests: fewer at once while devices are answered, in order, never refused.
@@ -54,8 +55,13 @@ import WalletOrdersTesting
 
     /// Starts merchant writes `indices` one after the other, each once the previous one is in or waiting; each holds
     /// its place until its latch opens.
-    static func startWrites(_ indices: Range<Int>, gate: DevicePriority, latches: [Latch], log: Log,
-                            in group: inout TaskGroup<Void>) async throws {
+    static func startWrites(
+        _ indices: Range<Int>,
+        gate: DevicePriority,
+        latches: [Latch],
+        log: Log,
+        in group: inout TaskGroup<Void>
+    ) async throws {
         for index in indices {
             let before = gate.counts
             group.addTask {
@@ -155,11 +161,15 @@ import WalletOrdersTesting
         try await TestStore.with(engine) { store in
             let log = Log()
             let service = try OrderServiceTests.service(
-                store, counters: OrderService.Counters(merchantWriteWaited: { log.waited() }))
+                store,
+                counters: OrderService.Counters(merchantWriteWaited: { log.waited() })
+            )
             let order = try await OrderServiceTests.create(service)
             let gate = service.priority
             // Each of the device API's requests counts as one, whatever its answer.
-            let type = order.orderTypeIdentifier, id = order.orderIdentifier, token = order.authenticationToken
+            let type = order.orderTypeIdentifier
+            let id = order.orderIdentifier
+            let token = order.authenticationToken
             let pushToken = String(repeating: "ab", count: 32)
             let requests: [@Sendable () async throws -> Void] = [
                 { _ = try await service.register(device: "d", type: type, id: id, token: token, pushToken: pushToken) },
@@ -175,7 +185,8 @@ import WalletOrdersTesting
             }
             #expect(gate.counts.devices == 0)
             // Every place beside devices taken, by writes the test holds, while a device request is in flight.
-            let device = Latch(), held = Latch()
+            let device = Latch()
+            let held = Latch()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await gate.device { await device.wait() } }
                 try await Self.eventually("the device request is in flight") { gate.counts.devices == 1 }
@@ -184,8 +195,11 @@ import WalletOrdersTesting
                 }
                 try await Self.eventually("the places are taken") { gate.counts.writes == gate.busyLimit }
                 let update = Task {
-                    try await service.patch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
-                                            OrderPatch(changes: ["orderNumber": .string("N-2")])).order.version
+                    try await service.patch(
+                        type: order.orderTypeIdentifier,
+                        id: order.orderIdentifier,
+                        OrderPatch(changes: ["orderNumber": .string("N-2")])
+                    ).order.version
                 }
                 try await Self.eventually("the update waits") { gate.counts.waiting == 1 }
                 #expect(log.waitedCount == 1)

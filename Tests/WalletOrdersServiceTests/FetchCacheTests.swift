@@ -10,8 +10,12 @@ import WalletOrdersTesting
 /// The fetch cache on its own: bounded by bytes, guarded by versions and tickets, off while events may be lost.
 @Suite struct FetchCacheTests {
     static func head(_ version: Int) -> OrderHead {
-        OrderHead(authenticationToken: "token", updatedAt: Date(unixSeconds: 1_800_000_000 + Int64(version)),
-                  changeTag: Int64(version), version: version)
+        OrderHead(
+            authenticationToken: "token",
+            updatedAt: Date(unixSeconds: 1_800_000_000 + Int64(version)),
+            changeTag: Int64(version),
+            version: version
+        )
     }
 
     /// A package of one byte.
@@ -77,8 +81,15 @@ import WalletOrdersTesting
         #expect(cache.entry(type: "t", id: "a") != nil && cache.entry(type: "t", id: "d") != nil)
         #expect(cache.usage.bytes <= 35_000 && cache.usage.entries == 3)
         // A package bigger than the whole cache is served but not kept.
-        #expect(!cache.fill(type: "t", id: "e", head: Self.head(1), package: ByteBuffer(repeating: 0, count: 40_000),
-                            ticket: cache.ticket()))
+        #expect(
+            !cache.fill(
+                type: "t",
+                id: "e",
+                head: Self.head(1),
+                package: ByteBuffer(repeating: 0, count: 40_000),
+                ticket: cache.ticket()
+            )
+        )
         // The evicted version stays a floor: an older read of b cannot come back.
         let stale = cache.ticket()
         #expect(!cache.fill(type: "t", id: "b", head: Self.head(0), package: package, ticket: stale))
@@ -105,8 +116,11 @@ import WalletOrdersTesting
     func aWarmFetchReadsNoStoreAndEveryAcknowledgedUpdateIsServedAtOnce(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             let reads = Tally()
-            let service = try OrderServiceTests.service(store, counters: OrderService.Counters(
-                fetchReadStore: { reads.add() }))
+            let service = try OrderServiceTests.service(
+                store,
+                counters: OrderService.Counters(
+                    fetchReadStore: { reads.add() })
+            )
             let cold = try OrderServiceTests.service(store, cacheCapacity: 0)
             try await Self.warmed(service)
             let order = try await OrderServiceTests.create(service)
@@ -128,13 +142,18 @@ import WalletOrdersTesting
                     }
                 }
                 for version in 2...21 {
-                    let written = try await service.patch(type: type, id: id,
-                                                          OrderPatch(changes: ["orderNumber": .string("N-\(version)")]))
+                    let written = try await service.patch(
+                        type: type,
+                        id: id,
+                        OrderPatch(changes: ["orderNumber": .string("N-\(version)")])
+                    )
                     #expect(written.order.version == version)
                     let fetched = try await service.fetchPackage(type: type, id: id, token: token)
                     #expect(fetched.head.version == version, "the acknowledged version, at once")
-                    #expect(try await cold.fetchPackage(type: type, id: id, token: token).package == fetched.package,
-                            "the package of that version, as the store has it")
+                    #expect(
+                        try await cold.fetchPackage(type: type, id: id, token: token).package == fetched.package,
+                        "the package of that version, as the store has it"
+                    )
                 }
                 stop.add()
                 try await group.waitForAll()
@@ -151,10 +170,18 @@ import WalletOrdersTesting
         let folder = try TemporaryDirectory("instances")
         let (first, location) = try await TestStore.make(.postgres, in: folder)
         let second = try await TestStore.reopen(.postgres, at: location)
-        defer { Task { await first.close(); await second.close() } }
+        defer {
+            Task {
+                await first.close()
+                await second.close()
+            }
+        }
         let reads = Tally()
-        let one = try OrderServiceTests.service(first, counters: OrderService.Counters(
-            fetchReadStore: { reads.add() }))
+        let one = try OrderServiceTests.service(
+            first,
+            counters: OrderService.Counters(
+                fetchReadStore: { reads.add() })
+        )
         let two = try OrderServiceTests.service(second)
         try await Self.warmed(one)
         try await Self.warmed(two)
@@ -166,8 +193,10 @@ import WalletOrdersTesting
 
         var windows: [Duration] = []
         for version in 2...11 {
-            #expect(try await two.patch(type: type, id: id, OrderPatch(changes: ["orderNumber": .string("N-\(version)")]))
-                .order.version == version)
+            #expect(
+                try await two.patch(type: type, id: id, OrderPatch(changes: ["orderNumber": .string("N-\(version)")]))
+                    .order.version == version
+            )
             let acknowledged = ContinuousClock.now
             var served = try await one.fetch(type: type, id: id, token: token).head.version
             while served < version, ContinuousClock.now - acknowledged < .seconds(10) {
@@ -176,8 +205,10 @@ import WalletOrdersTesting
             windows.append(ContinuousClock.now - acknowledged)
             #expect(served == version, "the notification arrived")
             for _ in 0..<20 {
-                #expect(try await one.fetch(type: type, id: id, token: token).head.version == version,
-                        "never the old version once the new one was served")
+                #expect(
+                    try await one.fetch(type: type, id: id, token: token).head.version == version,
+                    "never the old version once the new one was served"
+                )
             }
         }
         print("another instance's update served by the first after: \(windows.map { "\($0)" }.joined(separator: ", "))")
@@ -195,10 +226,12 @@ import WalletOrdersTesting
         let order = try await OrderServiceTests.create(service)
         #expect(cache.entry(type: order.orderTypeIdentifier, id: order.orderIdentifier) != nil)
         let database = try #require(URLComponents(string: location)?.path.dropFirst().description)
-        let killed = try PostgresCluster.shared.psql("""
+        let killed = try PostgresCluster.shared.psql(
+            """
             SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
             WHERE datname = '\(database)' AND query LIKE 'LISTEN%'
-            """)
+            """
+        )
         #expect(killed.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(killed)")
         var sawOff = false
         for _ in 0..<1_000 {

@@ -9,15 +9,24 @@ import WalletOrdersTesting
 
 /// The write path: read, change, validate, sign outside any transaction, commit over the version read.
 @Suite struct OrderServiceTests {
-    static func service(_ store: any OrderStore, counters: OrderService.Counters = .init(),
-                        template: OrderTemplate? = nil,
-                        cacheCapacity: Int = OrderService.defaultCacheCapacity) throws -> OrderService {
+    static func service(
+        _ store: any OrderStore,
+        counters: OrderService.Counters = .init(),
+        template: OrderTemplate? = nil,
+        cacheCapacity: Int = OrderService.defaultCacheCapacity
+    ) throws -> OrderService {
         let type = OrderType(
             identifier: DevelopmentKeys.orderType,
             builder: PackageBuilder(identity: DevelopmentKeys.shared.identity),
-            template: try template ?? OrderTemplate(directory: SampleOrder.templateFolder))
-        return OrderService(store: store, orderTypes: [type], webServiceURL: "https://orders.example.com",
-                            counters: counters, cacheCapacity: cacheCapacity)
+            template: try template ?? OrderTemplate(directory: SampleOrder.templateFolder)
+        )
+        return OrderService(
+            store: store,
+            orderTypes: [type],
+            webServiceURL: "https://orders.example.com",
+            counters: counters,
+            cacheCapacity: cacheCapacity
+        )
     }
 
     static func create(_ service: OrderService, id: String? = nil) async throws -> StoredOrder {
@@ -35,8 +44,11 @@ import WalletOrdersTesting
             let versions = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<24 {
                     group.addTask {
-                        try await service.patch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
-                                                OrderPatch(changes: ["orderNumber": .string("N-\(index)")])).order.version
+                        try await service.patch(
+                            type: order.orderTypeIdentifier,
+                            id: order.orderIdentifier,
+                            OrderPatch(changes: ["orderNumber": .string("N-\(index)")])
+                        ).order.version
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -61,8 +73,11 @@ import WalletOrdersTesting
             let versions = try await withThrowingTaskGroup(of: Int.self) { group in
                 for order in orders {
                     group.addTask {
-                        try await service.patch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
-                                                OrderPatch(changes: ["orderNumber": .string("N-2")])).order.version
+                        try await service.patch(
+                            type: order.orderTypeIdentifier,
+                            id: order.orderIdentifier,
+                            OrderPatch(changes: ["orderNumber": .string("N-2")])
+                        ).order.version
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -84,8 +99,10 @@ import WalletOrdersTesting
             for index in 0..<20 {
                 group.addTask {
                     _ = try await services[index % 2].patch(
-                        type: order.orderTypeIdentifier, id: order.orderIdentifier,
-                        OrderPatch(changes: ["orderNumber": .string("N-\(index)")]))
+                        type: order.orderTypeIdentifier,
+                        id: order.orderIdentifier,
+                        OrderPatch(changes: ["orderNumber": .string("N-\(index)")])
+                    )
                 }
             }
             try await group.waitForAll()
@@ -103,8 +120,11 @@ import WalletOrdersTesting
             let service = try Self.service(store)
             let order = try await Self.create(service)
             let error = await #expect(throws: OrderServiceError.self) {
-                try await service.patch(type: order.orderTypeIdentifier, id: order.orderIdentifier,
-                                        OrderPatch(changes: ["status": .string("lost")]))
+                try await service.patch(
+                    type: order.orderTypeIdentifier,
+                    id: order.orderIdentifier,
+                    OrderPatch(changes: ["status": .string("lost")])
+                )
             }
             guard case .invalidOrder(_, let problems)? = error else {
                 Issue.record("expected an invalid order, got \(String(describing: error))")
@@ -128,12 +148,25 @@ import WalletOrdersTesting
             var document = SampleOrder.document(orderIdentifier: "imported", updatedAt: "2026-11-21T09:30:00Z")
             document["authenticationToken"] = .string("an-imported-token-0123")
             document["webServiceURL"] = .string("https://orders.example.com")
-            try await store.importRecords(orders: [ImportedOrder(
-                orderTypeIdentifier: DevelopmentKeys.orderType, orderIdentifier: "imported",
-                authenticationToken: "an-imported-token-0123", document: document, createdAt: Date(), updatedAt: Date(),
-                package: nil)], registrations: [])
-            let fetched = try await service.fetchPackage(type: DevelopmentKeys.orderType, id: "imported",
-                                                         token: "an-imported-token-0123")
+            try await store.importRecords(
+                orders: [
+                    ImportedOrder(
+                        orderTypeIdentifier: DevelopmentKeys.orderType,
+                        orderIdentifier: "imported",
+                        authenticationToken: "an-imported-token-0123",
+                        document: document,
+                        createdAt: Date(),
+                        updatedAt: Date(),
+                        package: nil
+                    )
+                ],
+                registrations: []
+            )
+            let fetched = try await service.fetchPackage(
+                type: DevelopmentKeys.orderType,
+                id: "imported",
+                token: "an-imported-token-0123"
+            )
             let package = Data(fetched.package.readableBytesView)
             let report = PackageVerifier.verify(package, trustedRoots: [DevelopmentKeys.shared.chain.root])
             #expect(report.problems == [])
@@ -166,18 +199,29 @@ import WalletOrdersTesting
             }
             #expect(builds.value == 2, "assembled, not signed")
 
-            let cms = try Command.verifySignature(ofPackage: Data(written.package.readableBytesView),
-                                                  rootPath: DevelopmentKeys.shared.rootPath)
+            let cms = try Command.verifySignature(
+                ofPackage: Data(written.package.readableBytesView),
+                rootPath: DevelopmentKeys.shared.rootPath
+            )
             #expect(cms.status == 0, "\(cms.error)")
 
             var files = try OrderTemplate(directory: SampleOrder.templateFolder).files
             files["logo.png"] = files["mug.png"]
-            let retemplated = try Self.service(store, counters: counters, template: OrderTemplate(
-                files: files, defaults: OrderTemplate(directory: SampleOrder.templateFolder).defaults), cacheCapacity: 0)
+            let retemplated = try Self.service(
+                store,
+                counters: counters,
+                template: OrderTemplate(
+                    files: files,
+                    defaults: OrderTemplate(directory: SampleOrder.templateFolder).defaults
+                ),
+                cacheCapacity: 0
+            )
             let resigned = try await retemplated.fetchPackage(type: type, id: id, token: token)
             #expect(builds.value == 3, "the seal no longer fits the template: signed again")
-            let report = PackageVerifier.verify(Data(resigned.package.readableBytesView),
-                                                trustedRoots: [DevelopmentKeys.shared.chain.root])
+            let report = PackageVerifier.verify(
+                Data(resigned.package.readableBytesView),
+                trustedRoots: [DevelopmentKeys.shared.chain.root]
+            )
             #expect(report.problems == [])
             let logo = try ZipArchive.read(Data(resigned.package.readableBytesView)).first { $0.path == "logo.png" }
             #expect(logo?.data == files["mug.png"])

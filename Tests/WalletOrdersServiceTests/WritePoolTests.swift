@@ -1,10 +1,12 @@
 import Foundation
+import Synchronization
+import Testing
+
+@testable import WalletOrdersService
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
-import Testing
-@testable import WalletOrdersService
 
 /// The threads merchant writes run on: never more at once than the pool has, below the priority of device work.
 @Suite struct WritePoolTests {
@@ -13,7 +15,12 @@ import Testing
     /// How many jobs run now, and the most that ever ran at once.
     final class Concurrency: Sendable {
         private let state = Mutex((now: 0, most: 0))
-        func enter() { state.withLock { $0.now += 1; $0.most = max($0.most, $0.now) } }
+        func enter() {
+            state.withLock {
+                $0.now += 1
+                $0.most = max($0.most, $0.now)
+            }
+        }
         func leave() { state.withLock { $0.now -= 1 } }
         var most: Int { state.withLock { $0.most } }
     }

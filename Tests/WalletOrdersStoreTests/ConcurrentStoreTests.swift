@@ -115,19 +115,34 @@ import WalletOrdersTesting
         let path = folder.path("orders.sqlite")
         let store = try SQLiteStore(path: path)
         let applied = try await store.migrate()
-        #expect(applied == ["0001_initial", "0002_order_versions", "0003_claims_and_history", "0004_bounded_device_logs",
-                            "0005_fewer_pages_per_write"])
+        #expect(
+            applied == [
+                "0001_initial", "0002_order_versions", "0003_claims_and_history", "0004_bounded_device_logs",
+                "0005_fewer_pages_per_write",
+            ]
+        )
         await store.close()
-        let tables = try Command.run("python3", ["-c", """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            print(db.execute("PRAGMA journal_mode").fetchone()[0])
-            print(",".join(r[0] for r in db.execute("SELECT identifier FROM grdb_migrations")))
-            print(db.execute("SELECT count(*) FROM sqlite_stat1").fetchone()[0] >= 0)
-            """, path])
-        #expect(tables.output.split(separator: "\n").map(String.init)
-            == ["wal", "0001_initial,0002_order_versions,0003_claims_and_history,0004_bounded_device_logs,"
-                + "0005_fewer_pages_per_write", "True"])
+        let tables = try Command.run(
+            "python3",
+            [
+                "-c",
+                """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                print(db.execute("PRAGMA journal_mode").fetchone()[0])
+                print(",".join(r[0] for r in db.execute("SELECT identifier FROM grdb_migrations")))
+                print(db.execute("SELECT count(*) FROM sqlite_stat1").fetchone()[0] >= 0)
+                """, path,
+            ]
+        )
+        #expect(
+            tables.output.split(separator: "\n").map(String.init)
+                == [
+                    "wal",
+                    "0001_initial,0002_order_versions,0003_claims_and_history,0004_bounded_device_logs,"
+                        + "0005_fewer_pages_per_write", "True",
+                ]
+        )
     }
 
     @Test func aPostgresURLIsReadWithoutShowingItsPassword() throws {

@@ -49,12 +49,17 @@ import WalletOrdersTesting
             _ = try await store.createOrder(Writes.order())
             let update = try await store.updateOrder(
                 Writes.order(status: "completed", at: start.addingTimeInterval(60), package: "v2"),
-                expectedVersion: 1, now: start)
+                expectedVersion: 1,
+                now: start
+            )
             #expect(update.order.version == 2 && update.order.status == .completed)
             // A second write built from version 1 lost the race: nothing of it lands.
             await #expect(throws: StoreError.versionConflict) {
-                try await store.updateOrder(Writes.order(status: "cancelled", package: "stale", assets: ["x.png": Data([9])]),
-                                            expectedVersion: 1, now: start)
+                try await store.updateOrder(
+                    Writes.order(status: "cancelled", package: "stale", assets: ["x.png": Data([9])]),
+                    expectedVersion: 1,
+                    now: start
+                )
             }
             await #expect(throws: StoreError.orderNotFound) {
                 try await store.updateOrder(Writes.order("missing"), expectedVersion: 1, now: start)
@@ -183,14 +188,32 @@ import WalletOrdersTesting
     func twoClaimsNeverTakeTheSamePush(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             _ = try await store.createOrder(Writes.order())
-            try await store.importRecords(orders: [], registrations: (0..<300).map {
-                ImportedRegistration(deviceIdentifier: "d\($0)", orderTypeIdentifier: type, orderIdentifier: "A-1001",
-                                     pushToken: String(format: "%04x", $0), createdAt: start)
-            })
+            try await store.importRecords(
+                orders: [],
+                registrations: (0..<300).map {
+                    ImportedRegistration(
+                        deviceIdentifier: "d\($0)",
+                        orderTypeIdentifier: type,
+                        orderIdentifier: "A-1001",
+                        pushToken: String(format: "%04x", $0),
+                        createdAt: start
+                    )
+                }
+            )
             try await store.update(at: start.addingTimeInterval(1))
             let lease = start.addingTimeInterval(30)
-            async let first = store.claimDuePushes(types: [type], limit: 200, claim: PushClaim(owner: "one", leaseUntil: lease), now: start.addingTimeInterval(2))
-            async let second = store.claimDuePushes(types: [type], limit: 200, claim: PushClaim(owner: "two", leaseUntil: lease), now: start.addingTimeInterval(2))
+            async let first = store.claimDuePushes(
+                types: [type],
+                limit: 200,
+                claim: PushClaim(owner: "one", leaseUntil: lease),
+                now: start.addingTimeInterval(2)
+            )
+            async let second = store.claimDuePushes(
+                types: [type],
+                limit: 200,
+                claim: PushClaim(owner: "two", leaseUntil: lease),
+                now: start.addingTimeInterval(2)
+            )
             let (a, b) = try await (first, second)
             #expect(a.count + b.count == 300)
             #expect(Set(a.map(\.id)).isDisjoint(with: b.map(\.id)))
@@ -206,8 +229,18 @@ import WalletOrdersTesting
             _ = try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "aa", now: start)
             _ = try await store.register(device: "d2", type: type, id: "A-1001", pushToken: "bb", now: start)
             try await store.update(at: start)
-            let dead = try await store.claimDuePushes(types: [type], limit: 1, claim: PushClaim(owner: "dead", leaseUntil: start.addingTimeInterval(30)), now: start)
-            let live = try await store.claimDuePushes(types: [type], limit: 1, claim: PushClaim(owner: "live", leaseUntil: start.addingTimeInterval(30)), now: start)
+            let dead = try await store.claimDuePushes(
+                types: [type],
+                limit: 1,
+                claim: PushClaim(owner: "dead", leaseUntil: start.addingTimeInterval(30)),
+                now: start
+            )
+            let live = try await store.claimDuePushes(
+                types: [type],
+                limit: 1,
+                claim: PushClaim(owner: "live", leaseUntil: start.addingTimeInterval(30)),
+                now: start
+            )
             #expect(dead.count == 1 && live.count == 1)
             // The live instance renews; the dead one cannot.
             #expect(try await store.renewClaims(owner: "live", until: start.addingTimeInterval(60)) == 1)
@@ -220,7 +253,12 @@ import WalletOrdersTesting
             #expect(try await store.pushCounts()[.delivered] == 0)
             try await store.finishPushes([(live[0], .delivered)], owner: "live", now: start.addingTimeInterval(32))
             #expect(try await store.pushCounts()[.delivered] == 1)
-            let again = try await store.claimDuePushes(types: [type], limit: 5, claim: PushClaim(owner: "live", leaseUntil: start.addingTimeInterval(90)), now: start.addingTimeInterval(33))
+            let again = try await store.claimDuePushes(
+                types: [type],
+                limit: 5,
+                claim: PushClaim(owner: "live", leaseUntil: start.addingTimeInterval(90)),
+                now: start.addingTimeInterval(33)
+            )
             #expect(again.map(\.deviceIdentifier) == [dead[0].deviceIdentifier] && again[0].attempts == 2)
         }
     }
@@ -231,7 +269,12 @@ import WalletOrdersTesting
             _ = try await store.createOrder(Writes.order())
             _ = try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "aa", now: start)
             try await store.update(at: start)
-            let claimed = try await store.claimDuePushes(types: [type], limit: 5, claim: PushClaim(owner: "me", leaseUntil: start.addingTimeInterval(30)), now: start)
+            let claimed = try await store.claimDuePushes(
+                types: [type],
+                limit: 5,
+                claim: PushClaim(owner: "me", leaseUntil: start.addingTimeInterval(30)),
+                now: start
+            )
             #expect(claimed.count == 1)
             // A newer update queues a new pending push for the same device while the first is being sent.
             try await store.update(at: start.addingTimeInterval(1))
@@ -249,19 +292,30 @@ import WalletOrdersTesting
                 _ = try await store.register(device: device, type: type, id: "A-1001", pushToken: token, now: start)
             }
             try await store.update(at: start)
-            let jobs = try await store.claimDuePushes(types: [type], limit: 10, claim: PushClaim(owner: "me", leaseUntil: start.addingTimeInterval(30)), now: start)
+            let jobs = try await store.claimDuePushes(
+                types: [type],
+                limit: 10,
+                claim: PushClaim(owner: "me", leaseUntil: start.addingTimeInterval(30)),
+                now: start
+            )
             let byDevice = Dictionary(uniqueKeysWithValues: jobs.map { ($0.deviceIdentifier, $0) })
-            try await store.finishPushes([
-                (byDevice["d1"]!, .delivered),
-                (byDevice["d2"]!, .retry(at: start.addingTimeInterval(10), reason: "HTTP 503")),
-                (byDevice["d3"]!, .failed(reason: "PayloadTooLarge")),
-                (byDevice["d4"]!, .tokenRejected(reason: "Unregistered")),
-            ], owner: "me", now: start.addingTimeInterval(1))
+            try await store.finishPushes(
+                [
+                    (byDevice["d1"]!, .delivered),
+                    (byDevice["d2"]!, .retry(at: start.addingTimeInterval(10), reason: "HTTP 503")),
+                    (byDevice["d3"]!, .failed(reason: "PayloadTooLarge")),
+                    (byDevice["d4"]!, .tokenRejected(reason: "Unregistered")),
+                ],
+                owner: "me",
+                now: start.addingTimeInterval(1)
+            )
             let pushes = try await store.pushes(PushFilter(), page: PageRequest(limit: 10)).records
             let status = Dictionary(uniqueKeysWithValues: pushes.map { ($0.deviceIdentifier, $0) })
             #expect(status["d1"]?.status == .delivered)
-            #expect(status["d2"]?.status == .pending && status["d2"]?.lastError == "HTTP 503"
-                && status["d2"]?.nextAttemptAt == start.addingTimeInterval(10) && status["d2"]?.attempts == 1)
+            #expect(
+                status["d2"]?.status == .pending && status["d2"]?.lastError == "HTTP 503"
+                    && status["d2"]?.nextAttemptAt == start.addingTimeInterval(10) && status["d2"]?.attempts == 1
+            )
             #expect(status["d3"]?.status == .failed && status["d3"]?.lastError == "PayloadTooLarge")
             #expect(status["d4"]?.status == .failed)
             let devices = try await store.registrations(RegistrationFilter(type: type, id: "A-1001"), limit: 10)
@@ -285,10 +339,14 @@ import WalletOrdersTesting
             let exact = try await store.orders(OrderFilter(), page: PageRequest(limit: 5))
             #expect(exact.records.count == 5 && exact.next == nil)
             try await store.update("O-2", status: "cancelled", at: start.addingTimeInterval(60))
-            #expect(try await store.orders(OrderFilter(status: .cancelled), page: PageRequest(limit: 10)).records
-                .map(\.orderIdentifier) == ["O-2"])
-            #expect(try await store.orders(OrderFilter(updatedSince: start.addingTimeInterval(30)), page: PageRequest(limit: 10))
-                .records.map(\.orderIdentifier) == ["O-2"])
+            #expect(
+                try await store.orders(OrderFilter(status: .cancelled), page: PageRequest(limit: 10)).records
+                    .map(\.orderIdentifier) == ["O-2"]
+            )
+            #expect(
+                try await store.orders(OrderFilter(updatedSince: start.addingTimeInterval(30)), page: PageRequest(limit: 10))
+                    .records.map(\.orderIdentifier) == ["O-2"]
+            )
         }
     }
 
@@ -313,18 +371,28 @@ import WalletOrdersTesting
                 _ = try await store.register(device: device, type: type, id: "A-1001", pushToken: token, now: start)
             }
             try await store.update(status: "completed", at: start.addingTimeInterval(60))
-            let jobs = try await store.claimDuePushes(types: [type], limit: 10, claim: PushClaim(owner: "me", leaseUntil: start.addingTimeInterval(90)), now: start.addingTimeInterval(61))
+            let jobs = try await store.claimDuePushes(
+                types: [type],
+                limit: 10,
+                claim: PushClaim(owner: "me", leaseUntil: start.addingTimeInterval(90)),
+                now: start.addingTimeInterval(61)
+            )
             #expect(jobs.count == 2)
-            try await store.finishPushes(jobs.map { ($0, $0.deviceIdentifier == "d1" ? .failed(reason: "gave up") : .delivered) },
-                                         owner: "me", now: start.addingTimeInterval(62))
+            try await store.finishPushes(
+                jobs.map { ($0, $0.deviceIdentifier == "d1" ? .failed(reason: "gave up") : .delivered) },
+                owner: "me",
+                now: start.addingTimeInterval(62)
+            )
             let stats = try await store.stats(now: start.addingTimeInterval(120))
             #expect(stats.pushesLastHour == [.delivered: 1, .failed: 1])
             #expect(stats.registrations == 2 && stats.devices == 2 && stats.outboxDepth == 0 && stats.orders == 1)
             #expect(stats.ordersByStatus == [.completed: 1])
 
             #expect(try await store.pruneFailedRegistrations() == 1)
-            #expect(try await store.registrations(RegistrationFilter(type: type, id: "A-1001"), limit: 10)
-                .map(\.deviceIdentifier) == ["d2"])
+            #expect(
+                try await store.registrations(RegistrationFilter(type: type, id: "A-1001"), limit: 10)
+                    .map(\.deviceIdentifier) == ["d2"]
+            )
             #expect(try await store.pruneFailedRegistrations() == 0)
 
             #expect(try await store.resendPushes(type: type, id: "A-1001", now: start.addingTimeInterval(200)) == 1)
@@ -338,15 +406,27 @@ import WalletOrdersTesting
     @Test(arguments: StoreEngine.allCases)
     func logsAreSearchedPagedAndPrunedByAge(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
-            _ = try await store.appendLogs(["old: Request failed", "50% done_"], remoteAddress: "10.0.0.1", now: start,
-                                          maxBytes: .max)
-            _ = try await store.appendLogs(["new: all good"], remoteAddress: nil, now: start.addingTimeInterval(3 * 86_400),
-                                          maxBytes: .max)
-            #expect(try await store.logs(LogFilter(containing: "REQUEST"), page: PageRequest(limit: 10)).records
-                .map(\.message) == ["old: Request failed"])
+            _ = try await store.appendLogs(
+                ["old: Request failed", "50% done_"],
+                remoteAddress: "10.0.0.1",
+                now: start,
+                maxBytes: .max
+            )
+            _ = try await store.appendLogs(
+                ["new: all good"],
+                remoteAddress: nil,
+                now: start.addingTimeInterval(3 * 86_400),
+                maxBytes: .max
+            )
+            #expect(
+                try await store.logs(LogFilter(containing: "REQUEST"), page: PageRequest(limit: 10)).records
+                    .map(\.message) == ["old: Request failed"]
+            )
             // A plain substring: no pattern characters.
-            #expect(try await store.logs(LogFilter(containing: "% done_"), page: PageRequest(limit: 10)).records
-                .map(\.message) == ["50% done_"])
+            #expect(
+                try await store.logs(LogFilter(containing: "% done_"), page: PageRequest(limit: 10)).records
+                    .map(\.message) == ["50% done_"]
+            )
             #expect(try await store.logs(LogFilter(containing: "_"), page: PageRequest(limit: 10)).records.count == 1)
             let recent = try await store.logs(LogFilter(since: start.addingTimeInterval(86_400)), page: PageRequest(limit: 10))
             #expect(recent.records.map(\.message) == ["new: all good"] && recent.records[0].remoteAddress == nil)
@@ -362,12 +442,20 @@ import WalletOrdersTesting
     @Test(arguments: StoreEngine.allCases)
     func identicalMessagesFoldIntoOneEntryWithACountAndTheTimeLastSeen(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
-            let first = try await store.appendLogs(["Request failed", "Request failed", "other"], remoteAddress: "10.0.0.1",
-                                                   now: start, maxBytes: .max)
+            let first = try await store.appendLogs(
+                ["Request failed", "Request failed", "other"],
+                remoteAddress: "10.0.0.1",
+                now: start,
+                maxBytes: .max
+            )
             #expect(first == DeviceLogAppend(stored: 2, folded: 1, evicted: 0))
             let later = start.addingTimeInterval(90)
-            let second = try await store.appendLogs(["Request failed", "request failed"], remoteAddress: "10.0.0.2",
-                                                    now: later, maxBytes: .max)
+            let second = try await store.appendLogs(
+                ["Request failed", "request failed"],
+                remoteAddress: "10.0.0.2",
+                now: later,
+                maxBytes: .max
+            )
             // Folding is by the exact text: a different case is another message.
             #expect(second == DeviceLogAppend(stored: 1, folded: 1, evicted: 0))
             let entries = try await store.logs(LogFilter(), page: PageRequest(limit: 10)).records
@@ -377,10 +465,15 @@ import WalletOrdersTesting
             #expect(folded.remoteAddress == "10.0.0.2")
             #expect(entries[1].count == 1 && entries[1].lastSeenAt == start)
             // Seen since a minute after the start: the folded entry was seen again.
-            #expect(try await store.logs(LogFilter(since: start.addingTimeInterval(60)), page: PageRequest(limit: 10))
-                .records.map(\.message) == ["request failed", "Request failed"])
-            #expect(try await store.logBytes() == ["Request failed", "other", "request failed"]
-                .map(DeviceLogEntry.storedSize(of:)).reduce(0, +))
+            #expect(
+                try await store.logs(LogFilter(since: start.addingTimeInterval(60)), page: PageRequest(limit: 10))
+                    .records.map(\.message) == ["request failed", "Request failed"]
+            )
+            #expect(
+                try await store.logBytes()
+                    == ["Request failed", "other", "request failed"]
+                    .map(DeviceLogEntry.storedSize(of:)).reduce(0, +)
+            )
         }
     }
 
@@ -392,15 +485,23 @@ import WalletOrdersTesting
             let size = DeviceLogEntry.storedSize(of: message(10))
             let cap = 10 * size
             for index in 10..<20 {
-                let outcome = try await store.appendLogs([message(index)], remoteAddress: nil,
-                                                         now: start.addingTimeInterval(Double(index)), maxBytes: cap)
+                let outcome = try await store.appendLogs(
+                    [message(index)],
+                    remoteAddress: nil,
+                    now: start.addingTimeInterval(Double(index)),
+                    maxBytes: cap
+                )
                 #expect(outcome == DeviceLogAppend(stored: 1, folded: 0, evicted: 0))
             }
             #expect(try await store.logBytes() == cap)
             // Entry 10 seen again: now entry 11 is the one seen longest ago.
             _ = try await store.appendLogs([message(10)], remoteAddress: nil, now: start.addingTimeInterval(30), maxBytes: cap)
-            let outcome = try await store.appendLogs([message(20), message(21), message(22)], remoteAddress: nil,
-                                                     now: start.addingTimeInterval(31), maxBytes: cap)
+            let outcome = try await store.appendLogs(
+                [message(20), message(21), message(22)],
+                remoteAddress: nil,
+                now: start.addingTimeInterval(31),
+                maxBytes: cap
+            )
             #expect(outcome == DeviceLogAppend(stored: 3, folded: 0, evicted: 3))
             let kept = try await store.logs(LogFilter(), page: PageRequest(limit: 100)).records.map(\.message)
             #expect(Set(kept) == Set(([10] + Array(14...22)).map(message)))
@@ -410,8 +511,10 @@ import WalletOrdersTesting
             let flooded = try await store.appendLogs(flood, remoteAddress: nil, now: start.addingTimeInterval(40), maxBytes: cap)
             #expect(flooded.stored == 100 && flooded.evicted == 100)
             #expect(try await store.logBytes() == cap)
-            #expect(try await store.logs(LogFilter(), page: PageRequest(limit: 100)).records.map(\.message)
-                == (190..<200).reversed().map(message))
+            #expect(
+                try await store.logs(LogFilter(), page: PageRequest(limit: 100)).records.map(\.message)
+                    == (190..<200).reversed().map(message)
+            )
             #expect(try await store.pruneLogs(before: start.addingTimeInterval(41)) == 10)
             #expect(try await store.logBytes() == 0)
         }
@@ -421,13 +524,24 @@ import WalletOrdersTesting
     func importedOrdersAndRegistrationsAreListedAndServed(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             let orders = (0..<250).map { index in
-                ImportedOrder(orderTypeIdentifier: type, orderIdentifier: "I-\(index)", authenticationToken: "token-\(index)",
-                              document: SampleOrder.document(orderIdentifier: "I-\(index)"), createdAt: start,
-                              updatedAt: start, package: index.isMultiple(of: 2) ? Data("p\(index)".utf8) : nil)
+                ImportedOrder(
+                    orderTypeIdentifier: type,
+                    orderIdentifier: "I-\(index)",
+                    authenticationToken: "token-\(index)",
+                    document: SampleOrder.document(orderIdentifier: "I-\(index)"),
+                    createdAt: start,
+                    updatedAt: start,
+                    package: index.isMultiple(of: 2) ? Data("p\(index)".utf8) : nil
+                )
             }
             let registrations = (0..<250).map { index in
-                ImportedRegistration(deviceIdentifier: "device-\(index % 50)", orderTypeIdentifier: type,
-                                     orderIdentifier: "I-\(index)", pushToken: "ab\(index % 50)", createdAt: start)
+                ImportedRegistration(
+                    deviceIdentifier: "device-\(index % 50)",
+                    orderTypeIdentifier: type,
+                    orderIdentifier: "I-\(index)",
+                    pushToken: "ab\(index % 50)",
+                    createdAt: start
+                )
             }
             try await store.importRecords(orders: orders, registrations: registrations)
             let stats = try await store.stats(now: start)

@@ -9,24 +9,47 @@ enum Writes {
     static let start = Date(timeIntervalSince1970: 1_795_342_530)
 
     /// Order `id`: the sample order in `status`, updated at `date`, with `package` bytes.
-    static func order(_ id: String = "A-1001", status: String = "open", at date: Date = start, package: String = "v1",
-                      assets: [String: Data]? = nil, token: String = "token-of-sixteen-chars") -> OrderWrite {
+    static func order(
+        _ id: String = "A-1001",
+        status: String = "open",
+        at date: Date = start,
+        package: String = "v1",
+        assets: [String: Data]? = nil,
+        token: String = "token-of-sixteen-chars"
+    ) -> OrderWrite {
         var document = SampleOrder.document(orderIdentifier: id)
         document["status"] = .string(status)
         document["updatedAt"] = .string(RFC3339.format(date))
-        return OrderWrite(orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: token, document: document,
-                          createdAt: start, updatedAt: date, assets: assets, package: Data(package.utf8))
+        return OrderWrite(
+            orderTypeIdentifier: type,
+            orderIdentifier: id,
+            authenticationToken: token,
+            document: document,
+            createdAt: start,
+            updatedAt: date,
+            assets: assets,
+            package: Data(package.utf8)
+        )
     }
 }
 
 extension OrderStore {
     /// Commits the next version of `id` over whatever version it is at now.
     @discardableResult
-    func update(_ id: String = "A-1001", status: String = "open", at date: Date, package: String = "next",
-                assets: [String: Data]? = nil, now: Date? = nil) async throws -> OrderUpdate {
+    func update(
+        _ id: String = "A-1001",
+        status: String = "open",
+        at date: Date,
+        package: String = "next",
+        assets: [String: Data]? = nil,
+        now: Date? = nil
+    ) async throws -> OrderUpdate {
         guard let current = try await currentOrder(type: Writes.type, id: id) else { throw StoreError.orderNotFound }
-        return try await updateOrder(Writes.order(id, status: status, at: date, package: package, assets: assets),
-                                     expectedVersion: current.order.version, now: now ?? date)
+        return try await updateOrder(
+            Writes.order(id, status: status, at: date, package: package, assets: assets),
+            expectedVersion: current.order.version,
+            now: now ?? date
+        )
     }
 
     /// The package stored for the order's current version.

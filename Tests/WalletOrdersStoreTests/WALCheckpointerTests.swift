@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 import Testing
-@testable import WalletOrdersSQLite
 import WalletOrdersTesting
+
+@testable import WalletOrdersSQLite
 
 /// Checkpoints off the writer: the log is copied into the database by the checkpointer's own connection, and the
 /// log stays bounded even when no checkpoint can keep up.

@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import WalletOrdersSQLite
 import WalletOrdersStore
 import WalletOrdersTesting
+
+@testable import WalletOrdersSQLite
 
 /// Durable writes without a sync on the writer: a write returns only after a sync of the log that began after it
 /// committed, and the writes waiting together share one.

@@ -11,7 +11,7 @@ func fuzzMergePatch(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let buffer = UnsafeBufferPointer(start: bytes, count: count)
     let split = buffer.firstIndex(of: 0) ?? count
     guard let target = try? JSONValue.parse(Data(buffer[..<split])),
-          let patch = try? JSONValue.parse(split < count ? Data(buffer[(split + 1)...]) : Data("{}".utf8))
+        let patch = try? JSONValue.parse(split < count ? Data(buffer[(split + 1)...]) : Data("{}".utf8))
     else { return 0 }
     let merged = target.merging(patch: patch)
     precondition(merged.merging(patch: patch) == merged, "the patch is not idempotent")

@@ -14,8 +14,11 @@ func fuzzPackageArchive(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     precondition(contents.entries.count <= limits.maxEntries, "more entries than the limit")
     precondition(contents.entries.reduce(0) { $0 + $1.data.count } <= limits.maxTotalBytes, "kept past the limit")
     for entry in contents.entries {
-        precondition(!entry.path.hasPrefix("/") && !entry.path.contains("\\")
-            && !entry.path.split(separator: "/").contains(".."), "an unsafe path was kept: \(entry.path)")
+        precondition(
+            !entry.path.hasPrefix("/") && !entry.path.contains("\\")
+                && !entry.path.split(separator: "/").contains(".."),
+            "an unsafe path was kept: \(entry.path)"
+        )
     }
     let report = PackageVerifier.verify(data)
     precondition(contents.problems.isEmpty || !report.isValid, "a problem in the archive left the package valid")

@@ -45,12 +45,20 @@ func fuzzPackageFiles(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }
     if files["signature"] == nil {
         files["signature"] = try! CMSSignature.sign(
-            files["manifest.json"]!, certificate: chain.orderTypeCertificate, key: chain.orderTypeKey,
-            chain: [chain.wwdr], signingTime: signingTime)
+            files["manifest.json"]!,
+            certificate: chain.orderTypeCertificate,
+            key: chain.orderTypeKey,
+            chain: [chain.wwdr],
+            signingTime: signingTime
+        )
         order.append("signature")
     }
-    guard let package = try? ZipArchive.write(order.map { ZipArchive.Entry(path: $0, data: files[$0]!) },
-                                              modified: signingTime) else { return 0 }
+    guard
+        let package = try? ZipArchive.write(
+            order.map { ZipArchive.Entry(path: $0, data: files[$0]!) },
+            modified: signingTime
+        )
+    else { return 0 }
     let report = PackageVerifier.verify(package, trustedRoots: [chain.root])
     if report.isValid {
         let document = try! OrderDocument(data: files["order.json"]!)

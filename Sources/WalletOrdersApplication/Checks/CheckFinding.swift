@@ -1,5 +1,3 @@
-
-
 /// One result of the start-up checks: a sentence about one thing, and how bad it is.
 public struct CheckFinding: Sendable, Equatable, CustomStringConvertible {
     public enum Level: String, Sendable {

@@ -17,17 +17,25 @@ public enum ServiceChecks {
 
     /// Checks `configuration` at `now`, and loads what passes: order types ready to sign, and APNs credentials
     /// whose provider tokens read `clock` when they are issued. PostgreSQL has `databaseTimeout` to answer.
-    public static func run(_ configuration: ServiceConfiguration, now: Date,
-                           clock: @escaping @Sendable () -> Date = Date.init,
-                           databaseTimeout: Duration = ServiceChecks.databaseTimeout,
-                           logger: Logger = Logger(label: "wallet-orders.checks")) async -> CheckReport {
+    public static func run(
+        _ configuration: ServiceConfiguration,
+        now: Date,
+        clock: @escaping @Sendable () -> Date = Date.init,
+        databaseTimeout: Duration = ServiceChecks.databaseTimeout,
+        logger: Logger = Logger(label: "wallet-orders.checks")
+    ) async -> CheckReport {
         var report = CheckReport()
         for type in configuration.orderTypes {
             check(type, allowsHTTP: configuration.allowsHTTPWebService, now: now, clock: clock, into: &report)
         }
         if configuration.allowsHTTPWebService {
-            report.findings.append(CheckFinding(level: .warning, message: "the webServiceURL \(configuration.webServiceURL) is "
-                + "plain http: fine for development, but Wallet only talks to https web services (set publicURL)"))
+            report.findings.append(
+                CheckFinding(
+                    level: .warning,
+                    message: "the webServiceURL \(configuration.webServiceURL) is "
+                        + "plain http: fine for development, but Wallet only talks to https web services (set publicURL)"
+                )
+            )
         }
         report.findings.append(checkPushTransport())
         report.findings.append(await checkDatabase(configuration.database, timeout: databaseTimeout, logger: logger))
@@ -44,8 +52,13 @@ public enum ServiceChecks {
         }
     }
 
-    static func check(_ type: OrderTypeConfiguration, allowsHTTP: Bool, now: Date,
-                      clock: @escaping @Sendable () -> Date, into report: inout CheckReport) {
+    static func check(
+        _ type: OrderTypeConfiguration,
+        allowsHTTP: Bool,
+        now: Date,
+        clock: @escaping @Sendable () -> Date,
+        into report: inout CheckReport
+    ) {
         let name = "order type \(type.identifier)"
         var findings: [CheckFinding] = []
         var loadable = true
@@ -59,12 +72,19 @@ public enum ServiceChecks {
             loadable = false
         }
         let (identity, problems) = SigningIdentity.check(
-            certificateFile: type.signingCertificate, keyFile: type.signingKey, password: type.signingKeyPassword,
-            wwdrFile: type.wwdrCertificate, orderTypeIdentifier: type.identifier, now: now)
-        problems.forEach { problem("\(name): \($0)") }
+            certificateFile: type.signingCertificate,
+            keyFile: type.signingKey,
+            password: type.signingKeyPassword,
+            wwdrFile: type.wwdrCertificate,
+            orderTypeIdentifier: type.identifier,
+            now: now
+        )
+        for message in problems { problem("\(name): \(message)") }
         if let identity, problems.isEmpty {
-            let files = [(type.signingCertificate ?? type.signingKey, identity.certificate.notAfter),
-                         (type.wwdrCertificate, identity.wwdr.notAfter)]
+            let files = [
+                (type.signingCertificate ?? type.signingKey, identity.certificate.notAfter),
+                (type.wwdrCertificate, identity.wwdr.notAfter),
+            ]
             var expiring = false
             for (file, notAfter) in files {
                 if let warning = expiryWarning(file, notAfter: notAfter, now: now) {
@@ -73,8 +93,13 @@ public enum ServiceChecks {
                 }
             }
             if !expiring {
-                findings.append(CheckFinding(level: .ok, message: "\(name): the signing certificate, its key and the "
-                    + "WWDR certificate match, until \(RFC3339.format(min(files[0].1, files[1].1)))"))
+                findings.append(
+                    CheckFinding(
+                        level: .ok,
+                        message: "\(name): the signing certificate, its key and the "
+                            + "WWDR certificate match, until \(RFC3339.format(min(files[0].1, files[1].1)))"
+                    )
+                )
             }
         }
         var template = OrderTemplate()
@@ -88,28 +113,46 @@ public enum ServiceChecks {
             }
         }
         if loadable, let identity, problems.isEmpty {
-            report.orderTypes.append(OrderType(
-                identifier: type.identifier,
-                builder: PackageBuilder(identity: identity, digest: type.manifestDigest, allowsHTTPWebService: allowsHTTP),
-                template: template))
+            report.orderTypes.append(
+                OrderType(
+                    identifier: type.identifier,
+                    builder: PackageBuilder(identity: identity, digest: type.manifestDigest, allowsHTTPWebService: allowsHTTP),
+                    template: template
+                )
+            )
         }
         do {
             let credentials = try type.apnsCredentials(now: clock)
             switch credentials {
             case .token:
-                findings.append(CheckFinding(level: .ok, message: "\(name): APNs token key \(type.apnsKey ?? ""), "
-                    + "pushes to \(type.apnsEndpoint.baseURL)"))
+                findings.append(
+                    CheckFinding(
+                        level: .ok,
+                        message: "\(name): APNs token key \(type.apnsKey ?? ""), "
+                            + "pushes to \(type.apnsEndpoint.baseURL)"
+                    )
+                )
             case .certificate(let certificate):
                 let file = type.apnsCertificate ?? ""
                 if let warning = expiryWarning(file, notAfter: certificate.notAfter, now: now) {
                     findings.append(CheckFinding(level: .warning, message: "\(name): APNs certificate \(warning)"))
                 } else {
-                    findings.append(CheckFinding(level: .ok, message: "\(name): APNs certificate \(file), "
-                        + "pushes to \(type.apnsEndpoint.baseURL)"))
+                    findings.append(
+                        CheckFinding(
+                            level: .ok,
+                            message: "\(name): APNs certificate \(file), "
+                                + "pushes to \(type.apnsEndpoint.baseURL)"
+                        )
+                    )
                 }
             case nil:
-                findings.append(CheckFinding(level: .warning, message: "\(name) has no APNs credentials "
-                    + "(apnsKey or apnsCert): its pushes wait in the outbox"))
+                findings.append(
+                    CheckFinding(
+                        level: .warning,
+                        message: "\(name) has no APNs credentials "
+                            + "(apnsKey or apnsCert): its pushes wait in the outbox"
+                    )
+                )
             }
             report.apnsCredentials[type.identifier] = credentials
         } catch {
@@ -172,8 +215,11 @@ public enum ServiceChecks {
         }
         switch outcome {
         case .writable(let pending)?:
-            return CheckFinding(level: .ok, message: "the database \(url) is writable"
-                + (pending.isEmpty ? "" : "; migrations to apply: \(pending.joined(separator: ", "))"))
+            return CheckFinding(
+                level: .ok,
+                message: "the database \(url) is writable"
+                    + (pending.isEmpty ? "" : "; migrations to apply: \(pending.joined(separator: ", "))")
+            )
         case .unreachable(let reason)?:
             return CheckFinding(level: .problem, message: "the database \(url) cannot be reached: \(reason)")
         case .failed(let reason)?:
@@ -194,8 +240,11 @@ public enum ServiceChecks {
                 defer { Task { await store.close() } }
                 try await store.checkWritable()
                 let pending = try await store.pendingMigrations()
-                return CheckFinding(level: .ok, message: "the database \(path) is writable"
-                    + (pending.isEmpty ? "" : "; migrations to apply: \(pending.joined(separator: ", "))"))
+                return CheckFinding(
+                    level: .ok,
+                    message: "the database \(path) is writable"
+                        + (pending.isEmpty ? "" : "; migrations to apply: \(pending.joined(separator: ", "))")
+                )
             } catch {
                 return CheckFinding(level: .problem, message: "the database \(path) cannot be written: \(error)")
             }
@@ -206,8 +255,11 @@ public enum ServiceChecks {
             folder = folder.deletingLastPathComponent()
         }
         guard isDirectory.boolValue, FileManager.default.isWritableFile(atPath: folder.path) else {
-            return CheckFinding(level: .problem, message: "the database \(path) cannot be created: "
-                + "\(folder.path) is \(isDirectory.boolValue ? "not writable" : "a file, not a folder")")
+            return CheckFinding(
+                level: .problem,
+                message: "the database \(path) cannot be created: "
+                    + "\(folder.path) is \(isDirectory.boolValue ? "not writable" : "a file, not a folder")"
+            )
         }
         return CheckFinding(level: .ok, message: "the database \(path) does not exist yet and will be created")
     }

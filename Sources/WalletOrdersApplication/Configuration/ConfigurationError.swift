@@ -1,5 +1,3 @@
-
-
 /// A configuration that cannot be used, with a sentence that says why.
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
     public let description: String

@@ -1,5 +1,3 @@
-
-
 extension OrderTypeConfiguration {
     /// The `WALLET_ORDERS_*` variables that describe this order type as `serve` reads them (the key's password
     /// left out): what `keys dev` writes to dev.env, and what a test hands to a server it starts.

@@ -19,7 +19,7 @@ extension ServiceConfiguration {
     /// Commands that need only some settings (`package`) read them from it under the same keys.
     public static func reader(file: String?, environment: [String: String]) async throws -> ConfigReader {
         var providers: [any ConfigProvider] = [
-            mapped(EnvironmentVariablesProvider(environmentVariables: environment, secretsSpecifier: secrets)),
+            mapped(EnvironmentVariablesProvider(environmentVariables: environment, secretsSpecifier: secrets))
         ]
         if let file {
             guard FileManager.default.fileExists(atPath: file) else {
@@ -50,7 +50,8 @@ extension ServiceConfiguration {
 
     /// Variables whose values are secrets: swift-configuration redacts them in its own logs.
     static let secrets = SecretsSpecifier<String, String>.specific(
-        Set(Setting.allCases.filter(\.isSecret).map(\.environmentName)))
+        Set(Setting.allCases.filter(\.isSecret).map(\.environmentName))
+    )
 
     /// `WALLET_ORDERS_SIGNING_KEY` read as the key `signingKey`, and so on.
     private static func mapped(_ provider: EnvironmentVariablesProvider) -> some ConfigProvider {
@@ -127,8 +128,10 @@ extension ServiceConfiguration {
             guard let value = try number(key) else { return current }
             return value == 0 ? nil : .seconds(value)
         }
-        for (key, path) in [(Setting.authFailureLimit, \ClientLimits.authFailures), (.listingLimit, \ClientLimits.listing),
-                            (.merchantLimit, \ClientLimits.merchant), (.logLimit, \ClientLimits.log)] {
+        for (key, path) in [
+            (Setting.authFailureLimit, \ClientLimits.authFailures), (.listingLimit, \ClientLimits.listing),
+            (.merchantLimit, \ClientLimits.merchant), (.logLimit, \ClientLimits.log),
+        ] {
             if let value = reader.text(key) {
                 clientLimits[keyPath: path] = try RateLimit.setting(value, key: key.rawValue)
             }
@@ -158,8 +161,10 @@ extension ServiceConfiguration {
     /// `65536`, `64KB`, `64MB`, `1GB` (powers of 1024; `KiB`, `MiB`, `GiB` too) in bytes.
     static func byteCount(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
-        let units: [(String, Int)] = [("KIB", 1 << 10), ("MIB", 1 << 20), ("GIB", 1 << 30), ("KB", 1 << 10), ("MB", 1 << 20),
-                                      ("GB", 1 << 30), ("B", 1)]
+        let units: [(String, Int)] = [
+            ("KIB", 1 << 10), ("MIB", 1 << 20), ("GIB", 1 << 30), ("KB", 1 << 10), ("MB", 1 << 20),
+            ("GB", 1 << 30), ("B", 1),
+        ]
         for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
             guard let count = Int(trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)) else { return nil }
             let (bytes, overflow) = count.multipliedReportingOverflow(by: factor)
@@ -180,8 +185,10 @@ extension ServiceConfiguration {
     static func orderType(_ reader: ConfigReader) throws -> OrderTypeConfiguration? {
         guard let identifier = reader.text(.orderType) else { return nil }
         guard let signingKey = reader.text(.signingKey), let wwdr = reader.text(.wwdrCert) else {
-            throw ConfigurationError("order type \(identifier) needs signingKey and wwdrCert "
-                + "(WALLET_ORDERS_SIGNING_KEY and WALLET_ORDERS_WWDR_CERT)")
+            throw ConfigurationError(
+                "order type \(identifier) needs signingKey and wwdrCert "
+                    + "(WALLET_ORDERS_SIGNING_KEY and WALLET_ORDERS_WWDR_CERT)"
+            )
         }
         var type = OrderTypeConfiguration(identifier: identifier, signingKey: signingKey, wwdrCertificate: wwdr)
         type.teamIdentifier = reader.text(.teamId)
@@ -196,8 +203,10 @@ extension ServiceConfiguration {
         type.apnsCertificateKey = reader.text(.apnsCertKey)
         if let environment = reader.text(.apnsEnvironment) {
             guard let parsed = APNSEnvironment(environment) else {
-                throw ConfigurationError("order type \(identifier): apnsEnvironment must be production, sandbox or an "
-                    + "https:// URL, not \(environment)")
+                throw ConfigurationError(
+                    "order type \(identifier): apnsEnvironment must be production, sandbox or an "
+                        + "https:// URL, not \(environment)"
+                )
             }
             type.apnsEnvironment = parsed
         }

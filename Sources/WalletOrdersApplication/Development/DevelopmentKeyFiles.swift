@@ -21,15 +21,19 @@ public enum DevelopmentKeyFiles {
         try manager.createDirectory(at: folder, withIntermediateDirectories: true)
         let apnsName = "AuthKey_\(chain.apnsKeyID).p8"
         let path = { (name: String) in folder.appendingPathComponent(name).path }
-        var type = OrderTypeConfiguration(identifier: orderType, signingKey: path("order-type.key"),
-                                          wwdrCertificate: path("wwdr.pem"))
+        var type = OrderTypeConfiguration(
+            identifier: orderType,
+            signingKey: path("order-type.key"),
+            wwdrCertificate: path("wwdr.pem")
+        )
         type.teamIdentifier = team
         type.signingCertificate = path("order-type.pem")
         type.apnsKey = path(apnsName)
         type.apnsKeyID = chain.apnsKeyID
         type.apnsTeamID = team
         let variables = type.environment
-        let environment = "# Development settings made by `wallet-orders keys dev`; not trusted by real devices.\n"
+        let environment =
+            "# Development settings made by `wallet-orders keys dev`; not trusted by real devices.\n"
             + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)\n" }.joined()
         let outputs: [(name: String, contents: String, secret: Bool)] = [
             ("root-ca.pem", chain.root.pem, false),

@@ -18,19 +18,36 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
     public init() {
         packageBuilds = registry.makeCounter(descriptor: Self.name("package_builds", "total", "Signed .order packages built"))
         packageCacheHits = registry.makeCounter(
-            descriptor: Self.name("package_cache_hits", "total", "Package requests answered with a stored package"))
+            descriptor: Self.name("package_cache_hits", "total", "Package requests answered with a stored package")
+        )
         packageAssemblies = registry.makeCounter(
-            descriptor: Self.name("package_assemblies", "total",
-                                  "Packages assembled again from their stored seal, without signing"))
+            descriptor: Self.name(
+                "package_assemblies",
+                "total",
+                "Packages assembled again from their stored seal, without signing"
+            )
+        )
         packageResigns = registry.makeCounter(
-            descriptor: Self.name("package_resigns", "total",
-                                  "Fetches that signed an order again: no seal stored, or the template or certificates changed"))
+            descriptor: Self.name(
+                "package_resigns",
+                "total",
+                "Fetches that signed an order again: no seal stored, or the template or certificates changed"
+            )
+        )
         fetchStoreReads = registry.makeCounter(
-            descriptor: Self.name("fetch_store_reads", "total",
-                                  "Package requests that read the database: the in-memory fetch cache missed or was off"))
+            descriptor: Self.name(
+                "fetch_store_reads",
+                "total",
+                "Package requests that read the database: the in-memory fetch cache missed or was off"
+            )
+        )
         merchantWriteWaits = registry.makeCounter(
-            descriptor: Self.name("merchant_write_waits", "total",
-                                  "Merchant writes that waited for a turn: device requests come first"))
+            descriptor: Self.name(
+                "merchant_write_waits",
+                "total",
+                "Merchant writes that waited for a turn: device requests come first"
+            )
+        )
     }
 
     /// `wallet_orders_<metric>[_<unit>]`, with its help text.
@@ -39,19 +56,23 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
     }
 
     public func requestServed(route: String, method: String, status: Int) {
-        registry.makeCounter(descriptor: Self.name("http_requests", "total", "HTTP requests by route pattern, method and status"),
-                             labels: [("route", route), ("method", method), ("status", String(status))]).increment()
+        registry.makeCounter(
+            descriptor: Self.name("http_requests", "total", "HTTP requests by route pattern, method and status"),
+            labels: [("route", route), ("method", method), ("status", String(status))]
+        ).increment()
     }
 
     /// The order service's hooks, counting package builds and cache hits here.
     public var serviceCounters: OrderService.Counters {
-        OrderService.Counters(packageBuilt: { [packageBuilds] in packageBuilds.increment() },
-                              packageCacheHit: { [packageCacheHits] in packageCacheHits.increment() },
-                              packageAssembled: { [packageAssemblies] in packageAssemblies.increment() },
-                              packageResigned: { [packageResigns] in packageResigns.increment() },
-                              deviceLogs: { [weak self] report in self?.deviceLogs(report) },
-                              fetchReadStore: { [fetchStoreReads] in fetchStoreReads.increment() },
-                              merchantWriteWaited: { [merchantWriteWaits] in merchantWriteWaits.increment() })
+        OrderService.Counters(
+            packageBuilt: { [packageBuilds] in packageBuilds.increment() },
+            packageCacheHit: { [packageCacheHits] in packageCacheHits.increment() },
+            packageAssembled: { [packageAssemblies] in packageAssemblies.increment() },
+            packageResigned: { [packageResigns] in packageResigns.increment() },
+            deviceLogs: { [weak self] report in self?.deviceLogs(report) },
+            fetchReadStore: { [fetchStoreReads] in fetchStoreReads.increment() },
+            merchantWriteWaited: { [merchantWriteWaits] in merchantWriteWaits.increment() }
+        )
     }
 
     /// Counts what became of one request's device log messages.
@@ -62,43 +83,60 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
         registry.makeCounter(descriptor: Self.name("device_log_truncated", "total", "Device log messages cut to the entry cap"))
             .increment(by: Int64(report.truncated))
         let dropped = Self.name("device_log_dropped", "total", "Device log messages or entries dropped, by reason")
-        for (reason, count) in [("over_request_cap", report.droppedOverRequestCap), ("evicted", report.evicted),
-                                ("store_failed", report.droppedStoreFailed)] {
+        for (reason, count) in [
+            ("over_request_cap", report.droppedOverRequestCap), ("evicted", report.evicted),
+            ("store_failed", report.droppedStoreFailed),
+        ] {
             registry.makeCounter(descriptor: dropped, labels: [("reason", reason)]).increment(by: Int64(count))
         }
     }
 
     /// Counts a device log request dropped whole, unread (`rate_limited`) or unreadable (`unreadable`).
     public func deviceLogRequestDropped(_ reason: String) {
-        registry.makeCounter(descriptor: Self.name("device_log_requests_dropped", "total",
-                                                   "Device log requests whose messages were all dropped, by reason"),
-                             labels: [("reason", reason)]).increment()
+        registry.makeCounter(
+            descriptor: Self.name(
+                "device_log_requests_dropped",
+                "total",
+                "Device log requests whose messages were all dropped, by reason"
+            ),
+            labels: [("reason", reason)]
+        ).increment()
     }
 
     /// Counts a request refused by the rate limit `limit`.
     public func rateLimited(_ limit: String) {
-        registry.makeCounter(descriptor: Self.name("rate_limited_requests", "total", "Requests refused by a rate limit"),
-                             labels: [("limit", limit)]).increment()
+        registry.makeCounter(
+            descriptor: Self.name("rate_limited_requests", "total", "Requests refused by a rate limit"),
+            labels: [("limit", limit)]
+        ).increment()
     }
 
     /// Counts a connection closed because its client was too slow to send a request's head or body.
     public func slowClientClosed(_ phase: SlowClientPhase) {
-        registry.makeCounter(descriptor: Self.name("slow_client_closes", "total",
-                                                   "Connections closed for sending a request's head or body too slowly"),
-                             labels: [("phase", phase.rawValue)]).increment()
+        registry.makeCounter(
+            descriptor: Self.name(
+                "slow_client_closes",
+                "total",
+                "Connections closed for sending a request's head or body too slowly"
+            ),
+            labels: [("phase", phase.rawValue)]
+        ).increment()
     }
 
     /// Counts what became of a round of pushes.
     public func pushesFinished(_ outcomes: [PushOutcome]) {
         for outcome in outcomes {
-            let name = switch outcome {
-            case .delivered: "delivered"
-            case .retry: "retry"
-            case .failed: "failed"
-            case .tokenRejected: "token_rejected"
-            }
-            registry.makeCounter(descriptor: Self.name("push_attempts", "total", "Push attempts by outcome"),
-                                 labels: [("outcome", name)]).increment()
+            let name =
+                switch outcome {
+                case .delivered: "delivered"
+                case .retry: "retry"
+                case .failed: "failed"
+                case .tokenRejected: "token_rejected"
+                }
+            registry.makeCounter(
+                descriptor: Self.name("push_attempts", "total", "Push attempts by outcome"),
+                labels: [("outcome", name)]
+            ).increment()
         }
     }
 
@@ -106,20 +144,28 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
     public func exposition(_ scrape: MetricsScrape) -> String {
         for (name, limit, tracked) in scrape.rateLimits {
             let labels = [("limit", name)]
-            registry.makeGauge(descriptor: Self.name("rate_limit_burst", "", "Requests a client may make at once, by limit"),
-                               labels: labels).set(Double(limit.burst))
-            registry.makeGauge(descriptor: Self.name("rate_limit_per_second", "", "Requests a client regains per second, by limit"),
-                               labels: labels).set(limit.perSecond)
-            registry.makeGauge(descriptor: Self.name("rate_limit_clients", "", "Clients a limiter remembers now, by limit"),
-                               labels: labels).set(Double(tracked))
+            registry.makeGauge(
+                descriptor: Self.name("rate_limit_burst", "", "Requests a client may make at once, by limit"),
+                labels: labels
+            ).set(Double(limit.burst))
+            registry.makeGauge(
+                descriptor: Self.name("rate_limit_per_second", "", "Requests a client regains per second, by limit"),
+                labels: labels
+            ).set(limit.perSecond)
+            registry.makeGauge(
+                descriptor: Self.name("rate_limit_clients", "", "Clients a limiter remembers now, by limit"),
+                labels: labels
+            ).set(Double(tracked))
         }
         registry.makeGauge(descriptor: Self.name("device_log", "bytes", "What the device log entries add up to"))
             .set(Double(scrape.logBytes))
         registry.makeGauge(descriptor: Self.name("device_log_max", "bytes", "The most the device log entries may add up to"))
             .set(Double(scrape.logLimits.maxTotalBytes))
         for status in PushStatus.allCases {
-            registry.makeGauge(descriptor: Self.name("pushes", "", "Pushes in the outbox by status"),
-                               labels: [("status", status.rawValue)]).set(Double(scrape.pushes[status]))
+            registry.makeGauge(
+                descriptor: Self.name("pushes", "", "Pushes in the outbox by status"),
+                labels: [("status", status.rawValue)]
+            ).set(Double(scrape.pushes[status]))
         }
         registry.makeGauge(descriptor: Self.name("outbox_depth", "", "Pushes waiting to be sent (pending or sending)"))
             .set(Double(scrape.pushes.outboxDepth))

@@ -45,8 +45,10 @@ extension OrderTypeConfiguration {
                 throw ConfigurationError("order type \(identifier): \(certificateFile) is not a PEM or DER certificate")
             }
             if certificate.notAfter < now() {
-                throw ConfigurationError("order type \(identifier): the APNs certificate \(certificateFile) expired on "
-                    + RFC3339.format(certificate.notAfter))
+                throw ConfigurationError(
+                    "order type \(identifier): the APNs certificate \(certificateFile) expired on "
+                        + RFC3339.format(certificate.notAfter)
+                )
             }
             let keyFile = apnsCertificateKey ?? certificateFile
             guard let keyData = FileManager.default.contents(atPath: keyFile), let key = try? PrivateKey(pem: keyData) else {

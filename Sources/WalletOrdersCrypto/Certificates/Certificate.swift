@@ -93,7 +93,8 @@ public final class Certificate: @unchecked Sendable {
         guard let name = X509_get_subject_name(pointer) else { return nil }
         let index = X509_NAME_get_index_by_NID(name, nid, -1)
         guard index >= 0, let entry = X509_NAME_get_entry(name, index),
-              let asn1 = X509_NAME_ENTRY_get_data(entry) else { return nil }
+            let asn1 = X509_NAME_ENTRY_get_data(entry)
+        else { return nil }
         var utf8: UnsafeMutablePointer<UInt8>?
         let length = ASN1_STRING_to_UTF8(&utf8, asn1)
         guard length >= 0, let utf8 else { return nil }
@@ -103,9 +104,10 @@ public final class Certificate: @unchecked Sendable {
 
     private static func describe(_ name: OpaquePointer?) -> String {
         guard let name else { return "" }
-        let data = (try? MemoryBIO.writing("printing a name") {
-            X509_NAME_print_ex($0, name, 0, wo_name_print_flags())
-        }) ?? Data()
+        let data =
+            (try? MemoryBIO.writing("printing a name") {
+                X509_NAME_print_ex($0, name, 0, wo_name_print_flags())
+            }) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 

@@ -24,8 +24,13 @@ public struct DevelopmentChain: Sendable {
         let rootKey = try PrivateKey.generateRSA()
         let root = try Certificate.issue(
             subject: [("CN", "Wallet Orders Development Root CA"), ("O", "Wallet Orders Development"), ("C", "US")],
-            subjectKey: rootKey, issuer: nil, issuerKey: rootKey, role: .authority,
-            serial: 1, notBefore: start, notAfter: end.addingTimeInterval(86_400)
+            subjectKey: rootKey,
+            issuer: nil,
+            issuerKey: rootKey,
+            role: .authority,
+            serial: 1,
+            notBefore: start,
+            notAfter: end.addingTimeInterval(86_400)
         )
         let wwdrKey = try PrivateKey.generateRSA()
         let wwdr = try Certificate.issue(
@@ -33,8 +38,13 @@ public struct DevelopmentChain: Sendable {
                 ("CN", "Wallet Orders Development WWDR Certification Authority"),
                 ("OU", "G4"), ("O", "Wallet Orders Development"), ("C", "US"),
             ],
-            subjectKey: wwdrKey, issuer: root, issuerKey: rootKey, role: .authority,
-            serial: 2, notBefore: start, notAfter: end.addingTimeInterval(3_600)
+            subjectKey: wwdrKey,
+            issuer: root,
+            issuerKey: rootKey,
+            role: .authority,
+            serial: 2,
+            notBefore: start,
+            notAfter: end.addingTimeInterval(3_600)
         )
         let orderTypeKey = try PrivateKey.generateRSA()
         let orderTypeCertificate = try Certificate.issue(
@@ -42,8 +52,13 @@ public struct DevelopmentChain: Sendable {
                 ("UID", orderTypeIdentifier), ("CN", "Order Type ID: \(orderTypeIdentifier)"),
                 ("OU", teamIdentifier), ("O", "Wallet Orders Development"), ("C", "US"),
             ],
-            subjectKey: orderTypeKey, issuer: wwdr, issuerKey: wwdrKey, role: .signer,
-            serial: 3, notBefore: start, notAfter: end
+            subjectKey: orderTypeKey,
+            issuer: wwdr,
+            issuerKey: wwdrKey,
+            role: .signer,
+            serial: 3,
+            notBefore: start,
+            notAfter: end
         )
         let apnsKey = try PrivateKey.generateP256()
         let publicKey = try apnsKey.publicKeyPEM()

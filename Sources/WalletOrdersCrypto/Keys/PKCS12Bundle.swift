@@ -20,9 +20,11 @@ public struct PKCS12Bundle: Sendable {
         var certificate: OpaquePointer?
         var others: OpaquePointer?
         guard PKCS12_parse(p12, password ?? "", &key, &certificate, &others) == 1 else {
-            throw CryptoError(password == nil
-                ? "reading a PKCS #12 file: it needs a password and none was given"
-                : "reading a PKCS #12 file: the password does not open it")
+            throw CryptoError(
+                password == nil
+                    ? "reading a PKCS #12 file: it needs a password and none was given"
+                    : "reading a PKCS #12 file: the password does not open it"
+            )
         }
         defer { if let others { wo_sk_X509_pop_free(others) } }
         guard let key, let certificate else {

@@ -27,9 +27,11 @@ public final class PrivateKey: @unchecked Sendable {
         guard let key else {
             let encrypted = String(decoding: pem, as: UTF8.self).contains("ENCRYPTED")
             if encrypted {
-                throw CryptoError(password == nil
-                    ? "reading the private key: it is encrypted and no password was given"
-                    : "reading the private key: the password does not decrypt it")
+                throw CryptoError(
+                    password == nil
+                        ? "reading the private key: it is encrypted and no password was given"
+                        : "reading the private key: the password does not decrypt it"
+                )
             }
             throw CryptoError("reading the private key: no PEM private key found")
         }
@@ -107,7 +109,7 @@ enum ECDSASignature {
         defer { ECDSA_SIG_free(signature) }
         var raw = [UInt8](repeating: 0, count: 64)
         guard BN_bn2binpad(ECDSA_SIG_get0_r(signature), &raw, 32) == 32,
-              raw.withUnsafeMutableBufferPointer({ BN_bn2binpad(ECDSA_SIG_get0_s(signature), $0.baseAddress! + 32, 32) }) == 32
+            raw.withUnsafeMutableBufferPointer({ BN_bn2binpad(ECDSA_SIG_get0_s(signature), $0.baseAddress! + 32, 32) }) == 32
         else { throw CryptoError("encoding an ECDSA signature") }
         return Data(raw)
     }

@@ -24,7 +24,8 @@ public final class PublicKey: @unchecked Sendable {
     public func isValidES256(_ signature: Data, for message: Data) -> Bool {
         defer { clearOpenSSLErrors() }
         guard let der = try? ECDSASignature.derFromRaw(signature),
-              let context = EVP_MD_CTX_new() else { return false }
+            let context = EVP_MD_CTX_new()
+        else { return false }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, pointer) == 1 else { return false }
         return message.withUnsafeBytes { raw in

@@ -60,9 +60,11 @@ public enum CMSSignature {
             CMS_verify(cms, nil, store, bio, nil, UInt32(flags))
         }
         guard verified == 1 else {
-            throw CryptoError(trustedRoots == nil
-                ? "checking the signature: it does not match the signed bytes"
-                : "checking the signature: it does not match the signed bytes or does not chain to the trusted root")
+            throw CryptoError(
+                trustedRoots == nil
+                    ? "checking the signature: it does not match the signed bytes"
+                    : "checking the signature: it does not match the signed bytes or does not chain to the trusted root"
+            )
         }
         return CMSSignedInfo(cms)
     }
@@ -94,7 +96,8 @@ public struct CMSSignedInfo: Sendable {
         }
         var signingTime: Date?
         if let infos = CMS_get0_SignerInfos(cms), wo_sk_CMS_SignerInfo_num(infos) > 0,
-           let info = wo_sk_CMS_SignerInfo_value(infos, 0) {
+            let info = wo_sk_CMS_SignerInfo_value(infos, 0)
+        {
             let index = CMS_signed_get_attr_by_NID(info, NID_pkcs9_signingTime, -1)
             if index >= 0, let attribute = CMS_signed_get_attr(info, index) {
                 for type in [V_ASN1_UTCTIME, V_ASN1_GENERALIZEDTIME] {

@@ -92,8 +92,11 @@ public final class CMSSigner: Sendable {
     /// `CMS_sign` (keys other than RSA and EC).
     public func signature(over content: Data, signingTime: Date, value: [UInt8]) throws -> Signature? {
         guard let assembly else { return nil }
-        return signature(assembly, signedAttributes: try Self.signedAttributes(content, signingTime: signingTime),
-                         value: value)
+        return signature(
+            assembly,
+            signedAttributes: try Self.signedAttributes(content, signingTime: signingTime),
+            value: value
+        )
     }
 
     /// The three signed attributes (content type, signing time, message digest) in DER `SET OF` order.
@@ -101,8 +104,11 @@ public final class CMSSigner: Sendable {
         var attributes = [
             Self.contentTypeAttribute,
             DER.element(DER.sequence, DER.OID.signingTime + DER.element(DER.set, Self.time(signingTime))),
-            DER.element(DER.sequence, DER.OID.messageDigest
-                + DER.element(DER.set, DER.element(DER.octetString, try Self.sha256(content)))),
+            DER.element(
+                DER.sequence,
+                DER.OID.messageDigest
+                    + DER.element(DER.set, DER.element(DER.octetString, try Self.sha256(content)))
+            ),
         ]
         attributes.sort(by: DER.setOrder)
         return Array(attributes.joined())
@@ -117,11 +123,13 @@ public final class CMSSigner: Sendable {
         let tail = DER.element(DER.set, DER.element(DER.sequence, signerInfo))
 
         let certificatesHeader = DER.header(DER.contextZero, length: certificateSet.count)
-        let signedDataLength = assembly.signedDataPrefix.count + certificatesHeader.count + certificateSet.count
+        let signedDataLength =
+            assembly.signedDataPrefix.count + certificatesHeader.count + certificateSet.count
             + tail.count
         let signedDataHeader = DER.header(DER.sequence, length: signedDataLength)
         let explicitHeader = DER.header(DER.contextZero, length: signedDataHeader.count + signedDataLength)
-        let contentInfoLength = DER.OID.signedData.count + explicitHeader.count + signedDataHeader.count
+        let contentInfoLength =
+            DER.OID.signedData.count + explicitHeader.count + signedDataHeader.count
             + signedDataLength
         var head = DER.header(DER.sequence, length: contentInfoLength)
         head += DER.OID.signedData
@@ -135,7 +143,9 @@ public final class CMSSigner: Sendable {
     // MARK: - Parts encoded once
 
     private static let contentTypeAttribute = DER.element(
-        DER.sequence, DER.OID.contentType + DER.element(DER.set, DER.OID.data))
+        DER.sequence,
+        DER.OID.contentType + DER.element(DER.set, DER.OID.data)
+    )
 
     private static func assembly(certificate: Certificate, key: PrivateKey) -> Assembly? {
         let isRSA: Bool
@@ -145,7 +155,7 @@ public final class CMSSigner: Sendable {
         default: return nil
         }
         guard let issuer = encode({ i2d_X509_NAME(X509_get_issuer_name(certificate.pointer), $0) }),
-              let serial = encode({ i2d_ASN1_INTEGER(X509_get0_serialNumber(certificate.pointer), $0) })
+            let serial = encode({ i2d_ASN1_INTEGER(X509_get0_serialNumber(certificate.pointer), $0) })
         else { return nil }
         let version: [UInt8] = [DER.integer, 0x01, 0x01]
         return Assembly(
@@ -153,7 +163,8 @@ public final class CMSSigner: Sendable {
             signatureAlgorithm: isRSA ? DER.OID.rsaEncryptionAlgorithm : DER.OID.ecdsaWithSHA256Algorithm,
             signedDataPrefix: version + DER.element(DER.set, DER.OID.sha256Algorithm)
                 + DER.element(DER.sequence, DER.OID.data),
-            isRSA: isRSA)
+            isRSA: isRSA
+        )
     }
 
     /// The bytes an OpenSSL `i2d_…` function writes, or nil when it fails.
@@ -220,12 +231,21 @@ public final class CMSSigner: Sendable {
     /// The same signature through `CMS_sign`, for keys this type does not assemble signatures for.
     private func signWithOpenSSL(_ content: Data, signingTime: Date) throws -> Signature {
         let der = try CMSSignature.sign(
-            content, certificate: certificate, key: key, chain: chain, signingTime: signingTime)
+            content,
+            certificate: certificate,
+            key: key,
+            chain: chain,
+            signingTime: signingTime
+        )
         guard let range = der.range(of: certificateSet) else {
             throw CryptoError("signing: the signature does not carry the certificates as expected")
         }
-        return Signature(head: Array(der[..<range.lowerBound]), tail: Array(der[range.upperBound...]),
-                         certificateSet: certificateSet, value: nil)
+        return Signature(
+            head: Array(der[..<range.lowerBound]),
+            tail: Array(der[range.upperBound...]),
+            certificateSet: certificateSet,
+            value: nil
+        )
     }
 }
 
@@ -241,8 +261,8 @@ private final class SigningContext: @unchecked Sendable {
         guard let pointer = EVP_PKEY_CTX_new(key.pointer, nil) else { throw CryptoError("allocating a signing context") }
         self.pointer = pointer
         guard EVP_PKEY_sign_init(pointer) == 1,
-              !rsa || EVP_PKEY_CTX_set_rsa_padding(pointer, RSA_PKCS1_PADDING) == 1,
-              EVP_PKEY_CTX_set_signature_md(pointer, EVP_sha256()) == 1
+            !rsa || EVP_PKEY_CTX_set_rsa_padding(pointer, RSA_PKCS1_PADDING) == 1,
+            EVP_PKEY_CTX_set_signature_md(pointer, EVP_sha256()) == 1
         else { throw CryptoError("setting up a signing context") }
     }
 

@@ -23,10 +23,11 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable, Codable {
     public func digest(_ data: Data) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        let md = switch self {
-        case .sha256: EVP_sha256()
-        case .sha1: EVP_sha1()
-        }
+        let md =
+            switch self {
+            case .sha256: EVP_sha256()
+            case .sha1: EVP_sha1()
+            }
         let ok = data.withUnsafeBytes { raw in
             EVP_Digest(raw.baseAddress, raw.count, &output, &length, md, nil)
         }

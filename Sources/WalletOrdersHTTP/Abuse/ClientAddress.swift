@@ -12,8 +12,9 @@ enum ClientAddress {
     /// peer's address otherwise. Nil when neither is an IP address.
     static func resolve(headers: HTTPFields, peer: SocketAddress?, trustedHeader: HTTPField.Name?) -> String? {
         if let trustedHeader, let value = headers[values: trustedHeader].last,
-           let last = value.split(separator: ",").last.map({ String($0).trimmingCharacters(in: .whitespaces) }),
-           let address = try? SocketAddress(ipAddress: last, port: 0) {
+            let last = value.split(separator: ",").last.map({ String($0).trimmingCharacters(in: .whitespaces) }),
+            let address = try? SocketAddress(ipAddress: last, port: 0)
+        {
             return address.ipAddress
         }
         return peer?.ipAddress
@@ -24,7 +25,8 @@ enum ClientAddress {
     static func limiterKey(_ address: String) -> String {
         // IPv4 (no colon) is its own key: spare parsing it on every request.
         guard address.utf8.contains(UInt8(ascii: ":")),
-              let socket = try? SocketAddress(ipAddress: address, port: 0), case .v6(let v6) = socket else {
+            let socket = try? SocketAddress(ipAddress: address, port: 0), case .v6(let v6) = socket
+        else {
             return address
         }
         var raw = v6.address.sin6_addr

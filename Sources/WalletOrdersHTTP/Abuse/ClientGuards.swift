@@ -42,8 +42,12 @@ final class ClientGuards: Sendable {
     /// Runs `body`, an `AppleOrder` authentication of `client` for an order and what follows it. While the client's
     /// failures are over their limit, it answers 429 without checking anything, unless the client authenticated to
     /// this order lately; a failure past the limit answers 429 too.
-    func authenticating<Result: Sendable>(client: String?, type: String, id: String,
-                                          _ body: () async throws -> Result) async throws -> Result {
+    func authenticating<Result: Sendable>(
+        client: String?,
+        type: String,
+        id: String,
+        _ body: () async throws -> Result
+    ) async throws -> Result {
         guard let authFailures, let client else { return try await body() }
         let key = ClientAddress.limiterKey(client)
         let pair = "\(key) \(type) \(id)"

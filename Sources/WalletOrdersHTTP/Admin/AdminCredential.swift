@@ -17,8 +17,15 @@ public enum AdminCredential {
         var headers = HTTPFields()
         headers[.wwwAuthenticate] = #"Basic realm="wallet-orders admin", charset="UTF-8""#
         headers[.contentType] = "application/json"
-        return Response(status: .unauthorized, headers: headers,
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONValue.object(
-                            ["error": .string("missing or wrong credentials")]).serialized())))
+        return Response(
+            status: .unauthorized,
+            headers: headers,
+            body: ResponseBody(
+                byteBuffer: ByteBuffer(
+                    bytes: JSONValue.object(
+                        ["error": .string("missing or wrong credentials")]).serialized()
+                )
+            )
+        )
     }
 }

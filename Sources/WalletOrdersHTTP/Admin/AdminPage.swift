@@ -53,8 +53,10 @@ struct AdminPage: Sendable {
     }
 
     private static func counts<Key: RawRepresentable<String>>(_ values: [Key: Int]) -> String {
-        values.isEmpty ? "none" : values.map { ($0.key.rawValue, $0.value) }.sorted { $0.0 < $1.0 }
-            .map { "\($0.0) \($0.1)" }.joined(separator: " · ")
+        values.isEmpty
+            ? "none"
+            : values.map { ($0.key.rawValue, $0.value) }.sorted { $0.0 < $1.0 }
+                .map { "\($0.0) \($0.1)" }.joined(separator: " · ")
     }
 
     /// Records as Mustache reads them: their JSON form as dictionaries, arrays and strings.
@@ -73,44 +75,44 @@ struct AdminPage: Sendable {
 
     /// Mustache escapes every `{{value}}` for HTML: device log messages and identifiers come from outside.
     static let html = """
-    <!doctype html>
-    <html lang="en">
-    <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>wallet-orders admin</title>
-    <style>
-    body { font: 14px/1.4 system-ui, sans-serif; margin: 2rem; color: #1d1d1f; }
-    h1 { font-size: 1.4rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
-    table { border-collapse: collapse; width: 100%; }
-    th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
-    th { background: #f5f5f7; } td.message { font-family: ui-monospace, monospace; white-space: pre-wrap; }
-    td.token { font-family: ui-monospace, monospace; max-width: 12ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-    .delivered, .completed { color: #1a7f37; } .failed, .cancelled { color: #cf222e; } .pending, .sending { color: #9a6700; }
-    </style>
-    </head>
-    <body>
-    <h1>wallet-orders admin</h1>
-    <p>Read-only, as of {{generatedAt}}; the newest \(rows) rows of each table.</p>
-    <table id="stats">{{#stats}}<tr><th>{{name}}</th><td>{{value}}</td></tr>{{/stats}}</table>
-    <h2>Orders</h2>
-    <table id="orders"><tr><th>Type</th><th>Order</th><th>Status</th><th>Version</th><th>Devices</th><th>Updated</th></tr>
-    {{#orders}}<tr><td>{{orderTypeIdentifier}}</td><td>{{orderIdentifier}}</td><td class="{{status}}">{{status}}</td><td>{{version}}</td><td>{{registrations}}</td><td>{{updatedAt}}</td></tr>
-    {{/orders}}</table>
-    <h2>Registrations</h2>
-    <table id="registrations"><tr><th>Device</th><th>Order</th><th>Push token</th><th>Updated</th></tr>
-    {{#registrations}}<tr><td>{{deviceIdentifier}}</td><td>{{orderTypeIdentifier}}/{{orderIdentifier}}</td><td class="token">{{pushToken}}</td><td>{{updatedAt}}</td></tr>
-    {{/registrations}}</table>
-    <h2>Pushes</h2>
-    <table id="pushes"><tr><th>#</th><th>Order</th><th>Device</th><th>Status</th><th>Attempts</th><th>Updated</th><th>Last error</th></tr>
-    {{#pushes}}<tr><td>{{id}}</td><td>{{orderTypeIdentifier}}/{{orderIdentifier}}</td><td>{{deviceIdentifier}}</td><td class="{{status}}">{{status}}</td><td>{{attempts}}</td><td>{{updatedAt}}</td><td>{{lastError}}</td></tr>
-    {{/pushes}}</table>
-    <h2>Device logs</h2>
-    <table id="logs"><tr><th>Received</th><th>Last seen</th><th>Times</th><th>From</th><th>Message</th></tr>
-    {{#logs}}<tr><td>{{receivedAt}}</td><td>{{lastSeenAt}}</td><td>{{count}}</td><td>{{remoteAddress}}</td><td class="message">{{message}}</td></tr>
-    {{/logs}}</table>
-    </body>
-    </html>
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>wallet-orders admin</title>
+        <style>
+        body { font: 14px/1.4 system-ui, sans-serif; margin: 2rem; color: #1d1d1f; }
+        h1 { font-size: 1.4rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
+        table { border-collapse: collapse; width: 100%; }
+        th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
+        th { background: #f5f5f7; } td.message { font-family: ui-monospace, monospace; white-space: pre-wrap; }
+        td.token { font-family: ui-monospace, monospace; max-width: 12ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+        .delivered, .completed { color: #1a7f37; } .failed, .cancelled { color: #cf222e; } .pending, .sending { color: #9a6700; }
+        </style>
+        </head>
+        <body>
+        <h1>wallet-orders admin</h1>
+        <p>Read-only, as of {{generatedAt}}; the newest \(rows) rows of each table.</p>
+        <table id="stats">{{#stats}}<tr><th>{{name}}</th><td>{{value}}</td></tr>{{/stats}}</table>
+        <h2>Orders</h2>
+        <table id="orders"><tr><th>Type</th><th>Order</th><th>Status</th><th>Version</th><th>Devices</th><th>Updated</th></tr>
+        {{#orders}}<tr><td>{{orderTypeIdentifier}}</td><td>{{orderIdentifier}}</td><td class="{{status}}">{{status}}</td><td>{{version}}</td><td>{{registrations}}</td><td>{{updatedAt}}</td></tr>
+        {{/orders}}</table>
+        <h2>Registrations</h2>
+        <table id="registrations"><tr><th>Device</th><th>Order</th><th>Push token</th><th>Updated</th></tr>
+        {{#registrations}}<tr><td>{{deviceIdentifier}}</td><td>{{orderTypeIdentifier}}/{{orderIdentifier}}</td><td class="token">{{pushToken}}</td><td>{{updatedAt}}</td></tr>
+        {{/registrations}}</table>
+        <h2>Pushes</h2>
+        <table id="pushes"><tr><th>#</th><th>Order</th><th>Device</th><th>Status</th><th>Attempts</th><th>Updated</th><th>Last error</th></tr>
+        {{#pushes}}<tr><td>{{id}}</td><td>{{orderTypeIdentifier}}/{{orderIdentifier}}</td><td>{{deviceIdentifier}}</td><td class="{{status}}">{{status}}</td><td>{{attempts}}</td><td>{{updatedAt}}</td><td>{{lastError}}</td></tr>
+        {{/pushes}}</table>
+        <h2>Device logs</h2>
+        <table id="logs"><tr><th>Received</th><th>Last seen</th><th>Times</th><th>From</th><th>Message</th></tr>
+        {{#logs}}<tr><td>{{receivedAt}}</td><td>{{lastSeenAt}}</td><td>{{count}}</td><td>{{remoteAddress}}</td><td class="message">{{message}}</td></tr>
+        {{/logs}}</table>
+        </body>
+        </html>
 
-    """
+        """
 }

@@ -26,8 +26,13 @@ struct DeviceAPI: Sendable {
         let (device, type, id) = try Self.registrationPath(context)
         let body = try await request.json(limit: Self.registrationBodyLimit)
         let outcome = try await guards.authenticating(client: context.clientAddress, type: type, id: id) {
-            try await service.register(device: device, type: type, id: id, token: request.credential(scheme: "AppleOrder"),
-                                       pushToken: body["pushToken"]?.stringValue)
+            try await service.register(
+                device: device,
+                type: type,
+                id: id,
+                token: request.credential(scheme: "AppleOrder"),
+                pushToken: body["pushToken"]?.stringValue
+            )
         }
         return Response(status: outcome == .created ? .created : .ok)
     }
@@ -41,8 +46,10 @@ struct DeviceAPI: Sendable {
     }
 
     private static func registrationPath(_ context: ServiceRequestContext) throws -> (String, String, String) {
-        (try context.parameters.identifier("deviceIdentifier"), try context.parameters.identifier("orderTypeIdentifier"),
-         try context.parameters.identifier("orderIdentifier"))
+        (
+            try context.parameters.identifier("deviceIdentifier"), try context.parameters.identifier("orderTypeIdentifier"),
+            try context.parameters.identifier("orderIdentifier")
+        )
     }
 
     @Sendable func changedOrders(_ request: Request, context: ServiceRequestContext) async throws -> Response {
@@ -52,21 +59,29 @@ struct DeviceAPI: Sendable {
         // The tag is ours and opaque to Wallet; anything we did not issue counts as no tag at all.
         let tag = request.uri.queryParameters.get("ordersModifiedSince").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
         guard let changed = try await service.changedOrders(device: device, type: type, since: tag),
-              !changed.orderIdentifiers.isEmpty else {
+            !changed.orderIdentifiers.isEmpty
+        else {
             return Response(status: .noContent)
         }
-        return JSONResponse.make(.ok, .object([
-            "orderIdentifiers": .array(changed.orderIdentifiers.map(JSONValue.string)),
-            "lastModified": .string(String(changed.lastModified)),
-        ]))
+        return JSONResponse.make(
+            .ok,
+            .object([
+                "orderIdentifiers": .array(changed.orderIdentifiers.map(JSONValue.string)),
+                "lastModified": .string(String(changed.lastModified)),
+            ])
+        )
     }
 
     @Sendable func order(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let type = try context.parameters.identifier("orderTypeIdentifier")
         let id = try context.parameters.identifier("orderIdentifier")
         let fetched = try await guards.authenticating(client: context.clientAddress, type: type, id: id) {
-            try await service.fetch(type: type, id: id, token: request.credential(scheme: "AppleOrder"),
-                                    unless: Self.condition(request.headers))
+            try await service.fetch(
+                type: type,
+                id: id,
+                token: request.credential(scheme: "AppleOrder"),
+                unless: Self.condition(request.headers)
+            )
         }
         let head = fetched.head
         var headers = HTTPFields()
@@ -109,7 +124,8 @@ struct DeviceAPI: Sendable {
         // Wallet stops pushing to a service whose log endpoint fails, so anything readable is answered 200, even
         // past the client's rate limit: then its messages are dropped unread, and counted.
         if let limiter = guards.log, let client = context.clientAddress,
-           case .limited = limiter.take(ClientAddress.limiterKey(client)) {
+            case .limited = limiter.take(ClientAddress.limiterKey(client))
+        {
             guards.metrics.rateLimited("log")
             guards.metrics.deviceLogRequestDropped("rate_limited")
             // Not `Connection: close` to spare reading the body: clients then fail on the bytes they still send

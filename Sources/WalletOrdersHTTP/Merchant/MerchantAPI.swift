@@ -34,16 +34,19 @@ struct MerchantAPI: Sendable {
         // `warnings` lists what older devices will not show; an order with warnings is stored all the same.
         let written = try await service.create(OrderBody.input(try await request.json(limit: Self.bodyLimit)))
         let order = written.order
-        return JSONResponse.make(.created, .object([
-            "orderDetails": .object([
-                "orderTypeIdentifier": .string(order.orderTypeIdentifier),
-                "orderIdentifier": .string(order.orderIdentifier),
-                "webServiceURL": .string(service.webServiceURL),
-                "authenticationToken": .string(order.authenticationToken),
-            ]),
-            "order": order.document.json,
-            "warnings": try JSONValue.encoding(written.warnings),
-        ]))
+        return JSONResponse.make(
+            .created,
+            .object([
+                "orderDetails": .object([
+                    "orderTypeIdentifier": .string(order.orderTypeIdentifier),
+                    "orderIdentifier": .string(order.orderIdentifier),
+                    "webServiceURL": .string(service.webServiceURL),
+                    "authenticationToken": .string(order.authenticationToken),
+                ]),
+                "order": order.document.json,
+                "warnings": try JSONValue.encoding(written.warnings),
+            ])
+        )
     }
 
     /// The checks of `create` with nothing stored: 200 with the verdict whatever it is; 400 only for a body that is
@@ -56,11 +59,14 @@ struct MerchantAPI: Sendable {
     @Sendable func get(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (type, id) = try identifiers(context)
         let (order, registrations) = try await service.order(type: type, id: id)
-        return JSONResponse.make(.ok, .object([
-            "order": order.document.json,
-            "version": .int(order.version),
-            "registrations": .int(registrations),
-        ]))
+        return JSONResponse.make(
+            .ok,
+            .object([
+                "order": order.document.json,
+                "version": .int(order.version),
+                "registrations": .int(registrations),
+            ])
+        )
     }
 
     @Sendable func replace(_ request: Request, context: ServiceRequestContext) async throws -> Response {
@@ -81,10 +87,13 @@ struct MerchantAPI: Sendable {
     }
 
     private func updated(_ written: WrittenOrder) throws -> Response {
-        JSONResponse.make(.ok, .object([
-            "order": written.order.document.json, "version": .int(written.order.version),
-            "pushesQueued": .int(written.pushesQueued), "warnings": try JSONValue.encoding(written.warnings),
-        ]))
+        JSONResponse.make(
+            .ok,
+            .object([
+                "order": written.order.document.json, "version": .int(written.order.version),
+                "pushesQueued": .int(written.pushesQueued), "warnings": try JSONValue.encoding(written.warnings),
+            ])
+        )
     }
 
     @Sendable func package(_ request: Request, context: ServiceRequestContext) async throws -> Response {
@@ -98,8 +107,10 @@ struct MerchantAPI: Sendable {
     }
 
     @Sendable func list(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        let orders = try await service.orders(OrderFilter(type: request.uri.queryParameters.get("type")),
-                                              page: try page(request))
+        let orders = try await service.orders(
+            OrderFilter(type: request.uri.queryParameters.get("type")),
+            page: try page(request)
+        )
         return JSONResponse.make(.ok, try orders.json("orders"))
     }
 

@@ -42,8 +42,11 @@ enum OrderBody {
         }
         guard problems.isEmpty else {
             // With the service's own objections to the paths that did decode, so that one answer lists every problem.
-            throw APIError(.badRequest, "the assets are not valid",
-                           problems: problems + OrderService.assetProblems(assets.keys))
+            throw APIError(
+                .badRequest,
+                "the assets are not valid",
+                problems: problems + OrderService.assetProblems(assets.keys)
+            )
         }
         return assets
     }

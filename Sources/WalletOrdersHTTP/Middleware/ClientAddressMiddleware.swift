@@ -8,8 +8,11 @@ struct ClientAddressMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        context.clientAddress = ClientAddress.resolve(headers: request.headers, peer: context.remoteAddress,
-                                                      trustedHeader: trustedHeader)
+        context.clientAddress = ClientAddress.resolve(
+            headers: request.headers,
+            peer: context.remoteAddress,
+            trustedHeader: trustedHeader
+        )
         return try await next(request, context)
     }
 }

@@ -21,12 +21,13 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch is NIOTooManyBytesError {
             throw APIError(.contentTooLarge, "the request body is too large")
         } catch let error as HTTPError {
-            let message = switch error.status {
-            case .notFound: "no such endpoint: \(request.method) \(request.uri.path)"
-            case .contentTooLarge: "the request body is too large"
-            case .methodNotAllowed: "\(request.method) is not allowed here"
-            default: error.body ?? error.status.reasonPhrase
-            }
+            let message =
+                switch error.status {
+                case .notFound: "no such endpoint: \(request.method) \(request.uri.path)"
+                case .contentTooLarge: "the request body is too large"
+                case .methodNotAllowed: "\(request.method) is not allowed here"
+                default: error.body ?? error.status.reasonPhrase
+                }
             throw APIError(error.status, message)
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(String(reflecting: type(of: error)))"])

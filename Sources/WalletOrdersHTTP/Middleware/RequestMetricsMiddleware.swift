@@ -34,9 +34,12 @@ struct RequestMetricsMiddleware: RouterMiddleware {
     private func finish(_ context: Context, method: String, status: Int, since start: ContinuousClock.Instant) {
         let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
         metrics.requestServed(route: route, method: method, status: status)
-        context.logger.debug("request", metadata: [
-            "method": "\(method)", "route": "\(route)", "status": "\(status)",
-            "ms": "\(Self.milliseconds(ContinuousClock.now - start))",
-        ])
+        context.logger.debug(
+            "request",
+            metadata: [
+                "method": "\(method)", "route": "\(route)", "status": "\(status)",
+                "ms": "\(Self.milliseconds(ContinuousClock.now - start))",
+            ]
+        )
     }
 }

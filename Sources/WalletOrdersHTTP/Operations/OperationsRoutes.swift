@@ -17,15 +17,18 @@ struct OperationsRoutes: Sendable {
     func add(to router: Router<ServiceRequestContext>) {
         router.get("healthz") { _, _ -> Response in
             let reachable = await service.isHealthy()
-            return JSONResponse.make(reachable ? .ok : .serviceUnavailable,
-                                     .object(["database": .string(reachable ? "ok" : "unreachable")]))
+            return JSONResponse.make(
+                reachable ? .ok : .serviceUnavailable,
+                .object(["database": .string(reachable ? "ok" : "unreachable")])
+            )
         }
         router.get(RouterPath(OrderSchema.path)) { _, _ -> Response in
             Self.document(OrderSchema.data, type: OrderSchema.contentType)
         }
         router.get("openapi.json") { _, _ -> Response in
             guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"),
-                  let document = try? Data(contentsOf: url) else {
+                let document = try? Data(contentsOf: url)
+            else {
                 throw APIError(.notFound, "the OpenAPI document is not installed beside the binary")
             }
             return Self.document(document, type: "application/json")
@@ -35,13 +38,18 @@ struct OperationsRoutes: Sendable {
         if let adminKey { metricsGroup.add(middleware: BearerKeyMiddleware(keys: [adminKey])) }
         metricsGroup.get { _, _ -> Response in
             let scrape = MetricsScrape(
-                pushes: try await service.pushCounts(), logBytes: try await service.logBytes(),
+                pushes: try await service.pushCounts(),
+                logBytes: try await service.logBytes(),
                 logLimits: service.logLimits,
-                rateLimits: guards.named.map { ($0.0, $0.1.limit, $0.1.trackedClients) })
+                rateLimits: guards.named.map { ($0.0, $0.1.limit, $0.1.trackedClients) }
+            )
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
-            return Response(status: .ok, headers: headers,
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition(scrape))))
+            return Response(
+                status: .ok,
+                headers: headers,
+                body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition(scrape)))
+            )
         }
     }
 

@@ -12,8 +12,13 @@ public enum ServiceRouter {
     /// The router over `service`. The merchant API accepts `merchantKeys`; `/admin` and `/metrics` are behind
     /// `adminKey` when one is set (`/admin` is off without one). Routes of other modules (the playground) are added
     /// to the answer by their owners.
-    public static func make(service: OrderService, metrics: any HTTPMetrics, merchantKeys: [String],
-                            adminKey: String? = nil, limits: ClientLimits = ClientLimits()) -> Router<ServiceRequestContext> {
+    public static func make(
+        service: OrderService,
+        metrics: any HTTPMetrics,
+        merchantKeys: [String],
+        adminKey: String? = nil,
+        limits: ClientLimits = ClientLimits()
+    ) -> Router<ServiceRequestContext> {
         let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
         let guards = ClientGuards(limits, metrics: metrics)
         router.add(middleware: ClientAddressMiddleware(trustedHeader: limits.trustedProxyHeader.flatMap { HTTPField.Name($0) }))

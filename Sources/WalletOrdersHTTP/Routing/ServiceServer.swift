@@ -9,26 +9,40 @@ public enum ServiceServer {
     /// An application serving `router` on `host`:`port` under `limits`; `onServerRunning` receives the bound port.
     /// `services` run beside the server and stop after it.
     public static func make(
-        router: Router<ServiceRequestContext>, host: String, port: Int, limits: ClientLimits, metrics: any HTTPMetrics,
-        services: [any Service] = [], logger: Logger,
+        router: Router<ServiceRequestContext>,
+        host: String,
+        port: Int,
+        limits: ClientLimits,
+        metrics: any HTTPMetrics,
+        services: [any Service] = [],
+        logger: Logger,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<ServiceRequestContext>> {
         // Hummingbird closes connections that send nothing for the idle timeout; the slow-client handler closes
         // those that send a request too slowly, and the connection cap keeps the rest waiting in the backlog.
         let http1 = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [SlowClientHandler(headerTimeout: limits.headerTimeout.map(TimeAmount.init),
-                                                          bodyTimeout: limits.bodyTimeout.map(TimeAmount.init),
-                                                          onClose: { metrics.slowClientClosed($0) })],
-            idleTimeout: limits.idleTimeout.map(TimeAmount.init))
+            additionalChannelHandlers: [
+                SlowClientHandler(
+                    headerTimeout: limits.headerTimeout.map(TimeAmount.init),
+                    bodyTimeout: limits.bodyTimeout.map(TimeAmount.init),
+                    onClose: { metrics.slowClientClosed($0) }
+                )
+            ],
+            idleTimeout: limits.idleTimeout.map(TimeAmount.init)
+        )
         return Application(
             router: router,
             server: .http1(configuration: http1),
-            configuration: .init(address: .hostname(host, port: port), serverName: "wallet-orders",
-                                 availableConnectionsDelegate: limits.maxConnections.map {
-                                     MaximumAvailableConnections($0, logger: logger)
-                                 }),
+            configuration: .init(
+                address: .hostname(host, port: port),
+                serverName: "wallet-orders",
+                availableConnectionsDelegate: limits.maxConnections.map {
+                    MaximumAvailableConnections($0, logger: logger)
+                }
+            ),
             services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
-            logger: logger)
+            logger: logger
+        )
     }
 }

@@ -34,8 +34,11 @@ public struct APIError: Error, HTTPResponseError, Sendable {
             // Devices authenticate with their order's token, merchants with a bearer key.
             headers[.wwwAuthenticate] = request.uri.path.hasPrefix("/v1/") ? "AppleOrder" : "Bearer"
         }
-        return Response(status: status, headers: headers,
-                        body: ResponseBody(byteBuffer: ByteBuffer(data: JSONValue.object(body).serialized())))
+        return Response(
+            status: status,
+            headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(data: JSONValue.object(body).serialized()))
+        )
     }
 
     public static let unauthorized = APIError(.unauthorized, "missing or wrong credentials")

@@ -46,8 +46,9 @@ enum HTTPDate {
         let parts = trimmed.split(separator: " ")
         // IMF-fixdate ends in GMT; RFC 2822 dates as `date -R` prints them end in +0000, which means the same.
         guard parts.count == 6, parts[0].hasSuffix(","), ["GMT", "UTC", "+0000"].contains(parts[5]),
-              let day = Int(parts[1]), let monthIndex = months.firstIndex(of: String(parts[2])),
-              let year = Int(parts[3]) else { return nil }
+            let day = Int(parts[1]), let monthIndex = months.firstIndex(of: String(parts[2])),
+            let year = Int(parts[3])
+        else { return nil }
         let time = parts[4].split(separator: ":").compactMap { Int($0) }
         guard time.count == 3 else { return nil }
         let text = String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, monthIndex + 1, day, time[0], time[1], time[2])

@@ -7,8 +7,8 @@ extension Request {
         guard let header = headers[.authorization]?.utf8 else { return nil }
         let prefix = scheme.utf8
         guard header.count > prefix.count + 1,
-              zip(header, prefix).allSatisfy({ Self.asciiLowercased($0) == Self.asciiLowercased($1) }),
-              header[header.index(header.startIndex, offsetBy: prefix.count)] == UInt8(ascii: " ")
+            zip(header, prefix).allSatisfy({ Self.asciiLowercased($0) == Self.asciiLowercased($1) }),
+            header[header.index(header.startIndex, offsetBy: prefix.count)] == UInt8(ascii: " ")
         else { return nil }
         let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         let rest = header.dropFirst(prefix.count + 1).drop(while: isBlank)

@@ -39,16 +39,24 @@ public enum Localizations {
             let path = "\(folder)/\(stringsFileName)"
             if folders[folder]?[stringsFileName] == nil {
                 if let other = folderHoldingStrings {
-                    problems.append(OrderProblem(
-                        path: path, message: "is missing, while \(other)/\(stringsFileName) localizes the order"))
+                    problems.append(
+                        OrderProblem(
+                            path: path,
+                            message: "is missing, while \(other)/\(stringsFileName) localizes the order"
+                        )
+                    )
                 }
                 continue
             }
             guard let own = keys[folder] else { continue }
             for (other, missing) in missingByHolder(own: own, folder: folder, holders: keyHolders) {
                 for key in missing {
-                    problems.append(OrderProblem(
-                        path: path, message: "lacks the key \"\(key)\", which \(other)/\(stringsFileName) has"))
+                    problems.append(
+                        OrderProblem(
+                            path: path,
+                            message: "lacks the key \"\(key)\", which \(other)/\(stringsFileName) has"
+                        )
+                    )
                 }
             }
         }
@@ -60,9 +68,13 @@ public enum Localizations {
             let own = localized[folder] ?? []
             for (other, missing) in missingByHolder(own: own, folder: folder, holders: fileHolders) {
                 for name in missing {
-                    problems.append(OrderProblem(
-                        path: "\(folder)/\(name)", message: "is missing: \(other)/\(name) is localized, so every "
-                            + ".lproj folder needs its own (or put one at the top level)"))
+                    problems.append(
+                        OrderProblem(
+                            path: "\(folder)/\(name)",
+                            message: "is missing: \(other)/\(name) is localized, so every "
+                                + ".lproj folder needs its own (or put one at the top level)"
+                        )
+                    )
                 }
             }
         }
@@ -82,7 +94,9 @@ public enum Localizations {
 
     /// The names `folder` lacks, grouped by the first other folder that holds each, folders and names sorted.
     private static func missingByHolder(
-        own: Set<String>, folder: String, holders: [String: [String]]
+        own: Set<String>,
+        folder: String,
+        holders: [String: [String]]
     ) -> [(folder: String, names: [String])] {
         var missing: [String: [String]] = [:]
         for (name, folders) in holders where !own.contains(name) {

@@ -21,7 +21,8 @@ extension PackagePath {
                 let nonEmpty = parts.filter { !$0.isEmpty }
                 if nonEmpty.count == 2, nonEmpty[0].hasSuffix(".lproj") { localizedNames.insert(String(nonEmpty[1])) }
                 guard parts.count == 1 || (parts.count == 2 && parts[0].hasSuffix(".lproj")),
-                      let file = parts.last, let dot = file.lastIndex(of: ".") else { continue }
+                    let file = parts.last, let dot = file.lastIndex(of: ".")
+                else { continue }
                 if PackagePath.imageExtensions.contains(file[file.index(after: dot)...].lowercased()) {
                     imageStems.insert(String(file[..<dot]))
                 }

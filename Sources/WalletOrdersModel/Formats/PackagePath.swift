@@ -53,10 +53,11 @@ public enum PackagePath {
 
     /// Whether a file `name` referenced by order.json is among `files`, at the top level or localized.
     public static func contains(file name: String, in files: Set<String>) -> Bool {
-        files.contains(name) || files.contains { path in
-            let parts = path.split(separator: "/")
-            return parts.count == 2 && parts[0].hasSuffix(".lproj") && parts[1] == name
-        }
+        files.contains(name)
+            || files.contains { path in
+                let parts = path.split(separator: "/")
+                return parts.count == 2 && parts[0].hasSuffix(".lproj") && parts[1] == name
+            }
     }
 
     /// The extensions of the images a package may hold, in the order a base name looks for them.
@@ -78,7 +79,8 @@ public enum PackagePath {
     /// name of a PNG, a JPEG or a PDF.
     public static func attachmentReferenceProblem(_ name: String) -> String? {
         if let problem = fileNameProblem(name) { return problem }
-        return hasExtension(name, in: imageExtensions + ["pdf"]) ? nil
+        return hasExtension(name, in: imageExtensions + ["pdf"])
+            ? nil
             : "\"\(name)\" is not the file name of a PNG, JPEG or PDF file (label.pdf)"
     }
 
@@ -94,7 +96,8 @@ public enum PackagePath {
         return files.filter { path in
             let parts = path.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 1 || (parts.count == 2 && parts[0].hasSuffix(".lproj")),
-                  let file = parts.last, let dot = file.lastIndex(of: ".") else { return false }
+                let file = parts.last, let dot = file.lastIndex(of: ".")
+            else { return false }
             return stems.contains(String(file[..<dot]))
                 && imageExtensions.contains(file[file.index(after: dot)...].lowercased())
         }.sorted()

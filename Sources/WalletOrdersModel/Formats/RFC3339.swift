@@ -34,8 +34,8 @@ public enum RFC3339 {
             return true
         }
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              expect(separators), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
-              let second = number(2)
+            expect(separators), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
+            let second = number(2)
         else { return nil }
         var fraction = 0.0
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
@@ -63,7 +63,7 @@ public enum RFC3339 {
             return nil
         }
         guard index == bytes.count, (1...12).contains(month), hour < 24, minute < 60, second <= 60,
-              (1...daysIn(month: month, year: year)).contains(day)
+            (1...daysIn(month: month, year: year)).contains(day)
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset

@@ -246,7 +246,8 @@ public struct StringsFile: Sendable, Hashable {
         }
 
         static func quoted(_ scalar: Unicode.Scalar) -> String {
-            scalar.properties.isWhitespace || scalar.value < 0x20 ? "U+\(String(scalar.value, radix: 16, uppercase: true))"
+            scalar.properties.isWhitespace || scalar.value < 0x20
+                ? "U+\(String(scalar.value, radix: 16, uppercase: true))"
                 : "\(Character(scalar))"
         }
     }

@@ -52,9 +52,15 @@ struct JSONReader: ~Copyable {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
         default: throw problem("unexpected character where a value should be")
         }
@@ -269,7 +275,7 @@ struct JSONReader: ~Copyable {
     private mutating func literal(_ word: StaticString) throws(JSONValue.ParseError) {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count,
-              memcmp(bytes.baseAddress! + index, word.utf8Start, count) == 0
+            memcmp(bytes.baseAddress! + index, word.utf8Start, count) == 0
         else { throw problem("unexpected character where a value should be") }
         index += count
     }

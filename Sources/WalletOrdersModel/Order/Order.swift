@@ -84,7 +84,9 @@ public struct Order: Codable, Sendable, Hashable {
             if let text = try? container.decode(String.self) {
                 guard OrderChecker.isDecimal(text) else {
                     throw DecodingError.dataCorruptedError(
-                        in: container, debugDescription: "\"\(text)\" is not a decimal number such as \"23.40\"")
+                        in: container,
+                        debugDescription: "\"\(text)\" is not a decimal number such as \"23.40\""
+                    )
                 }
                 self = .string(text)
             } else {

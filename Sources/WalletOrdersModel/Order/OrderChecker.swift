@@ -215,9 +215,10 @@ struct OrderChecker {
     private static func isWebURL(_ scalars: [Unicode.Scalar]) -> Bool? {
         func starts(with prefix: String) -> Bool {
             let expected = Array(prefix.unicodeScalars)
-            return scalars.count >= expected.count && zip(scalars, expected).allSatisfy { scalar, lower in
-                scalar == lower || (("A"..."Z").contains(scalar) && scalar.value + 0x20 == lower.value)
-            }
+            return scalars.count >= expected.count
+                && zip(scalars, expected).allSatisfy { scalar, lower in
+                    scalar == lower || (("A"..."Z").contains(scalar) && scalar.value + 0x20 == lower.value)
+                }
         }
         let secure: Bool
         if starts(with: "https://") {
@@ -235,7 +236,7 @@ struct OrderChecker {
         var port: ArraySlice<Unicode.Scalar>
         if authority.first == "[" {
             guard let close = authority.firstIndex(of: "]"), close > authority.startIndex + 1,
-                  authority[(authority.startIndex + 1)..<close].allSatisfy({ $0.properties.isASCIIHexDigit || $0 == ":" || $0 == "." })
+                authority[(authority.startIndex + 1)..<close].allSatisfy({ $0.properties.isASCIIHexDigit || $0 == ":" || $0 == "." })
             else { return nil }
             port = authority[(close + 1)...]
         } else {
@@ -346,8 +347,13 @@ struct OrderChecker {
             report(parent.path(key), problem)
             return
         }
-        fileReferences.append(FileReference(path: parent.path(key), name: name,
-                                            isBaseName: PackagePath.isImageBaseName(name)))
+        fileReferences.append(
+            FileReference(
+                path: parent.path(key),
+                name: name,
+                isBaseName: PackagePath.isImageBaseName(name)
+            )
+        )
     }
 
     /// The attached file (image or PDF) named at `key`, remembered so the package can be checked for it.

@@ -34,30 +34,42 @@ public enum OrderValidator {
     /// `allowHTTPWebService` lets `webServiceURL` be plain http, for local development only: Wallet itself
     /// talks to https web services alone. `skipping` leaves out the problems of some rules.
     public static func validate(
-        _ order: JSONValue, files: Set<String>? = nil, allowHTTPWebService: Bool = false,
+        _ order: JSONValue,
+        files: Set<String>? = nil,
+        allowHTTPWebService: Bool = false,
         skipping: Set<OrderRule> = []
     ) -> OrderValidation {
         guard let members = order.objectValue else {
             return OrderValidation(problems: [
-                OrderProblem(path: "", message: "order.json must be a JSON object, not \(order.typeName)"),
+                OrderProblem(path: "", message: "order.json must be a JSON object, not \(order.typeName)")
             ])
         }
         var checker = OrderChecker(skipping: skipping)
-        checkTopLevel(OrderChecker.Object(members: members, path: ""), allowHTTPWebService: allowHTTPWebService,
-                      &checker)
+        checkTopLevel(
+            OrderChecker.Object(members: members, path: ""),
+            allowHTTPWebService: allowHTTPWebService,
+            &checker
+        )
         if let files {
             let index = PackagePath.FileIndex(files)
             for reference in checker.fileReferences {
                 if reference.isBaseName {
                     if !index.containsImage(forBaseName: reference.name) {
                         let name = reference.name
-                        checker.report(reference.path, "names the image \(name), but the package holds none of "
-                            + "\(name).png, \(name)@2x.png, \(name)@3x.png (or .jpg, .jpeg), at the top level or "
-                            + "in a .lproj folder", rule: .referencedFilesInPackage)
+                        checker.report(
+                            reference.path,
+                            "names the image \(name), but the package holds none of "
+                                + "\(name).png, \(name)@2x.png, \(name)@3x.png (or .jpg, .jpeg), at the top level or "
+                                + "in a .lproj folder",
+                            rule: .referencedFilesInPackage
+                        )
                     }
                 } else if !index.contains(file: reference.name) {
-                    checker.report(reference.path, "names \(reference.name), which is not in the package",
-                                   rule: .referencedFilesInPackage)
+                    checker.report(
+                        reference.path,
+                        "names \(reference.name), which is not in the package",
+                        rule: .referencedFilesInPackage
+                    )
                 }
             }
         }
@@ -66,7 +78,9 @@ public enum OrderValidator {
 
     /// Every problem in `order`; see `validate(_:files:allowHTTPWebService:skipping:)`, whose warnings this leaves out.
     public static func problems(
-        in order: JSONValue, files: Set<String>? = nil, allowHTTPWebService: Bool = false
+        in order: JSONValue,
+        files: Set<String>? = nil,
+        allowHTTPWebService: Bool = false
     ) -> [OrderProblem] {
         validate(order, files: files, allowHTTPWebService: allowHTTPWebService).problems
     }
@@ -95,7 +109,8 @@ public enum OrderValidator {
 
         c.url(root, "webServiceURL", .webService(allowHTTP: allowHTTPWebService))
         if let token = c.string(root, "authenticationToken", maxLength: OrderChecker.Length.name),
-           token.unicodeScalars.count < minimumTokenLength {
+            token.unicodeScalars.count < minimumTokenLength
+        {
             c.report("authenticationToken", "must be at least \(minimumTokenLength) characters long")
         }
         if root.has("webServiceURL"), !root.has("authenticationToken") {
@@ -191,9 +206,11 @@ public enum OrderValidator {
         if let status, let refund = lastRefundStatus {
             let expected = ["pending", "approved", "completed"].contains(refund.status) ? "refunded" : "paid"
             if status != expected {
-                c.report(payment.path("status"),
-                         "must be \(expected) while the refund at \(refund.path) is \(refund.status), not \(status)",
-                         rule: .refundMatchesPaymentStatus)
+                c.report(
+                    payment.path("status"),
+                    "must be \(expected) while the refund at \(refund.path) is \(refund.status), not \(status)",
+                    rule: .refundMatchesPaymentStatus
+                )
             }
         }
     }
@@ -281,7 +298,9 @@ public enum OrderValidator {
 
 /// Objects of order.json that Wallet reads only from some iOS version on; older devices show the order without them.
 enum Availability: String {
-    case transactions = "PaymentTransaction", returns = "Return", returnInfo = "ReturnInfo"
+    case transactions = "PaymentTransaction"
+    case returns = "Return"
+    case returnInfo = "ReturnInfo"
     case orderProvider = "OrderProvider"
 
     /// The first iOS (and macOS) release that reads the object, from Apple's WalletOrders pages.

@@ -71,8 +71,13 @@ public final class FetchCache: Sendable {
         let entry = Entry(head: head, package: package)
         return state.withLock { state in
             guard state.live, state.generation == ticket.generation, cost <= capacity else { return false }
-            return state.insert(key, entry, cost: cost, capacity: capacity,
-                                maxFloors: maxFloors)
+            return state.insert(
+                key,
+                entry,
+                cost: cost,
+                capacity: capacity,
+                maxFloors: maxFloors
+            )
         }
     }
 
@@ -85,8 +90,13 @@ public final class FetchCache: Sendable {
         state.withLock { state in
             state.raiseFloor(key, to: head.version, maxFloors: maxFloors)
             guard let ticket, state.live, state.generation == ticket.generation, cost <= capacity else { return }
-            _ = state.insert(key, entry, cost: cost, capacity: capacity,
-                             maxFloors: maxFloors)
+            _ = state.insert(
+                key,
+                entry,
+                cost: cost,
+                capacity: capacity,
+                maxFloors: maxFloors
+            )
         }
     }
 

@@ -48,11 +48,15 @@ extension OrderService {
             let page = try await store.orders(OrderFilter(), page: PageRequest(limit: 100, before: cursor))
             for summary in page.records {
                 guard let type = orderTypes[summary.orderTypeIdentifier],
-                      let current = try await store.currentOrder(type: type.identifier, id: summary.orderIdentifier)
+                    let current = try await store.currentOrder(type: type.identifier, id: summary.orderIdentifier)
                 else { continue }
                 let package = try await build(type, current.order.document, current.assets)
-                if try await store.savePackage(type: type.identifier, id: current.order.orderIdentifier,
-                                               version: current.order.version, data: package.stored) {
+                if try await store.savePackage(
+                    type: type.identifier,
+                    id: current.order.orderIdentifier,
+                    version: current.order.version,
+                    data: package.stored
+                ) {
                     rebuilt += 1
                 }
             }

@@ -17,13 +17,15 @@ extension OrderService {
         /// A merchant write waited for its turn (see `DevicePriority`).
         public var merchantWriteWaited: @Sendable () -> Void
 
-        public init(packageBuilt: @escaping @Sendable () -> Void = {},
-                    packageCacheHit: @escaping @Sendable () -> Void = {},
-                    packageAssembled: @escaping @Sendable () -> Void = {},
-                    packageResigned: @escaping @Sendable () -> Void = {},
-                    deviceLogs: @escaping @Sendable (DeviceLogReport) -> Void = { _ in },
-                    fetchReadStore: @escaping @Sendable () -> Void = {},
-                    merchantWriteWaited: @escaping @Sendable () -> Void = {}) {
+        public init(
+            packageBuilt: @escaping @Sendable () -> Void = {},
+            packageCacheHit: @escaping @Sendable () -> Void = {},
+            packageAssembled: @escaping @Sendable () -> Void = {},
+            packageResigned: @escaping @Sendable () -> Void = {},
+            deviceLogs: @escaping @Sendable (DeviceLogReport) -> Void = { _ in },
+            fetchReadStore: @escaping @Sendable () -> Void = {},
+            merchantWriteWaited: @escaping @Sendable () -> Void = {}
+        ) {
             self.packageBuilt = packageBuilt
             self.packageCacheHit = packageCacheHit
             self.packageAssembled = packageAssembled

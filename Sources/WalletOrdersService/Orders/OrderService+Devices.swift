@@ -7,24 +7,47 @@ import WalletOrdersStore
 extension OrderService {
     /// Registers a device for an order's updates, given the order's authentication token and the device's push
     /// token (hex, stored in lower case).
-    public func register(device: String, type: String, id: String, token: String?, pushToken: String?) async throws
-        -> RegistrationOutcome {
+    public func register(
+        device: String,
+        type: String,
+        id: String,
+        token: String?,
+        pushToken: String?
+    ) async throws
+        -> RegistrationOutcome
+    {
         try await priority.device {
             try await registerDevice(device: device, type: type, id: id, token: token, pushToken: pushToken)
         }
     }
 
-    private func registerDevice(device: String, type: String, id: String, token: String?, pushToken: String?)
-        async throws -> RegistrationOutcome {
+    private func registerDevice(
+        device: String,
+        type: String,
+        id: String,
+        token: String?,
+        pushToken: String?
+    )
+        async throws -> RegistrationOutcome
+    {
         _ = try await authorize(type: type, id: id, token: token)
         guard let pushToken, !pushToken.isEmpty, pushToken.count <= Self.maxPushTokenLength,
-              pushToken.allSatisfy({ $0.isHexDigit }) else {
-            throw OrderServiceError.invalidOrder("the body must be {\"pushToken\": \"<hex>\"}", problems: [
-                OrderProblem(path: "pushToken", message: "must be the device's hex push token"),
-            ])
+            pushToken.allSatisfy({ $0.isHexDigit })
+        else {
+            throw OrderServiceError.invalidOrder(
+                "the body must be {\"pushToken\": \"<hex>\"}",
+                problems: [
+                    OrderProblem(path: "pushToken", message: "must be the device's hex push token")
+                ]
+            )
         }
-        return try await store.register(device: device, type: type, id: id, pushToken: pushToken.lowercased(),
-                                        now: now())
+        return try await store.register(
+            device: device,
+            type: type,
+            id: id,
+            pushToken: pushToken.lowercased(),
+            now: now()
+        )
     }
 
     /// The longest push token accepted: APNs' are 32 bytes (64 hex digits) today, with room to grow.
@@ -48,13 +71,25 @@ extension OrderService {
     ///
     /// From the fetch cache when it holds the order; otherwise one store read gives the head and the stored seal,
     /// and only a device that needs the package makes the service read the order and assemble it (or sign it again).
-    public func fetch(type: String, id: String, token: String?, unless condition: FetchCondition = .none) async throws
-        -> FetchResult {
+    public func fetch(
+        type: String,
+        id: String,
+        token: String?,
+        unless condition: FetchCondition = .none
+    ) async throws
+        -> FetchResult
+    {
         try await priority.device { try await fetchPackage(type: type, id: id, token: token, unless: condition) }
     }
 
-    private func fetchPackage(type: String, id: String, token: String?, unless condition: FetchCondition) async throws
-        -> FetchResult {
+    private func fetchPackage(
+        type: String,
+        id: String,
+        token: String?,
+        unless condition: FetchCondition
+    ) async throws
+        -> FetchResult
+    {
         if let entry = cache?.entry(type: type, id: id) {
             let head = try Self.check(token, entry.head)
             if condition.isNotModified(head) { return .notModified(head) }
@@ -67,8 +102,14 @@ extension OrderService {
         let fetched = try await store.orderForFetch(type: type, id: id)
         let head = try Self.check(token, fetched?.head)
         if condition.isNotModified(head) { return .notModified(head) }
-        return .modified(try await complete(FetchedOrder(head: head, package: fetched?.package), type: type, id: id,
-                                           ticket: ticket))
+        return .modified(
+            try await complete(
+                FetchedOrder(head: head, package: fetched?.package),
+                type: type,
+                id: id,
+                ticket: ticket
+            )
+        )
     }
 
     /// Stores what a device sent to the log endpoint within `logLimits`, and reports what became of it. Never
@@ -88,8 +129,12 @@ extension OrderService {
         }
         if !kept.isEmpty {
             do {
-                let outcome = try await store.appendLogs(kept, remoteAddress: remoteAddress, now: now(),
-                                                         maxBytes: logLimits.maxTotalBytes)
+                let outcome = try await store.appendLogs(
+                    kept,
+                    remoteAddress: remoteAddress,
+                    now: now(),
+                    maxBytes: logLimits.maxTotalBytes
+                )
                 report.stored = outcome.stored
                 report.folded = outcome.folded
                 report.evicted = outcome.evicted

@@ -11,8 +11,14 @@ extension OrderService {
     /// (`PackageSeal`), from which the package is assembled again without signing; when none is stored for the
     /// version, or its seal no longer fits (the template or the certificates changed since), the order is signed
     /// again (`resign`). A whole package stored instead of a seal is served as it is.
-    func complete(_ fetched: FetchedOrder, type: String, id: String, ticket: FetchCache.Ticket?) async throws
-        -> FetchedPackage {
+    func complete(
+        _ fetched: FetchedOrder,
+        type: String,
+        id: String,
+        ticket: FetchCache.Ticket?
+    ) async throws
+        -> FetchedPackage
+    {
         let seal = fetched.package.flatMap(PackageSeal.init(encoded:))
         if let stored = fetched.package, seal == nil {
             counters.packageCacheHit()
@@ -24,7 +30,8 @@ extension OrderService {
             throw OrderServiceError.orderNotFound
         }
         if let seal, current.order.version == fetched.head.version,
-           let data = try await assemble(orderType, current.order.document, current.assets, seal) {
+            let data = try await assemble(orderType, current.order.document, current.assets, seal)
+        {
             counters.packageCacheHit()
             let package = ByteBuffer(bytes: data)
             cache?.fill(type: type, id: id, head: current.order.head, package: package, ticket: ticket)
@@ -35,22 +42,37 @@ extension OrderService {
 
     /// Signs the order's current version again and stores its seal: a fetch found no seal for it, or one the
     /// template or the certificates no longer fit. Counted, since it costs a signature on a device's request.
-    private func resign(_ type: OrderType, _ current: CurrentOrder, ticket: FetchCache.Ticket?) async throws
-        -> FetchedPackage {
+    private func resign(
+        _ type: OrderType,
+        _ current: CurrentOrder,
+        ticket: FetchCache.Ticket?
+    ) async throws
+        -> FetchedPackage
+    {
         counters.packageResigned()
         let order = current.order
         let built = try await build(type, order.document, current.assets)
         let package = ByteBuffer(bytes: built.data)
-        if try await store.savePackage(type: type.identifier, id: order.orderIdentifier, version: order.version,
-                                       data: built.stored) {
+        if try await store.savePackage(
+            type: type.identifier,
+            id: order.orderIdentifier,
+            version: order.version,
+            data: built.stored
+        ) {
             cache?.fill(type: type.identifier, id: order.orderIdentifier, head: order.head, package: package, ticket: ticket)
         }
         return FetchedPackage(head: order.head, package: package)
     }
 
     /// The package `seal` was made for, assembled again on the write pool; nil when the seal no longer fits.
-    private func assemble(_ type: OrderType, _ order: OrderDocument, _ assets: [String: Data], _ seal: PackageSeal)
-        async throws -> Data? {
+    private func assemble(
+        _ type: OrderType,
+        _ order: OrderDocument,
+        _ assets: [String: Data],
+        _ seal: PackageSeal
+    )
+        async throws -> Data?
+    {
         counters.packageAssembled()
         return try await packaging { try type.package(order, assets: assets, seal: seal) }
     }

@@ -21,11 +21,25 @@ extension OrderService {
         let package = try await build(type, document, assets)
         do {
             let ticket = cache?.ticket()
-            let order = try await store.createOrder(OrderWrite(
-                orderTypeIdentifier: type.identifier, orderIdentifier: id, authenticationToken: token,
-                document: document, createdAt: createdAt, updatedAt: createdAt, assets: assets, package: package.stored))
-            cache?.written(type: type.identifier, id: id, head: order.head, package: ByteBuffer(bytes: package.data),
-                           ticket: ticket)
+            let order = try await store.createOrder(
+                OrderWrite(
+                    orderTypeIdentifier: type.identifier,
+                    orderIdentifier: id,
+                    authenticationToken: token,
+                    document: document,
+                    createdAt: createdAt,
+                    updatedAt: createdAt,
+                    assets: assets,
+                    package: package.stored
+                )
+            )
+            cache?.written(
+                type: type.identifier,
+                id: id,
+                head: order.head,
+                package: ByteBuffer(bytes: package.data),
+                ticket: ticket
+            )
             return WrittenOrder(order: order, pushesQueued: 0, warnings: package.warnings)
         } catch StoreError.orderExists {
             throw OrderServiceError.orderExists(type: type.identifier, id: id)
@@ -38,7 +52,10 @@ extension OrderService {
         do {
             // A placeholder token of the length the service makes: its value is never used.
             let (type, document, assets) = try newOrder(
-                input, token: String(repeating: "0", count: 64), createdAt: Date(unixSeconds: now().unixSeconds))
+                input,
+                token: String(repeating: "0", count: 64),
+                createdAt: Date(unixSeconds: now().unixSeconds)
+            )
             return try type.builder.validate(order: document, template: type.template, assets: assets)
         } catch let error as PackageError {
             guard case .invalidOrder(_, let problems) = Self.serviceError(error) else {
@@ -54,8 +71,13 @@ extension OrderService {
 
     /// A new order's type, its document with everything the service fills in, and its assets; throws
     /// `OrderServiceError.invalidOrder` with every problem found before the order itself is validated.
-    private func newOrder(_ input: OrderInput, token: String, createdAt: Date) throws
-        -> (OrderType, OrderDocument, [String: Data]) {
+    private func newOrder(
+        _ input: OrderInput,
+        token: String,
+        createdAt: Date
+    ) throws
+        -> (OrderType, OrderDocument, [String: Data])
+    {
         let fields = input.fields
         let assets = input.assets ?? [:]
         var problems = Self.assetProblems(assets.keys)
@@ -66,20 +88,37 @@ extension OrderService {
         switch fields["orderTypeIdentifier"] {
         case nil:
             guard orderTypes.count == 1, let only = orderTypes.values.first else {
-                throw OrderServiceError.invalid(problems + [OrderProblem(
-                    path: "orderTypeIdentifier", message: "is required: this service signs more than one order type")])
+                throw OrderServiceError.invalid(
+                    problems + [
+                        OrderProblem(
+                            path: "orderTypeIdentifier",
+                            message: "is required: this service signs more than one order type"
+                        )
+                    ]
+                )
             }
             type = only
         case .string(let identifier)?:
             guard let configured = orderTypes[identifier] else {
-                throw OrderServiceError.invalid(problems + [OrderProblem(
-                    path: "orderTypeIdentifier",
-                    message: "\"\(identifier)\" is not an order type this service signs (\(orderTypes.keys.sorted().joined(separator: ", ")))")])
+                throw OrderServiceError.invalid(
+                    problems + [
+                        OrderProblem(
+                            path: "orderTypeIdentifier",
+                            message: "\"\(identifier)\" is not an order type this service signs (\(orderTypes.keys.sorted().joined(separator: ", ")))"
+                        )
+                    ]
+                )
             }
             type = configured
         case let other?:
-            throw OrderServiceError.invalid(problems + [OrderProblem(
-                path: "orderTypeIdentifier", message: "must be a string, not \(other.typeName)")])
+            throw OrderServiceError.invalid(
+                problems + [
+                    OrderProblem(
+                        path: "orderTypeIdentifier",
+                        message: "must be a string, not \(other.typeName)"
+                    )
+                ]
+            )
         }
         if let id = fields["orderIdentifier"], id.stringValue == nil {
             problems.append(OrderProblem(path: "orderIdentifier", message: "must be a string, not \(id.typeName)"))
@@ -151,7 +190,8 @@ extension OrderService {
     /// takes a connection only for each of its queries, so no number of merchant writes at once can take every
     /// connection and leave them waiting for one more.
     private func update(
-        type: String, id: String,
+        type: String,
+        id: String,
         change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
     ) async throws -> WrittenOrder {
         guard let orderType = orderTypes[type] else { throw OrderServiceError.orderNotFound }
@@ -166,7 +206,8 @@ extension OrderService {
     }
 
     private func update(
-        _ orderType: OrderType, id: String,
+        _ orderType: OrderType,
+        id: String,
         change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
     ) async throws -> WrittenOrder {
         let type = orderType.identifier
@@ -195,15 +236,26 @@ extension OrderService {
             document["updatedAt"] = .string(RFC3339.format(updatedAt))
             let package = try await build(orderType, document, assets)
             let write = OrderWrite(
-                orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: previous.authenticationToken,
-                document: document, createdAt: previous.createdAt, updatedAt: updatedAt,
-                assets: assets == current.assets ? nil : assets, package: package.stored)
+                orderTypeIdentifier: type,
+                orderIdentifier: id,
+                authenticationToken: previous.authenticationToken,
+                document: document,
+                createdAt: previous.createdAt,
+                updatedAt: updatedAt,
+                assets: assets == current.assets ? nil : assets,
+                package: package.stored
+            )
             do {
                 let ticket = cache?.ticket()
                 let update = try await store.updateOrder(write, expectedVersion: previous.version, now: now)
                 // Before answering, so a fetch after the answer finds this version here (see `FetchCache`).
-                cache?.written(type: type, id: id, head: update.order.head, package: ByteBuffer(bytes: package.data),
-                               ticket: ticket)
+                cache?.written(
+                    type: type,
+                    id: id,
+                    head: update.order.head,
+                    package: ByteBuffer(bytes: package.data),
+                    ticket: ticket
+                )
                 return WrittenOrder(order: update.order, pushesQueued: update.pushesQueued, warnings: package.warnings)
             } catch StoreError.versionConflict {
                 continue

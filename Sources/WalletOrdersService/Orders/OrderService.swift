@@ -37,10 +37,15 @@ public struct OrderService: Sendable {
     public static let defaultCacheCapacity = 64 << 20
 
     /// A service over `store`, with a fetch cache of `cacheCapacity` bytes (0: none).
-    public init(store: any OrderStore, orderTypes: [OrderType], webServiceURL: String,
-                now: @escaping @Sendable () -> Date = Date.init, counters: Counters = Counters(),
-                logLimits: DeviceLogLimits = DeviceLogLimits(),
-                cacheCapacity: Int = OrderService.defaultCacheCapacity) {
+    public init(
+        store: any OrderStore,
+        orderTypes: [OrderType],
+        webServiceURL: String,
+        now: @escaping @Sendable () -> Date = Date.init,
+        counters: Counters = Counters(),
+        logLimits: DeviceLogLimits = DeviceLogLimits(),
+        cacheCapacity: Int = OrderService.defaultCacheCapacity
+    ) {
         self.store = store
         self.logLimits = logLimits
         self.orderTypes = Dictionary(uniqueKeysWithValues: orderTypes.map { ($0.identifier, $0) })

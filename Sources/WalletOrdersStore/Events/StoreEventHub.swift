@@ -23,7 +23,9 @@ public final class StoreEventHub: Sendable {
     /// A new subscription, ended by `close()`; it starts with `resync` when the events are complete now.
     public func subscribe() -> AsyncStream<StoreEvent> {
         let (stream, continuation) = AsyncStream.makeStream(
-            of: StoreEvent.self, bufferingPolicy: .bufferingNewest(Self.buffer))
+            of: StoreEvent.self,
+            bufferingPolicy: .bufferingNewest(Self.buffer)
+        )
         let id = UUID()
         let accepted = state.withLock { state -> Bool in
             guard !state.closed else { return false }

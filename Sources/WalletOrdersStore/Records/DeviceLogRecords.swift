@@ -13,8 +13,14 @@ public struct DeviceLogEntry: Sendable, Codable, Equatable {
     /// When it was last received.
     public let lastSeenAt: Date
 
-    public init(id: Int64, receivedAt: Date, remoteAddress: String?, message: String, count: Int = 1,
-                lastSeenAt: Date? = nil) {
+    public init(
+        id: Int64,
+        receivedAt: Date,
+        remoteAddress: String?,
+        message: String,
+        count: Int = 1,
+        lastSeenAt: Date? = nil
+    ) {
         self.id = id
         self.receivedAt = receivedAt
         self.remoteAddress = remoteAddress

@@ -11,8 +11,15 @@ public struct ImportedOrder: Sendable {
     public let updatedAt: Date
     public let package: Data?
 
-    public init(orderTypeIdentifier: String, orderIdentifier: String, authenticationToken: String,
-                document: OrderDocument, createdAt: Date, updatedAt: Date, package: Data?) {
+    public init(
+        orderTypeIdentifier: String,
+        orderIdentifier: String,
+        authenticationToken: String,
+        document: OrderDocument,
+        createdAt: Date,
+        updatedAt: Date,
+        package: Data?
+    ) {
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier
         self.authenticationToken = authenticationToken
@@ -31,8 +38,13 @@ public struct ImportedRegistration: Sendable {
     public let pushToken: String
     public let createdAt: Date
 
-    public init(deviceIdentifier: String, orderTypeIdentifier: String, orderIdentifier: String, pushToken: String,
-                createdAt: Date) {
+    public init(
+        deviceIdentifier: String,
+        orderTypeIdentifier: String,
+        orderIdentifier: String,
+        pushToken: String,
+        createdAt: Date
+    ) {
         self.deviceIdentifier = deviceIdentifier
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier

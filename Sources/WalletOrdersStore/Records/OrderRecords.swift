@@ -17,9 +17,17 @@ public struct StoredOrder: Sendable {
     /// 1 when created, one more per update.
     public let version: Int
 
-    public init(orderTypeIdentifier: String, orderIdentifier: String, authenticationToken: String,
-                document: OrderDocument, status: Order.Status, createdAt: Date, updatedAt: Date,
-                changeTag: Int64, version: Int) {
+    public init(
+        orderTypeIdentifier: String,
+        orderIdentifier: String,
+        authenticationToken: String,
+        document: OrderDocument,
+        status: Order.Status,
+        createdAt: Date,
+        updatedAt: Date,
+        changeTag: Int64,
+        version: Int
+    ) {
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier
         self.authenticationToken = authenticationToken
@@ -36,10 +44,16 @@ public struct StoredOrder: Sendable {
     /// write's (an update).
     public init(committed write: OrderWrite, changeTag: Int64, version: Int, createdAt: Int64? = nil) {
         self.init(
-            orderTypeIdentifier: write.orderTypeIdentifier, orderIdentifier: write.orderIdentifier,
-            authenticationToken: write.authenticationToken, document: write.document, status: write.status,
+            orderTypeIdentifier: write.orderTypeIdentifier,
+            orderIdentifier: write.orderIdentifier,
+            authenticationToken: write.authenticationToken,
+            document: write.document,
+            status: write.status,
             createdAt: Date(unixSeconds: createdAt ?? write.createdAt.unixSeconds),
-            updatedAt: Date(unixSeconds: write.updatedAt.unixSeconds), changeTag: changeTag, version: version)
+            updatedAt: Date(unixSeconds: write.updatedAt.unixSeconds),
+            changeTag: changeTag,
+            version: version
+        )
     }
 
     /// The head of this order, without its document.
@@ -75,8 +89,16 @@ public struct OrderWrite: Sendable {
     /// makes no seals.
     public let package: Data
 
-    public init(orderTypeIdentifier: String, orderIdentifier: String, authenticationToken: String,
-                document: OrderDocument, createdAt: Date, updatedAt: Date, assets: [String: Data]?, package: Data) {
+    public init(
+        orderTypeIdentifier: String,
+        orderIdentifier: String,
+        authenticationToken: String,
+        document: OrderDocument,
+        createdAt: Date,
+        updatedAt: Date,
+        assets: [String: Data]?,
+        package: Data
+    ) {
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier
         self.authenticationToken = authenticationToken
@@ -143,8 +165,15 @@ public struct OrderSummary: Sendable, Codable, Equatable {
     /// How many devices are registered for the order.
     public let registrations: Int
 
-    public init(orderTypeIdentifier: String, orderIdentifier: String, status: Order.Status, createdAt: Date,
-                updatedAt: Date, version: Int, registrations: Int) {
+    public init(
+        orderTypeIdentifier: String,
+        orderIdentifier: String,
+        status: Order.Status,
+        createdAt: Date,
+        updatedAt: Date,
+        version: Int,
+        registrations: Int
+    ) {
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier
         self.status = status

@@ -25,9 +25,18 @@ public struct PushRecord: Sendable, Codable, Equatable {
     public let createdAt: Date
     public let updatedAt: Date
 
-    public init(id: Int64, orderTypeIdentifier: String, orderIdentifier: String, deviceIdentifier: String,
-                status: PushStatus, attempts: Int, nextAttemptAt: Date, lastError: String?, createdAt: Date,
-                updatedAt: Date) {
+    public init(
+        id: Int64,
+        orderTypeIdentifier: String,
+        orderIdentifier: String,
+        deviceIdentifier: String,
+        status: PushStatus,
+        attempts: Int,
+        nextAttemptAt: Date,
+        lastError: String?,
+        createdAt: Date,
+        updatedAt: Date
+    ) {
         self.id = id
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier
@@ -76,8 +85,14 @@ public struct PushJob: Sendable, Equatable {
     /// Attempts so far, this one included.
     public let attempts: Int
 
-    public init(id: Int64, orderTypeIdentifier: String, orderIdentifier: String, deviceIdentifier: String,
-                pushToken: String, attempts: Int) {
+    public init(
+        id: Int64,
+        orderTypeIdentifier: String,
+        orderIdentifier: String,
+        deviceIdentifier: String,
+        pushToken: String,
+        attempts: Int
+    ) {
         self.id = id
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier

@@ -9,8 +9,14 @@ public struct Registration: Sendable, Codable, Equatable {
     public let createdAt: Date
     public let updatedAt: Date
 
-    public init(deviceIdentifier: String, orderTypeIdentifier: String, orderIdentifier: String, pushToken: String,
-                createdAt: Date, updatedAt: Date) {
+    public init(
+        deviceIdentifier: String,
+        orderTypeIdentifier: String,
+        orderIdentifier: String,
+        pushToken: String,
+        createdAt: Date,
+        updatedAt: Date
+    ) {
         self.deviceIdentifier = deviceIdentifier
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier

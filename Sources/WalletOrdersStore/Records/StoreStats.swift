@@ -15,8 +15,16 @@ public struct StoreStats: Sendable, Codable, Equatable {
     public let pushesLastHour: [PushStatus: Int]
     public let pushesLastDay: [PushStatus: Int]
 
-    public init(orders: Int, ordersByStatus: [Order.Status: Int], registrations: Int, devices: Int, deviceLogs: Int,
-                pushes: PushCounts, pushesLastHour: [PushStatus: Int], pushesLastDay: [PushStatus: Int]) {
+    public init(
+        orders: Int,
+        ordersByStatus: [Order.Status: Int],
+        registrations: Int,
+        devices: Int,
+        deviceLogs: Int,
+        pushes: PushCounts,
+        pushesLastHour: [PushStatus: Int],
+        pushesLastDay: [PushStatus: Int]
+    ) {
         self.orders = orders
         self.ordersByStatus = ordersByStatus
         self.registrations = registrations

@@ -6,7 +6,7 @@ DEBIAN_PACKAGES := pkg-config openssl libssl-dev libcurl4-openssl-dev libzip-dev
 TEST_PACKAGES := postgresql chromium chromium-driver python3 python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test-deps install build test contract run bench bench-http bench-push bench-scale clean
+.PHONY: deps test-deps install build format lint test contract run bench bench-http bench-push bench-scale clean
 
 ## Install the Debian packages the build needs (and with test-deps, the tests), when any is missing.
 deps:
@@ -27,8 +27,19 @@ install:
 build: deps
 	$(SWIFT) build
 
-## Build and run the whole test suite, then the API contract check (schemathesis against the running server).
-test: test-deps
+SWIFT_SOURCES := Package.swift Sources Tests Benchmarks Fuzz/Package.swift Fuzz/Sources
+
+## Format the Swift sources as .swift-format says (the toolchain's swift-format).
+format:
+	$(SWIFT) format --in-place --recursive $(SWIFT_SOURCES)
+
+## Fail on any source that .swift-format would change or that breaks one of its rules.
+lint:
+	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)
+
+## Check the formatting, build and run the whole test suite, then the API contract check (schemathesis against the
+## running server).
+test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	Tests/contract/schemathesis.sh

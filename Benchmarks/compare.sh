@@ -2,7 +2,8 @@
 # Two (or more) builds of the service compared on one SQLite database, because one run on a shared machine moves by
 # more than most changes do: for each binary in turn, a fresh copy of DATABASE is served and wrk measures the
 # listing, registration alone, updates alone, then registrations and updates at once. Name the binaries
-# alternately (A B A B) and compare like with like.
+# alternately (A B A B) and compare like with like. The fetch (a random order of the first 1,000, warmed first) and the
+# fetch of an unchanged order (a random order of all of them, If-Modified-Since in the future: 304) come first.
 #
 # Usage: Benchmarks/compare.sh DATABASE KEYS BINARY...
 #   DATABASE  a database seeded and kept by `KEEP=1 Benchmarks/scale.sh sqlite ORDERS DEVICES PER_DEVICE`
@@ -31,11 +32,13 @@ key=merchant-key-for-the-scale-benchmark
 port=18091
 base="http://127.0.0.1:$port"
 export ORDERS=$(sqlite3 "$database" "SELECT count(*) FROM orders") \
-  DEVICES=$(sqlite3 "$database" "SELECT count(DISTINCT device_identifier) FROM registrations") ORDER_TYPE=$WALLET_ORDERS_ORDER_TYPE MERCHANT_KEY=$key
+  DEVICES=$(sqlite3 "$database" "SELECT count(DISTINCT device_identifier) FROM registrations") ORDER_TYPE=$WALLET_ORDERS_ORDER_TYPE MERCHANT_KEY=$key \
+  FETCHED=1000
 rps() { awk '/Requests\/sec/ {print $2}' "$work/$1.txt"; }
 p99() { awk '/ 99%/ {print $2}' "$work/$1.txt"; }
 
-printf '%-28s %9s %8s %9s %9s %15s %6s %10s\n' binary listing p99 register update "both: reg/upd" ratio "reg p99"
+printf '%-28s %8s %8s %9s %8s %9s %9s %15s %6s %10s\n' binary fetch "304" listing p99 register update "both: reg/upd" ratio \
+  "reg p99"
 for binary in "$@"; do
   rm -f "$work"/orders.sqlite*
   cp "$database" "$work/orders.sqlite"
@@ -47,6 +50,9 @@ for binary in "$@"; do
     "$binary" serve --port $port >"$work/serve.log" 2>&1 &
   server=$!
   for _ in $(seq 300); do curl -sf "$base/healthz" >/dev/null && break; sleep 0.1; done
+  wrk -t2 -c"$connections" -d3s -s Benchmarks/wrk/fetch.lua "$base" >/dev/null
+  wrk -t2 -c"$connections" -d"${duration}s" -s Benchmarks/wrk/fetch.lua "$base" >"$work/fetch.txt"
+  wrk -t2 -c"$connections" -d"${duration}s" -s Benchmarks/wrk/fetch-unchanged.lua "$base" >"$work/unchanged.txt"
   wrk -t2 -c"$connections" -d3s -s Benchmarks/wrk/listing.lua "$base" >/dev/null
   wrk -t2 -c"$connections" -d"${duration}s" --latency -s Benchmarks/wrk/listing.lua "$base" >"$work/listing.txt"
   wrk -t2 -c"$connections" -d"${duration}s" -s Benchmarks/wrk/register.lua "$base" >"$work/register.txt"
@@ -58,6 +64,7 @@ for binary in "$@"; do
   wait $mixed
   kill "$server"; wait "$server" 2>/dev/null || true; server=""
   ratio=$(python3 -c "import sys; print(f'{float(sys.argv[2]) / float(sys.argv[1]):.2f}')" "$(rps register)" "$(rps mixed-register)")
-  printf '%-28s %9s %8s %9s %9s %15s %6s %10s\n' "$(basename "$(dirname "$binary")")/$(basename "$binary")" "$(rps listing)" "$(p99 listing)" \
+  printf '%-28s %8s %8s %9s %8s %9s %9s %15s %6s %10s\n' "$(basename "$(dirname "$binary")")/$(basename "$binary")" \
+    "$(rps fetch)" "$(rps unchanged)" "$(rps listing)" "$(p99 listing)" \
     "$(rps register)" "$(rps update)" "$(rps mixed-register)/$(rps mixed-update)" "$ratio" "$(p99 mixed-register)"
 done

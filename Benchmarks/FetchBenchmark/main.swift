@@ -36,7 +36,7 @@ func router(cacheCapacity: Int, bare: ByteBuffer?) -> Router<ServiceRequestConte
         webServiceURL: "https://orders.example.com",
         cacheCapacity: cacheCapacity
     )
-    let router = ServiceRouter.make(service: service, metrics: ServiceMetrics(), merchantKeys: ["bench"])
+    let router = ServiceRouter.make(service: service, metrics: ServiceMetrics())
     if let bare {
         // Two path parameters like the fetch, the same content type, the bytes from memory: what the router,
         // the middleware and NIO cost with no service behind them.

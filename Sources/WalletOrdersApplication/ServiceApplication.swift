@@ -9,23 +9,22 @@ import WalletOrdersService
 public enum ServiceApplication {
     /// The application for `service` as `configuration` describes it; `onServerRunning` receives the bound port.
     /// `services` run beside the server and stop after it (the push worker, the store's upkeep). `routes` adds
-    /// the routes of other modules (the playground) to the router, and `extraMerchantKeys` are accepted by the
-    /// merchant API beside the configured keys.
+    /// the routes of other modules (the playground) to the router. The merchant API accepts the keys
+    /// `service.merchants` knows.
     public static func make(
         service: OrderService,
         metrics: ServiceMetrics,
         configuration: ServiceConfiguration,
         logger: Logger,
         services: [any Service] = [],
-        extraMerchantKeys: [String] = [],
         routes: (Router<ServiceRequestContext>) -> Void = { _ in },
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<ServiceRequestContext>> {
         let router = ServiceRouter.make(
             service: service,
             metrics: metrics,
-            merchantKeys: configuration.merchantKeys + extraMerchantKeys,
             adminKey: configuration.adminKey,
+            operatorKey: configuration.operatorKey,
             limits: configuration.clientLimits
         )
         routes(router)

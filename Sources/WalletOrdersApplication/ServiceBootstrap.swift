@@ -24,9 +24,12 @@ public struct ServiceBootstrap: Sendable {
         [StoreUpkeepService(store: store)] + (pushWorker.map { [PushWorkerService(worker: $0)] } ?? [])
     }
 
+    /// A ready service for `configuration`; `extraMerchantKeys` speak for the default merchant beside the
+    /// configured ones (the playground page's own key).
     public static func make(
         configuration: ServiceConfiguration,
         logger: Logger,
+        extraMerchantKeys: [String] = [],
         now: @escaping @Sendable () -> Date = Date.init
     ) async throws -> ServiceBootstrap {
         var configuration = configuration
@@ -97,7 +100,8 @@ public struct ServiceBootstrap: Sendable {
                 webServiceURL: configuration.webServiceURL,
                 now: now,
                 counters: metrics.serviceCounters,
-                logLimits: configuration.deviceLogs
+                logLimits: configuration.deviceLogs,
+                merchantKeys: configuration.merchantKeys + extraMerchantKeys
             ),
             metrics: metrics,
             store: store,

@@ -85,7 +85,11 @@ struct Serve: AsyncParsableCommand {
         }
         let bootstrap: ServiceBootstrap
         do {
-            bootstrap = try await ServiceBootstrap.make(configuration: configuration, logger: logger)
+            bootstrap = try await ServiceBootstrap.make(
+                configuration: configuration,
+                logger: logger,
+                extraMerchantKeys: playground.map { [$0.key] } ?? []
+            )
         } catch let error as ConfigurationError {
             embeddedAPNS?.listener.close()
             throw CommandFailure("cannot start: \(error.description)")
@@ -105,7 +109,6 @@ struct Serve: AsyncParsableCommand {
             configuration: configured,
             logger: logger,
             services: bootstrap.services,
-            extraMerchantKeys: playground.map { [$0.key] } ?? [],
             routes: { page.add(to: $0) },
             onServerRunning: { port in
                 listening?.listening(host: configured.host, port: port)

@@ -6,6 +6,9 @@ struct WalletOrders: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wallet-orders",
         abstract: "An Apple Wallet Orders server: device API, signed .order packages and APNs pushes.",
-        subcommands: [Serve.self, Migrate.self, Doctor.self, Admin.self, Keys.self, Package.self, Verify.self, APNSSandbox.self, Device.self]
+        subcommands: [
+            Serve.self, Migrate.self, Doctor.self, Admin.self, Merchants.self, Keys.self, Package.self, Verify.self,
+            APNSSandbox.self, Device.self,
+        ]
     )
 }

@@ -10,6 +10,11 @@ public protocol HTTPMetrics: Sendable {
     func rateLimited(_ limit: String)
     /// A connection was closed because its client sent a request's head or body too slowly.
     func slowClientClosed(_ phase: SlowClientPhase)
+    /// A merchant API request of the merchant `slug` was let through.
+    func merchantRequest(_ slug: String)
+    /// A request or write of the merchant `slug` was refused by one of its limits (`requestsPerSecond`, `maxOrders`,
+    /// `maxAssetBytes`).
+    func merchantLimited(_ slug: String, limit: String)
     /// A device log request's messages were all dropped: `rate_limited` or `unreadable`.
     func deviceLogRequestDropped(_ reason: String)
     /// The exposition `/metrics` serves, with what was read for this scrape.
@@ -23,4 +28,6 @@ public struct MetricsScrape: Sendable {
     public let logLimits: DeviceLogLimits
     /// Each rate limit by the name it is counted under, with how many clients it remembers now.
     public let rateLimits: [(name: String, limit: RateLimit, trackedClients: Int)]
+    /// Every merchant, with what it holds and its limits.
+    public let merchants: [Merchant]
 }

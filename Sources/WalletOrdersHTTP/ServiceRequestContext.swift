@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import WalletOrdersStore
 
 /// The per-request context: Hummingbird's core storage plus the peer's address and the client's.
 public struct ServiceRequestContext: RequestContext, RemoteAddressRequestContext {
@@ -9,6 +10,8 @@ public struct ServiceRequestContext: RequestContext, RemoteAddressRequestContext
     /// The client's IP address: the peer's, or the trusted-proxy header's when one is configured. What rate
     /// limits count by and device logs record.
     public var clientAddress: String?
+    /// The merchant the request's merchant API key speaks for, once the merchant API authenticated it.
+    public var merchant: Merchant?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

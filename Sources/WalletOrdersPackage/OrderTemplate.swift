@@ -37,11 +37,21 @@ public struct OrderTemplate: Sendable {
     }
 
     private init(files: [String: Data], defaults: JSONValue?, localizationProblems: [OrderProblem]) {
+        self.init(
+            files: files,
+            defaults: defaults,
+            localizationProblems: localizationProblems,
+            packaged: files.mapValues { PackageFile($0, effort: .best, digests: DigestAlgorithm.allCases) }
+        )
+    }
+
+    /// A template whose files are compressed and hashed already (`packaged`, one for each of `files`).
+    init(files: [String: Data], defaults: JSONValue?, localizationProblems: [OrderProblem], packaged: [String: PackageFile]) {
         self.files = files
         self.defaults = defaults
         self.localizationProblems = localizationProblems
         paths = Set(files.keys)
-        packaged = files.mapValues { PackageFile($0, effort: .best, digests: DigestAlgorithm.allCases) }
+        self.packaged = packaged
     }
 
     /// Reads a template folder; its files are compressed and hashed once, for every package built from it.

@@ -48,12 +48,23 @@ extension PostgresStore {
                 try await connection.query(
                     """
                     INSERT INTO orders (order_type_identifier, order_identifier, authentication_token, document, status,
-                                        created_at, updated_at, change_tag, version)
-                    SELECT t, i, k, d, s, c, u, pg_current_xact_id()::text::bigint, 1
+                                        created_at, updated_at, change_tag, version, merchant_id, order_number)
+                    SELECT t, i, k, d, s, c, u, pg_current_xact_id()::text::bigint, 1, m, NULLIF(n, '')
                     FROM unnest(\(types)::text[], \(ids)::text[], \(orders.map(\.authenticationToken))::text[],
                                 \(orders.map { Self.text($0.document) })::text[], \(statuses)::text[],
-                                \(orders.map(\.createdAt.unixSeconds))::bigint[], \(updated)::bigint[])
-                         AS o(t, i, k, d, s, c, u)
+                                \(orders.map(\.createdAt.unixSeconds))::bigint[], \(updated)::bigint[],
+                                \(orders.map(\.merchantID))::bigint[],
+                                \(orders.map { $0.document["orderNumber"]?.stringValue ?? "" })::text[])
+                         AS o(t, i, k, d, s, c, u, m, n)
+                    """,
+                    logger: self.logger
+                )
+                let perMerchant = Dictionary(grouping: orders, by: \.merchantID).mapValues { Int64($0.count) }
+                try await connection.query(
+                    """
+                    UPDATE merchants m SET orders_stored = orders_stored + c.n
+                    FROM unnest(\(Array(perMerchant.keys))::bigint[], \(Array(perMerchant.values))::bigint[]) AS c(id, n)
+                    WHERE m.id = c.id
                     """,
                     logger: self.logger
                 )

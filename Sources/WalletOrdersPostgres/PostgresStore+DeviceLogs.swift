@@ -8,12 +8,11 @@ import WalletOrdersStore
 extension PostgresStore {
     public func appendLogs(
         _ messages: [String],
+        merchants: [String: Int64],
         remoteAddress: String?,
         now: Date,
         maxBytes: Int
-    ) async throws
-        -> DeviceLogAppend
-    {
+    ) async throws -> DeviceLogAppend {
         guard !messages.isEmpty else { return DeviceLogAppend() }
         let at = now.unixSeconds
         return try await transaction { connection in
@@ -34,18 +33,23 @@ extension PostgresStore {
             let hashes = texts.map(DeviceLogEntry.digest(of:))
             let counts = batch.map { Int64($0.count) }
             let sizes = texts.map { Int64(DeviceLogEntry.storedSize(of: $0)) }
+            // Arrays carry no nulls here: 0 stands for "no merchant".
+            let owners = texts.map { merchants[$0] ?? 0 }
             let rows = try await connection.query(
                 """
                 WITH sent AS (
-                    SELECT * FROM unnest(\(texts)::text[], \(hashes)::bigint[], \(counts)::bigint[], \(sizes)::bigint[])
-                        WITH ORDINALITY AS s(message, hash, count, size, position)
+                    SELECT * FROM unnest(\(texts)::text[], \(hashes)::bigint[], \(counts)::bigint[], \(sizes)::bigint[],
+                                         \(owners)::bigint[])
+                        WITH ORDINALITY AS s(message, hash, count, size, merchant_id, position)
                 ), folded AS (
                     UPDATE device_logs d SET count = d.count + s.count, last_seen_at = \(at), remote_address = \(remoteAddress)
                     FROM sent s WHERE d.message_hash = s.hash AND d.message = s.message
                     RETURNING s.position, s.count
                 ), inserted AS (
-                    INSERT INTO device_logs (received_at, last_seen_at, remote_address, message, message_hash, count, size)
-                    SELECT \(at), \(at), \(remoteAddress), s.message, s.hash, s.count, s.size FROM sent s
+                    INSERT INTO device_logs (received_at, last_seen_at, remote_address, message, message_hash, count, size,
+                                             merchant_id)
+                    SELECT \(at), \(at), \(remoteAddress), s.message, s.hash, s.count, s.size, NULLIF(s.merchant_id, 0)
+                    FROM sent s
                     WHERE s.position NOT IN (SELECT position FROM folded)
                     ORDER BY s.position
                     RETURNING count, size
@@ -101,6 +105,9 @@ extension PostgresStore {
             WHERE (\(page.before)::bigint IS NULL OR id < \(page.before))
               AND (\(filter.since?.unixSeconds)::bigint IS NULL OR last_seen_at >= \(filter.since?.unixSeconds))
               AND (\(filter.containing)::text IS NULL OR strpos(lower(message), lower(\(filter.containing))) > 0)
+              AND (\(filter.merchant)::bigint IS NULL
+                   OR (CASE WHEN \(filter.merchant)::bigint = \(Merchant.defaultID) THEN merchant_id IS NULL
+                            ELSE merchant_id = \(filter.merchant) END))
             ORDER BY id DESC LIMIT \(page.limit + 1)
             """,
             logger: logger

@@ -16,6 +16,7 @@ extension PostgresStore {
         switch event {
         case .pushesQueued: "p"
         case .orderChanged(let type, let id, let version): "o \(version) \(type) \(id)"
+        case .merchantsChanged: "m"
         // Said by each instance's own listener, never sent.
         case .resync: "r"
         case .interrupted: "i"
@@ -26,6 +27,7 @@ extension PostgresStore {
         let parts = payload.split(separator: " ")
         switch parts.first {
         case "p": return .pushesQueued
+        case "m": return .merchantsChanged
         case "o" where parts.count == 4:
             guard let version = Int(parts[1]) else { return nil }
             return .orderChanged(type: String(parts[2]), id: String(parts[3]), version: version)

@@ -11,8 +11,10 @@ extension PostgresStore {
         let id = order.orderIdentifier
         let statement = CreateOrderStatement(order: order, document: Self.text(order.document))
         let create = { (connection: PostgresConnection) async throws -> Int64 in
-            guard let tag = try await self.rows(statement, on: connection).first else { throw StoreError.orderExists }
-            return tag
+            guard let row = try await self.rows(statement, on: connection).first else { throw StoreError.orderExists }
+            // Run in a transaction whenever the merchant has a maxOrders (see `run`): this undoes the insert.
+            guard row.charged else { throw StoreError.quotaExceeded(.maxOrders) }
+            return row.changeTag
         }
         // A new order has no files to remove: without any to add, the statement runs alone.
         let files = order.assets?.isEmpty == false ? order.assets : nil
@@ -90,6 +92,7 @@ extension PostgresStore {
         let rows = try await client.query(
             """
             SELECT o.seq, o.order_type_identifier, o.order_identifier, o.status, o.created_at, o.updated_at, o.version,
+                   o.order_number, o.merchant_id,
                    (SELECT count(*) FROM registrations r
                     WHERE r.order_type_identifier = o.order_type_identifier
                       AND r.order_identifier = o.order_identifier)::bigint AS registrations
@@ -98,6 +101,8 @@ extension PostgresStore {
               AND (\(page.before)::bigint IS NULL OR o.seq < \(page.before))
               AND (\(filter.status?.rawValue)::text IS NULL OR o.status = \(filter.status?.rawValue))
               AND (\(filter.updatedSince?.unixSeconds)::bigint IS NULL OR o.updated_at >= \(filter.updatedSince?.unixSeconds))
+              AND (\(filter.merchant)::bigint IS NULL OR o.merchant_id = \(filter.merchant))
+              AND (\(filter.orderNumber)::text IS NULL OR o.order_number = \(filter.orderNumber))
             ORDER BY o.seq DESC LIMIT \(page.limit + 1)
             """,
             logger: logger
@@ -114,7 +119,9 @@ extension PostgresStore {
                         createdAt: Date(unixSeconds: try columns["created_at"]),
                         updatedAt: Date(unixSeconds: try columns["updated_at"]),
                         version: try columns["version"],
-                        registrations: Int(try columns["registrations"] as Int64)
+                        registrations: Int(try columns["registrations"] as Int64),
+                        orderNumber: try columns["order_number"],
+                        merchantID: try columns["merchant_id"]
                     )
                 )
             },

@@ -188,6 +188,7 @@ extension PostgresStore {
               AND (\(filter.type)::text IS NULL OR order_type_identifier = \(filter.type))
               AND (\(filter.id)::text IS NULL OR order_identifier = \(filter.id))
               AND (\(page.before)::bigint IS NULL OR id < \(page.before))
+              AND (\(filter.merchant)::bigint IS NULL OR merchant_id = \(filter.merchant))
             ORDER BY id DESC LIMIT \(page.limit + 1)
             """,
             logger: logger

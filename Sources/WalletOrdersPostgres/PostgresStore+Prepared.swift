@@ -87,17 +87,19 @@ extension PostgresStore {
         /// The columns it is read from, in a statement that names the orders table `o`.
         static let columns =
             "o.authentication_token, o.document, o.status, o.created_at, o.updated_at, o.change_tag, "
-            + "o.version"
+            + "o.version, o.merchant_id"
         let head: OrderHead
         let document: String
         let status: String
         let createdAt: Int64
+        let merchantID: Int64
 
         init(_ columns: Columns) throws {
             head = try PostgresStore.head(columns)
             document = try columns["document"]
             status = try columns["status"]
             createdAt = try columns["created_at"]
+            merchantID = try columns["merchant_id"]
         }
 
         func order(type: String, id: String) throws -> StoredOrder {
@@ -110,7 +112,8 @@ extension PostgresStore {
                 createdAt: Date(unixSeconds: createdAt),
                 updatedAt: head.updatedAt,
                 changeTag: head.changeTag,
-                version: head.version
+                version: head.version,
+                merchantID: merchantID
             )
         }
     }
@@ -164,7 +167,7 @@ extension PostgresStore {
         static let sql = """
             WITH updated AS (
                 UPDATE orders SET document = $1, status = $2, updated_at = $3,
-                                  change_tag = pg_current_xact_id()::text::bigint, version = $4
+                                  change_tag = pg_current_xact_id()::text::bigint, version = $4, order_number = $13
                 WHERE order_type_identifier = $5 AND order_identifier = $6 AND version = $7
                 RETURNING change_tag, created_at
             ), recorded AS (
@@ -180,9 +183,9 @@ extension PostgresStore {
             ), queued AS (
                 -- A pending push for the same order and token already covers this change.
                 INSERT INTO push_outbox (order_type_identifier, order_identifier, device_identifier, push_token,
-                                         status, attempts, next_attempt_at, created_at, updated_at)
+                                         status, attempts, next_attempt_at, created_at, updated_at, merchant_id)
                 SELECT r.order_type_identifier, r.order_identifier, r.device_identifier, r.push_token,
-                       'pending', 0, $9, $9, $9
+                       'pending', 0, $9, $9, $9, $14
                 FROM registrations r, updated
                 WHERE r.order_type_identifier = $5 AND r.order_identifier = $6
                 ON CONFLICT (order_type_identifier, order_identifier, push_token) WHERE status = 'pending' DO NOTHING
@@ -205,7 +208,7 @@ extension PostgresStore {
             let type = order.orderTypeIdentifier
             let id = order.orderIdentifier
             let version = expectedVersion + 1
-            var bindings = PostgresBindings(capacity: 12)
+            var bindings = PostgresBindings(capacity: 14)
             bindings.append(document)
             bindings.append(order.status.rawValue)
             bindings.append(order.updatedAt.unixSeconds)
@@ -218,6 +221,8 @@ extension PostgresStore {
             bindings.append(PostgresStore.channel)
             bindings.append(PostgresStore.payload(.orderChanged(type: type, id: id, version: version)))
             bindings.append(PostgresStore.payload(.pushesQueued))
+            bindings.append(order.orderNumber)
+            bindings.append(order.merchantID)
             return bindings
         }
 
@@ -236,8 +241,8 @@ extension PostgresStore {
         static let sql = """
             WITH created AS (
                 INSERT INTO orders (order_type_identifier, order_identifier, authentication_token, document, status,
-                                    created_at, updated_at, change_tag, version)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, pg_current_xact_id()::text::bigint, 1)
+                                    created_at, updated_at, change_tag, version, merchant_id, order_number)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, pg_current_xact_id()::text::bigint, 1, $11, $12)
                 ON CONFLICT (order_type_identifier, order_identifier) DO NOTHING
                 RETURNING change_tag
             ), recorded AS (
@@ -250,17 +255,24 @@ extension PostgresStore {
                 SELECT $1, $2, 1, $8 FROM created
                 ON CONFLICT (order_type_identifier, order_identifier) DO UPDATE
                     SET version = excluded.version, data = excluded.data
+            ), charged AS (
+                -- One more order for the merchant, unless that passes its maxOrders ($13): then no row, and the
+                -- caller rolls the whole write back.
+                UPDATE merchants SET orders_stored = orders_stored + 1
+                WHERE id = $11 AND EXISTS (SELECT 1 FROM created) AND ($13::bigint IS NULL OR orders_stored < $13)
+                RETURNING id
             )
-            SELECT c.change_tag, pg_notify($9, $10)::text AS changed FROM created c
+            SELECT c.change_tag, pg_notify($9, $10)::text AS changed, (SELECT count(*) FROM charged) AS charged
+            FROM created c
             """
-        typealias Row = Int64
+        typealias Row = (changeTag: Int64, charged: Bool)
         let order: OrderWrite
         let document: String
 
         func makeBindings() throws -> PostgresBindings {
             let type = order.orderTypeIdentifier
             let id = order.orderIdentifier
-            var bindings = PostgresBindings(capacity: 10)
+            var bindings = PostgresBindings(capacity: 13)
             bindings.append(type)
             bindings.append(id)
             bindings.append(order.authenticationToken)
@@ -271,11 +283,15 @@ extension PostgresStore {
             try bindings.append(order.package)
             bindings.append(PostgresStore.channel)
             bindings.append(PostgresStore.payload(.orderChanged(type: type, id: id, version: 1)))
+            bindings.append(order.merchantID)
+            bindings.append(order.orderNumber)
+            bindings.append(order.limits.maxOrders.map(Int64.init))
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> Int64 {
-            try Columns(row)["change_tag"]
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let columns = Columns(row)
+            return (try columns["change_tag"], try columns["charged"] as Int64 > 0)
         }
     }
 }

@@ -44,10 +44,12 @@ extension PostgresStore {
         try await connection.query(
             """
             INSERT INTO push_outbox (order_type_identifier, order_identifier, device_identifier, push_token, status,
-                                     attempts, next_attempt_at, created_at, updated_at)
-            SELECT order_type_identifier, order_identifier, device_identifier, push_token, 'pending', 0,
-                   \(now.unixSeconds), \(now.unixSeconds), \(now.unixSeconds)
-            FROM registrations WHERE order_type_identifier = \(type) AND order_identifier = \(id)
+                                     attempts, next_attempt_at, created_at, updated_at, merchant_id)
+            SELECT r.order_type_identifier, r.order_identifier, r.device_identifier, r.push_token, 'pending', 0,
+                   \(now.unixSeconds), \(now.unixSeconds), \(now.unixSeconds), o.merchant_id
+            FROM registrations r
+            JOIN orders o ON o.order_type_identifier = r.order_type_identifier AND o.order_identifier = r.order_identifier
+            WHERE r.order_type_identifier = \(type) AND r.order_identifier = \(id)
             ON CONFLICT (order_type_identifier, order_identifier, push_token) WHERE status = 'pending' DO NOTHING
             """,
             logger: logger
@@ -70,17 +72,43 @@ extension PostgresStore {
         replacingFilesOf order: OrderWrite,
         with files: [String: Data]?
     ) async throws -> Result {
-        guard let files else { return try await client.withConnection(statement) }
+        // A statement that may pass a merchant's limit runs in a transaction, so that passing it undoes the write.
+        guard files != nil || order.limits.maxOrders != nil else { return try await client.withConnection(statement) }
         return try await transaction { connection in
             let result = try await statement(connection)
-            try await replaceAssets(
-                connection,
-                type: order.orderTypeIdentifier,
-                id: order.orderIdentifier,
-                assets: files
-            )
+            if let files {
+                try await chargeFiles(connection, order, files: files)
+                try await replaceAssets(connection, type: order.orderTypeIdentifier, id: order.orderIdentifier, assets: files)
+            }
             return result
         }
+    }
+
+    /// Counts the change in the bytes of an order's files against its merchant's `maxAssetBytes`, before they are
+    /// replaced by `files`; throws `StoreError.quotaExceeded` when the limit would be passed.
+    func chargeFiles(_ connection: PostgresConnection, _ order: OrderWrite, files: [String: Data]) async throws {
+        let type = order.orderTypeIdentifier
+        let id = order.orderIdentifier
+        let before =
+            try await connection.query(
+                """
+                SELECT COALESCE(SUM(octet_length(data)), 0)::bigint FROM order_assets
+                WHERE order_type_identifier = \(type) AND order_identifier = \(id)
+                """,
+                logger: logger
+            ).collect().first?.decode(Int64.self) ?? 0
+        let delta = Int64(files.values.reduce(0) { $0 + $1.count }) - before
+        guard delta != 0 else { return }
+        let max = order.limits.maxAssetBytes.map(Int64.init)
+        let charged = try await connection.query(
+            """
+            UPDATE merchants SET asset_bytes = asset_bytes + \(delta)
+            WHERE id = \(order.merchantID) AND (\(delta) <= 0 OR \(max)::bigint IS NULL OR asset_bytes + \(delta) <= \(max))
+            RETURNING id
+            """,
+            logger: logger
+        ).collect()
+        guard !charged.isEmpty else { throw StoreError.quotaExceeded(.maxAssetBytes) }
     }
 
     func replaceAssets(

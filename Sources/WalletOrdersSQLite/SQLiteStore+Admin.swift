@@ -50,8 +50,8 @@ extension SQLiteStore {
                 let insertOrder = try db.makeStatement(
                     sql: """
                         INSERT INTO orders (order_type_identifier, order_identifier, authentication_token, document, status,
-                                            created_at, updated_at, change_tag, version)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
+                                            created_at, updated_at, change_tag, version, merchant_id, order_number)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
                         """
                 )
                 let insertVersion = try db.makeStatement(
@@ -65,12 +65,19 @@ extension SQLiteStore {
                         INSERT INTO order_packages (order_type_identifier, order_identifier, version, data) VALUES (?, ?, 1, ?)
                         """
                 )
+                for (merchant, count) in Dictionary(grouping: orders, by: \.merchantID).mapValues(\.count) {
+                    try db.execute(
+                        sql: "UPDATE merchants SET orders_stored = orders_stored + ? WHERE id = ?",
+                        arguments: [count, merchant]
+                    )
+                }
                 for order in orders {
                     tag += 1
                     let status = order.document["status"]?.stringValue ?? "open"
                     try insertOrder.execute(arguments: [
                         order.orderTypeIdentifier, order.orderIdentifier, order.authenticationToken,
                         Self.text(order.document), status, order.createdAt.unixSeconds, order.updatedAt.unixSeconds, tag,
+                        order.merchantID, order.document["orderNumber"]?.stringValue,
                     ])
                     try insertVersion.execute(arguments: [
                         order.orderTypeIdentifier, order.orderIdentifier, status, order.updatedAt.unixSeconds,

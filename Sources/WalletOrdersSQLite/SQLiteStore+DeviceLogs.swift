@@ -7,12 +7,11 @@ import WalletOrdersStore
 extension SQLiteStore {
     public func appendLogs(
         _ messages: [String],
+        merchants: [String: Int64],
         remoteAddress: String?,
         now: Date,
         maxBytes: Int
-    ) async throws
-        -> DeviceLogAppend
-    {
+    ) async throws -> DeviceLogAppend {
         guard !messages.isEmpty else { return DeviceLogAppend() }
         return try await write { db in
             var outcome = DeviceLogAppend()
@@ -25,8 +24,9 @@ extension SQLiteStore {
             )
             let insert = try db.cachedStatement(
                 sql: """
-                    INSERT INTO device_logs (received_at, last_seen_at, remote_address, message, message_hash, count, size)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO device_logs (received_at, last_seen_at, remote_address, message, message_hash, count, size,
+                                             merchant_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """
             )
             for (message, count) in DeviceLogBatch(messages).counted {
@@ -37,7 +37,9 @@ extension SQLiteStore {
                     continue
                 }
                 let size = DeviceLogEntry.storedSize(of: message)
-                try insert.execute(arguments: [now.unixSeconds, now.unixSeconds, remoteAddress, message, hash, count, size])
+                try insert.execute(arguments: [
+                    now.unixSeconds, now.unixSeconds, remoteAddress, message, hash, count, size, merchants[message],
+                ])
                 outcome.stored += 1
                 outcome.folded += count - 1
                 added += size
@@ -89,9 +91,13 @@ extension SQLiteStore {
                     SELECT id, received_at, last_seen_at, remote_address, message, count FROM device_logs
                     WHERE (?1 IS NULL OR id < ?1) AND (?3 IS NULL OR last_seen_at >= ?3)
                       AND (?4 IS NULL OR instr(lower(message), lower(?4)) > 0)
+                      AND (?5 IS NULL OR (CASE WHEN ?5 = ?6 THEN merchant_id IS NULL ELSE merchant_id = ?5 END))
                     ORDER BY id DESC LIMIT ?2
                     """,
-                arguments: [page.before, page.limit + 1, filter.since?.unixSeconds, filter.containing]
+                arguments: [
+                    page.before, page.limit + 1, filter.since?.unixSeconds, filter.containing, filter.merchant,
+                    Merchant.defaultID,
+                ]
             )
             return Page(
                 rows: rows.map { row in

@@ -162,9 +162,10 @@ extension SQLiteStore {
                     FROM push_outbox
                     WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR order_type_identifier = ?2)
                       AND (?3 IS NULL OR order_identifier = ?3) AND (?4 IS NULL OR id < ?4)
+                      AND (?6 IS NULL OR merchant_id = ?6)
                     ORDER BY id DESC LIMIT ?5
                     """,
-                arguments: [filter.status?.rawValue, filter.type, filter.id, page.before, page.limit + 1]
+                arguments: [filter.status?.rawValue, filter.type, filter.id, page.before, page.limit + 1, filter.merchant]
             )
             return Page(rows: try rows.map { row in (row["id"], try Self.push(row)) }, limit: page.limit)
         }

@@ -113,8 +113,8 @@ extension SQLiteStore {
 
     public func resendPushes(type: String, id: String, now: Date) async throws -> Int? {
         let queued = try await write { db -> Int? in
-            guard try Self.fetchOrderRow(db, type: type, id: id) != nil else { return nil }
-            return try Self.queuePushes(db, type: type, id: id, now: now)
+            guard let order = try Self.fetchOrderRow(db, type: type, id: id) else { return nil }
+            return try Self.queuePushes(db, type: type, id: id, merchant: order.merchantID, now: now)
         }
         if let queued, queued > 0 { hub.publish(.pushesQueued) }
         return queued

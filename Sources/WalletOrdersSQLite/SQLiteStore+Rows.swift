@@ -19,17 +19,17 @@ extension SQLiteStore {
     }
 
     /// One pending push per device registered for the order; answers how many devices that is.
-    static func queuePushes(_ db: Database, type: String, id: String, now: Date) throws -> Int {
+    static func queuePushes(_ db: Database, type: String, id: String, merchant: Int64, now: Date) throws -> Int {
         // A pending push for the same order and token already covers this change: Wallet fetches the newest version.
         try db.cachedStatement(
             sql: """
                 INSERT INTO push_outbox (order_type_identifier, order_identifier, device_identifier, push_token, status,
-                                         attempts, next_attempt_at, created_at, updated_at)
-                SELECT order_type_identifier, order_identifier, device_identifier, push_token, 'pending', 0, ?3, ?3, ?3
+                                         attempts, next_attempt_at, created_at, updated_at, merchant_id)
+                SELECT order_type_identifier, order_identifier, device_identifier, push_token, 'pending', 0, ?3, ?3, ?3, ?4
                 FROM registrations WHERE order_type_identifier = ?1 AND order_identifier = ?2
                 ON CONFLICT (order_type_identifier, order_identifier, push_token) WHERE status = 'pending' DO NOTHING
                 """
-        ).execute(arguments: [type, id, now.unixSeconds])
+        ).execute(arguments: [type, id, now.unixSeconds, merchant])
         return try Int.fetchOne(
             db.cachedStatement(
                 sql: """
@@ -52,6 +52,33 @@ extension SQLiteStore {
         ])
     }
 
+    /// Counts an order write against its merchant's limits: `orders` more orders and `assetBytes` more bytes of
+    /// per-order files (fewer when negative). Throws `StoreError.quotaExceeded`, and so rolls the write back, when
+    /// a limit would be passed; a write that frees room always passes.
+    static func charge(_ db: Database, _ order: OrderWrite, orders: Int, assetBytes: Int) throws {
+        guard orders != 0 || assetBytes != 0 else { return }
+        let limits = order.limits
+        if let maxOrders = limits.maxOrders, orders > 0 {
+            let stored =
+                try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT orders_stored FROM merchants WHERE id = ?"),
+                    arguments: [order.merchantID]
+                ) ?? 0
+            guard stored + orders <= maxOrders else { throw StoreError.quotaExceeded(.maxOrders) }
+        }
+        if let maxAssetBytes = limits.maxAssetBytes, assetBytes > 0 {
+            let held =
+                try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT asset_bytes FROM merchants WHERE id = ?"),
+                    arguments: [order.merchantID]
+                ) ?? 0
+            guard held + assetBytes <= maxAssetBytes else { throw StoreError.quotaExceeded(.maxAssetBytes) }
+        }
+        try db.cachedStatement(
+            sql: "UPDATE merchants SET orders_stored = orders_stored + ?, asset_bytes = asset_bytes + ? WHERE id = ?"
+        ).execute(arguments: [orders, assetBytes, order.merchantID])
+    }
+
     /// An order's row as stored, its document not parsed yet.
     struct OrderRow: Sendable {
         let authenticationToken: String
@@ -61,6 +88,7 @@ extension SQLiteStore {
         let updatedAt: Int64
         let changeTag: Int64
         let version: Int
+        let merchantID: Int64
 
         func order(type: String, id: String) throws -> StoredOrder {
             StoredOrder(
@@ -72,7 +100,8 @@ extension SQLiteStore {
                 createdAt: Date(unixSeconds: createdAt),
                 updatedAt: Date(unixSeconds: updatedAt),
                 changeTag: changeTag,
-                version: version
+                version: version,
+                merchantID: merchantID
             )
         }
     }
@@ -80,8 +109,8 @@ extension SQLiteStore {
     static func fetchOrderRow(_ db: Database, type: String, id: String) throws -> OrderRow? {
         let statement = try db.cachedStatement(
             sql: """
-                SELECT authentication_token, document, status, created_at, updated_at, change_tag, version FROM orders
-                WHERE order_type_identifier = ? AND order_identifier = ?
+                SELECT authentication_token, document, status, created_at, updated_at, change_tag, version, merchant_id
+                FROM orders WHERE order_type_identifier = ? AND order_identifier = ?
                 """
         )
         return try Row.fetchOne(statement, arguments: [type, id]).map { row in
@@ -92,7 +121,8 @@ extension SQLiteStore {
                 createdAt: row["created_at"],
                 updatedAt: row["updated_at"],
                 changeTag: row["change_tag"],
-                version: row["version"]
+                version: row["version"],
+                merchantID: row["merchant_id"]
             )
         }
     }

@@ -113,15 +113,16 @@ public final class SQLiteStore: OrderStore {
             try db.cachedStatement(
                 sql: """
                     INSERT INTO orders (order_type_identifier, order_identifier, authentication_token, document, status,
-                                        created_at, updated_at, change_tag, version)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
+                                        created_at, updated_at, change_tag, version, merchant_id, order_number)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
                     ON CONFLICT (order_type_identifier, order_identifier) DO NOTHING
                     """
             ).execute(arguments: [
                 type, id, order.authenticationToken, document, order.status.rawValue,
-                order.createdAt.unixSeconds, order.updatedAt.unixSeconds, tag,
+                order.createdAt.unixSeconds, order.updatedAt.unixSeconds, tag, order.merchantID, order.orderNumber,
             ])
             guard db.changesCount == 1 else { throw StoreError.orderExists }
+            try Self.charge(db, order, orders: 1, assetBytes: order.assetBytes ?? 0)
             try Self.recordVersion(db, order, version: 1)
             try Self.replaceAssets(db, type: type, id: id, assets: order.assets ?? [:])
             try Self.storePackage(db, type: type, id: id, version: 1, data: order.package)
@@ -152,12 +153,12 @@ public final class SQLiteStore: OrderStore {
             // Cached statements on the write paths devices and merchants hit most: compiling SQL showed in profiles.
             try db.cachedStatement(
                 sql: """
-                    UPDATE orders SET document = ?, status = ?, updated_at = ?, change_tag = ?, version = ?
+                    UPDATE orders SET document = ?, status = ?, updated_at = ?, change_tag = ?, version = ?, order_number = ?
                     WHERE order_type_identifier = ? AND order_identifier = ? AND version = ?
                     """
             ).execute(arguments: [
                 document, order.status.rawValue, order.updatedAt.unixSeconds, tag,
-                version, type, id, expectedVersion,
+                version, order.orderNumber, type, id, expectedVersion,
             ])
             guard db.changesCount == 1 else {
                 let exists =
@@ -171,9 +172,21 @@ public final class SQLiteStore: OrderStore {
                 throw exists ? StoreError.versionConflict : StoreError.orderNotFound
             }
             try Self.recordVersion(db, order, version: version)
-            if let assets = order.assets { try Self.replaceAssets(db, type: type, id: id, assets: assets) }
+            if let assets = order.assets {
+                let before =
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT COALESCE(SUM(length(data)), 0) FROM order_assets
+                            WHERE order_type_identifier = ? AND order_identifier = ?
+                            """,
+                        arguments: [type, id]
+                    ) ?? 0
+                try Self.charge(db, order, orders: 0, assetBytes: (order.assetBytes ?? 0) - before)
+                try Self.replaceAssets(db, type: type, id: id, assets: assets)
+            }
             try Self.storePackage(db, type: type, id: id, version: version, data: order.package)
-            let queued = try Self.queuePushes(db, type: type, id: id, now: now)
+            let queued = try Self.queuePushes(db, type: type, id: id, merchant: order.merchantID, now: now)
             let createdAt =
                 try Int64.fetchOne(
                     db.cachedStatement(
@@ -246,18 +259,19 @@ public final class SQLiteStore: OrderStore {
                 db,
                 sql: """
                     SELECT o.rowid AS cursor, o.order_type_identifier, o.order_identifier, o.status, o.created_at,
-                           o.updated_at, o.version,
+                           o.updated_at, o.version, o.order_number, o.merchant_id,
                            (SELECT COUNT(*) FROM registrations r
                             WHERE r.order_type_identifier = o.order_type_identifier
                               AND r.order_identifier = o.order_identifier) AS registrations
                     FROM orders o
                     WHERE (?1 IS NULL OR o.order_type_identifier = ?1) AND (?2 IS NULL OR o.rowid < ?2)
                       AND (?4 IS NULL OR o.status = ?4) AND (?5 IS NULL OR o.updated_at >= ?5)
+                      AND (?6 IS NULL OR o.merchant_id = ?6) AND (?7 IS NULL OR o.order_number = ?7)
                     ORDER BY o.rowid DESC LIMIT ?3
                     """,
                 arguments: [
                     filter.type, page.before, page.limit + 1, filter.status?.rawValue,
-                    filter.updatedSince?.unixSeconds,
+                    filter.updatedSince?.unixSeconds, filter.merchant, filter.orderNumber,
                 ]
             )
             return Page(
@@ -271,7 +285,9 @@ public final class SQLiteStore: OrderStore {
                             createdAt: Date(unixSeconds: row["created_at"]),
                             updatedAt: Date(unixSeconds: row["updated_at"]),
                             version: row["version"],
-                            registrations: row["registrations"]
+                            registrations: row["registrations"],
+                            orderNumber: row["order_number"],
+                            merchantID: row["merchant_id"]
                         )
                     )
                 },

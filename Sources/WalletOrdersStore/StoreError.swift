@@ -8,6 +8,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case orderNotFound
     /// The order moved on to another version between the read and the commit.
     case versionConflict
+    /// A merchant with this slug already exists.
+    case merchantExists
+    /// The write would take the merchant past one of its limits.
+    case quotaExceeded(MerchantQuota)
     /// The database says something the store cannot use.
     case unexpected(String)
 
@@ -16,6 +20,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .orderExists: "an order with this type and identifier already exists"
         case .orderNotFound: "no such order"
         case .versionConflict: "the order changed meanwhile"
+        case .merchantExists: "a merchant with this slug already exists"
+        case .quotaExceeded(let quota): "the write would pass the merchant's \(quota.rawValue)"
         case .unexpected(let detail): detail
         }
     }

@@ -40,7 +40,8 @@ import WalletOrdersTesting
         let findings = report.findings
         #expect(report.orderTypes.map(\.identifier) == [DevelopmentKeys.orderType], "a sound order type is loaded")
         #expect(findings.allSatisfy { $0.level == .ok }, "\(findings)")
-        #expect(findings.count == 4)
+        #expect(findings.count == 5)
+        #expect(findings.contains { $0.message.contains("keys carry at least 128 bits") })
         #expect(findings.contains { $0.message.contains("libcurl speaks HTTP/2") })
     }
 
@@ -171,5 +172,41 @@ import WalletOrdersTesting
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: date)
+    }
+}
+
+/// Configured keys carry at least 128 bits and serve one role each: `doctor` and `serve` refuse the others.
+@Suite struct KeyStrengthTests {
+    @Test func weakKeysAreRefusedAndRandomOnesAccepted() {
+        for weak in [
+            "aaaaaaaaaaaaaaaa", "short", "env-key-0123456789", String(repeating: "a", count: 64),
+            "abcabcabcabcabcabcabcabcabcabcabcabcabc", "0123456789abcdef0123456789abcde",
+        ] {
+            #expect(KeyStrength.problem(weak, role: "the admin key") != nil, "\(weak)")
+        }
+        for strong in [
+            "6f1d0c2a9b8e47d3a5c4e2f1b0a99c8d", "merchant-key-for-tests-0123456789",
+            "3q2+7wAAb9ZmXk1Lp0RtUvYw", "wo_live_0123456789ab_" + String(repeating: "9f8e7d6c", count: 8),
+        ] {
+            #expect(KeyStrength.problem(strong, role: "the admin key") == nil, "\(strong)")
+        }
+    }
+
+    @Test func oneKeyInTwoRolesIsRefused() {
+        let key = "6f1d0c2a9b8e47d3a5c4e2f1b0a99c8d"
+        #expect(
+            KeyStrength.problems(merchantKeys: [key], adminKey: key, operatorKey: nil)
+                == ["the merchant key and the admin key are the same key: give each role a key of its own"]
+        )
+        #expect(KeyStrength.problems(merchantKeys: [key], adminKey: nil, operatorKey: "aaaaaaaaaaaaaaaa").count == 1)
+    }
+
+    @Test func serveAndDoctorRefuseWhatTheChecksFind() async throws {
+        var configuration = ServiceConfiguration()
+        configuration.merchantKeys = ["aaaaaaaaaaaaaaaa"]
+        configuration.adminKey = "aaaaaaaaaaaaaaaa"
+        let problems = await ServiceChecks.run(configuration, now: Date()).problems
+        #expect(problems.contains { $0.hasPrefix("the merchant key carries about") })
+        #expect(problems.contains { $0.hasPrefix("the merchant key and the admin key are the same key") })
     }
 }

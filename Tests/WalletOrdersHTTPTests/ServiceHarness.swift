@@ -58,6 +58,7 @@ final class ServiceHarness: Sendable {
     /// Runs `body` against the service listening on a free loopback port; the store is closed afterwards.
     func run(
         adminKey: String? = nil,
+        operatorKey: String? = nil,
         limits: ClientLimits = ClientLimits(),
         logLimits: DeviceLogLimits = DeviceLogLimits(),
         _ body: @escaping @Sendable (Client) async throws -> Void
@@ -71,13 +72,15 @@ final class ServiceHarness: Sendable {
             webServiceURL: "https://orders.example.com/wallet",
             now: { clock.now },
             counters: metrics.serviceCounters,
-            logLimits: logLimits
+            logLimits: logLimits,
+            merchantKeys: [Self.merchantKey]
         )
         var configuration = ServiceConfiguration()
         configuration.clientLimits = limits
         configuration.port = 0
         configuration.merchantKeys = [Self.merchantKey]
         configuration.adminKey = adminKey
+        configuration.operatorKey = operatorKey
         var logger = Logger(label: "tests")
         logger.logLevel = .warning
         let app = ServiceApplication.make(service: service, metrics: metrics, configuration: configuration, logger: logger)

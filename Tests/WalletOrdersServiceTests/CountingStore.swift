@@ -112,9 +112,17 @@ final class CountingStore: OrderStore {
         return try await store.pruneFailedRegistrations()
     }
 
-    func appendLogs(_ messages: [String], remoteAddress: String?, now: Date, maxBytes: Int) async throws -> DeviceLogAppend {
+    func appendLogs(
+        _ messages: [String],
+        merchants: [String: Int64],
+        remoteAddress: String?,
+        now: Date,
+        maxBytes: Int
+    )
+        async throws -> DeviceLogAppend
+    {
         count()
-        return try await store.appendLogs(messages, remoteAddress: remoteAddress, now: now, maxBytes: maxBytes)
+        return try await store.appendLogs(messages, merchants: merchants, remoteAddress: remoteAddress, now: now, maxBytes: maxBytes)
     }
     func logs(_ filter: LogFilter, page: PageRequest) async throws -> Page<DeviceLogEntry> {
         count()
@@ -173,5 +181,52 @@ final class CountingStore: OrderStore {
     func importRecords(orders: [ImportedOrder], registrations: [ImportedRegistration]) async throws {
         count()
         try await store.importRecords(orders: orders, registrations: registrations)
+    }
+
+    func createMerchant(
+        slug: String,
+        displayName: String,
+        orderTypes: [String],
+        limits: MerchantLimits,
+        now: Date
+    )
+        async throws -> Merchant
+    {
+        count()
+        return try await store.createMerchant(slug: slug, displayName: displayName, orderTypes: orderTypes, limits: limits, now: now)
+    }
+    func updateMerchant(slug: String, _ change: MerchantChange, now: Date) async throws -> Merchant? {
+        count()
+        return try await store.updateMerchant(slug: slug, change, now: now)
+    }
+    /// Not counted, as the two below: the merchant directory reads them on its own, not for a request.
+    func merchants() async throws -> [Merchant] {
+        try await store.merchants()
+    }
+    func setMerchantTemplate(slug: String, template: Data?, now: Date) async throws -> Merchant? {
+        count()
+        return try await store.setMerchantTemplate(slug: slug, template: template, now: now)
+    }
+    func merchantTemplate(merchantID: Int64) async throws -> (version: Int, data: Data)? {
+        count()
+        return try await store.merchantTemplate(merchantID: merchantID)
+    }
+    func addMerchantKey(_ key: MerchantKey) async throws {
+        count()
+        try await store.addMerchantKey(key)
+    }
+    func merchantKeys(merchantID: Int64?) async throws -> [MerchantKey] {
+        try await store.merchantKeys(merchantID: merchantID)
+    }
+    func revokeMerchantKey(merchantID: Int64, keyID: String, now: Date) async throws -> Bool {
+        count()
+        return try await store.revokeMerchantKey(merchantID: merchantID, keyID: keyID, now: now)
+    }
+    func recordKeyUse(_ uses: [String: Date]) async throws {
+        count()
+        try await store.recordKeyUse(uses)
+    }
+    func merchantsVersion() async throws -> Int64 {
+        try await store.merchantsVersion()
     }
 }

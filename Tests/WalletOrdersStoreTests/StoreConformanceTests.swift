@@ -174,7 +174,7 @@ import WalletOrdersTesting
                 switch event {
                 case .orderChanged(_, _, let version): seen.insert("version \(version)")
                 case .pushesQueued: seen.insert("pushes")
-                case .resync, .interrupted: break
+                case .resync, .interrupted, .merchantsChanged: break
                 }
                 if seen.isSuperset(of: ["version 1", "version 2", "pushes"]) { break }
             }
@@ -408,12 +408,14 @@ import WalletOrdersTesting
         try await TestStore.with(engine) { store in
             _ = try await store.appendLogs(
                 ["old: Request failed", "50% done_"],
+                merchants: [:],
                 remoteAddress: "10.0.0.1",
                 now: start,
                 maxBytes: .max
             )
             _ = try await store.appendLogs(
                 ["new: all good"],
+                merchants: [:],
                 remoteAddress: nil,
                 now: start.addingTimeInterval(3 * 86_400),
                 maxBytes: .max
@@ -444,6 +446,7 @@ import WalletOrdersTesting
         try await TestStore.with(engine) { store in
             let first = try await store.appendLogs(
                 ["Request failed", "Request failed", "other"],
+                merchants: [:],
                 remoteAddress: "10.0.0.1",
                 now: start,
                 maxBytes: .max
@@ -452,6 +455,7 @@ import WalletOrdersTesting
             let later = start.addingTimeInterval(90)
             let second = try await store.appendLogs(
                 ["Request failed", "request failed"],
+                merchants: [:],
                 remoteAddress: "10.0.0.2",
                 now: later,
                 maxBytes: .max
@@ -487,6 +491,7 @@ import WalletOrdersTesting
             for index in 10..<20 {
                 let outcome = try await store.appendLogs(
                     [message(index)],
+                    merchants: [:],
                     remoteAddress: nil,
                     now: start.addingTimeInterval(Double(index)),
                     maxBytes: cap
@@ -495,9 +500,10 @@ import WalletOrdersTesting
             }
             #expect(try await store.logBytes() == cap)
             // Entry 10 seen again: now entry 11 is the one seen longest ago.
-            _ = try await store.appendLogs([message(10)], remoteAddress: nil, now: start.addingTimeInterval(30), maxBytes: cap)
+            _ = try await store.appendLogs([message(10)], merchants: [:], remoteAddress: nil, now: start.addingTimeInterval(30), maxBytes: cap)
             let outcome = try await store.appendLogs(
                 [message(20), message(21), message(22)],
+                merchants: [:],
                 remoteAddress: nil,
                 now: start.addingTimeInterval(31),
                 maxBytes: cap
@@ -508,7 +514,7 @@ import WalletOrdersTesting
             #expect(try await store.logBytes() == cap)
             // A batch larger than the whole log keeps only what fits, the newest.
             let flood = (100..<200).map(message)
-            let flooded = try await store.appendLogs(flood, remoteAddress: nil, now: start.addingTimeInterval(40), maxBytes: cap)
+            let flooded = try await store.appendLogs(flood, merchants: [:], remoteAddress: nil, now: start.addingTimeInterval(40), maxBytes: cap)
             #expect(flooded.stored == 100 && flooded.evicted == 100)
             #expect(try await store.logBytes() == cap)
             #expect(

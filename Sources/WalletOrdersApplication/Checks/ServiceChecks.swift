@@ -38,6 +38,17 @@ public enum ServiceChecks {
             )
         }
         report.findings.append(checkPushTransport())
+        let keyProblems = KeyStrength.problems(
+            merchantKeys: configuration.merchantKeys,
+            adminKey: configuration.adminKey,
+            operatorKey: configuration.operatorKey
+        )
+        report.findings += keyProblems.map { CheckFinding(level: .problem, message: $0) }
+        if keyProblems.isEmpty, !configuration.merchantKeys.isEmpty || configuration.adminKey != nil || configuration.operatorKey != nil {
+            report.findings.append(
+                CheckFinding(level: .ok, message: "the configured keys carry at least 128 bits each, one key per role")
+            )
+        }
         report.findings.append(await checkDatabase(configuration.database, timeout: databaseTimeout, logger: logger))
         return report
     }

@@ -90,14 +90,9 @@ extension ServiceConfiguration {
         }
         merchantKeys = reader.texts(.merchantKeys)
         if let key = reader.text(.merchantKey) { merchantKeys.append(key) }
-        if merchantKeys.contains(where: { $0.count < 16 }) {
-            throw ConfigurationError("a merchant key must be at least 16 characters long")
-        }
         // An empty value (docker-compose's `${WALLET_ORDERS_ADMIN_KEY:-}`) means no admin key, never an empty one.
         adminKey = reader.text(.adminKey)
-        if let adminKey, adminKey.count < 16 {
-            throw ConfigurationError("the admin key must be at least 16 characters long")
-        }
+        operatorKey = reader.text(.operatorKey)
         if let main = try Self.orderType(reader) {
             orderTypes.append(main)
         } else if let text = reader.text(.apnsEnvironment), case .custom(let url)? = APNSEnvironment(text) {

@@ -31,8 +31,10 @@ public struct ServiceConfiguration: Sendable {
     public var allowsHTTPWebService: Bool { webServiceURL.lowercased().hasPrefix("http://") }
     /// Bearer keys accepted on the merchant API.
     public var merchantKeys: [String] = []
-    /// The bearer key for `/admin`, if any.
+    /// The bearer key for `/admin` and `/metrics`, if any: read-only.
     public var adminKey: String?
+    /// The bearer key of the operator's API (`/api/v1/admin/merchants…`), which changes merchants and their keys.
+    public var operatorKey: String?
     /// The order types this service signs and serves.
     public var orderTypes: [OrderTypeConfiguration] = []
     /// With no order type configured, where the development order type's pushes go: a local APNs

@@ -7,7 +7,7 @@ public enum Setting: String, CaseIterable, Sendable {
     // Where to listen and where the data lives.
     case host, port, database, publicURL
     // Who may call.
-    case merchantKey, merchantKeys, adminKey
+    case merchantKey, merchantKeys, adminKey, operatorKey
     // The order type, its signing files and template.
     case orderType, orderTypes, teamId, signingCert, signingKey, signingKeyPassword, wwdrCert, template, manifestDigest
     // Its pushes.
@@ -19,7 +19,7 @@ public enum Setting: String, CaseIterable, Sendable {
     /// Values never logged, and redacted by swift-configuration's own logs. The database URL may hold a password.
     public var isSecret: Bool {
         switch self {
-        case .merchantKey, .merchantKeys, .adminKey, .signingKeyPassword, .database: true
+        case .merchantKey, .merchantKeys, .adminKey, .operatorKey, .signingKeyPassword, .database: true
         default: false
         }
     }

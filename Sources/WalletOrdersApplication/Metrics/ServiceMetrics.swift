@@ -1,5 +1,6 @@
 import Foundation
 import Prometheus
+import Synchronization
 import WalletOrdersHTTP
 import WalletOrdersService
 import WalletOrdersStore
@@ -14,6 +15,10 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
     private let packageResigns: Counter
     private let fetchStoreReads: Counter
     private let merchantWriteWaits: Counter
+    /// The merchants that have a label of their own, at most `maxMerchantLabels`; the others share `other`.
+    private let merchantLabels = Mutex<Set<String>>([])
+    /// Series per merchant stop at this many merchants, so that a platform of thousands keeps `/metrics` small.
+    public static let maxMerchantLabels = 100
 
     public init() {
         packageBuilds = registry.makeCounter(descriptor: Self.name("package_builds", "total", "Signed .order packages built"))
@@ -140,8 +145,67 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
         }
     }
 
+    /// The label of merchant `slug`: itself, for the first `maxMerchantLabels` merchants seen (the default one
+    /// among them), `other` for the rest.
+    private func merchantLabel(_ slug: String) -> String {
+        merchantLabels.withLock { labels in
+            if labels.contains(slug) { return slug }
+            guard labels.count < Self.maxMerchantLabels else { return "other" }
+            labels.insert(slug)
+            return slug
+        }
+    }
+
+    public func merchantRequest(_ slug: String) {
+        registry.makeCounter(
+            descriptor: Self.name("merchant_requests", "total", "Merchant API requests by merchant"),
+            labels: [("merchant", merchantLabel(slug))]
+        ).increment()
+    }
+
+    public func merchantLimited(_ slug: String, limit: String) {
+        registry.makeCounter(
+            descriptor: Self.name("merchant_limited", "total", "Merchant requests and writes refused by a limit, by merchant and limit"),
+            labels: [("merchant", merchantLabel(slug)), ("limit", limit)]
+        ).increment()
+    }
+
     /// The text exposition, with what was read for this scrape.
     public func exposition(_ scrape: MetricsScrape) -> String {
+        // What each merchant holds, against its limits: the merchants with the most orders get series of their own.
+        var held: [String: (orders: Int, assetBytes: Int, maxOrders: Int?, maxAssetBytes: Int?)] = [:]
+        let largest = scrape.merchants.sorted { $0.usage.orders > $1.usage.orders }
+        for (rank, merchant) in largest.enumerated() {
+            let label = rank < Self.maxMerchantLabels ? merchant.slug : "other"
+            var entry = held[label] ?? (0, 0, nil, nil)
+            entry.orders += merchant.usage.orders
+            entry.assetBytes += merchant.usage.assetBytes
+            if label != "other" {
+                entry.maxOrders = merchant.limits.maxOrders
+                entry.maxAssetBytes = merchant.limits.maxAssetBytes
+            }
+            held[label] = entry
+        }
+        for (label, entry) in held {
+            let labels = [("merchant", label)]
+            registry.makeGauge(descriptor: Self.name("merchant_orders", "", "Orders a merchant stores"), labels: labels)
+                .set(Double(entry.orders))
+            registry.makeGauge(
+                descriptor: Self.name("merchant_asset", "bytes", "Bytes of order files a merchant stores"),
+                labels: labels
+            ).set(Double(entry.assetBytes))
+            if let max = entry.maxOrders {
+                registry.makeGauge(descriptor: Self.name("merchant_max_orders", "", "A merchant's maxOrders"), labels: labels)
+                    .set(Double(max))
+            }
+            if let max = entry.maxAssetBytes {
+                registry.makeGauge(
+                    descriptor: Self.name("merchant_max_asset", "bytes", "A merchant's maxAssetBytes"),
+                    labels: labels
+                ).set(Double(max))
+            }
+        }
+        registry.makeGauge(descriptor: Self.name("merchants", "", "Merchants the service serves")).set(Double(scrape.merchants.count))
         for (name, limit, tracked) in scrape.rateLimits {
             let labels = [("limit", name)]
             registry.makeGauge(

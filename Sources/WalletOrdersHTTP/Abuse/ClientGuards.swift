@@ -1,5 +1,7 @@
 import Hummingbird
+import Synchronization
 import WalletOrdersService
+import WalletOrdersStore
 
 /// The rate limiters of one running service, shared by its routes, counting what they refuse into the metrics.
 final class ClientGuards: Sendable {
@@ -12,6 +14,8 @@ final class ClientGuards: Sendable {
     let merchant: RateLimiter?
     let log: RateLimiter?
     let metrics: any HTTPMetrics
+    /// Limiters for merchants with a request rate of their own, by that rate.
+    private let merchantRates = Mutex<[Int: RateLimiter]>([:])
 
     init(_ limits: ClientLimits, metrics: any HTTPMetrics) {
         self.limits = limits
@@ -65,6 +69,48 @@ final class ClientGuards: Sendable {
                 throw APIError.tooManyRequests(retryAfter: retryAfter)
             }
             throw OrderServiceError.unauthorized
+        }
+    }
+
+    /// Runs `body`, the check of a merchant, admin or operator key sent by `client`, which answers who the key speaks
+    /// for (nil: nobody). While the client's failed authentications are over their limit, answers 429 without
+    /// checking; a failure answers 401, or 429 once past the limit.
+    func authenticatingKey<Holder: Sendable>(client: String?, _ body: () async throws -> Holder?) async throws -> Holder {
+        let key = client.map(ClientAddress.limiterKey)
+        if let authFailures, let key, case .limited(let retryAfter) = authFailures.check(key) {
+            metrics.rateLimited("auth_failures")
+            throw APIError.tooManyRequests(retryAfter: retryAfter)
+        }
+        if let holder = try await body() { return holder }
+        if let authFailures, let key, case .limited(let retryAfter) = authFailures.take(key) {
+            metrics.rateLimited("auth_failures")
+            throw APIError.tooManyRequests(retryAfter: retryAfter)
+        }
+        throw APIError.unauthorized
+    }
+
+    /// Takes one from `merchant`'s allowance: its own request rate, or the service's merchant limit; 429 when spent.
+    func takeMerchant(_ merchant: Merchant) throws {
+        let limiter: RateLimiter?
+        if let rate = merchant.limits.requestsPerSecond {
+            limiter = merchantRates.withLock { limiters in
+                if let existing = limiters[rate] { return existing }
+                let made = RateLimiter(RateLimit(burst: rate, per: .seconds(1)), capacity: limits.trackedClients)
+                limiters[rate] = made
+                return made
+            }
+        } else {
+            limiter = self.merchant
+        }
+        guard let limiter else { return }
+        if case .limited(let retryAfter) = limiter.take("merchant-\(merchant.id)") {
+            metrics.rateLimited("merchant")
+            metrics.merchantLimited(merchant.slug, limit: "requestsPerSecond")
+            throw APIError(
+                .tooManyRequests,
+                "merchant \(merchant.slug) is over its request rate (\(limiter.limit)); try again in \(retryAfter) s",
+                retryAfter: retryAfter
+            )
         }
     }
 }

@@ -92,7 +92,7 @@ struct DeviceAPI: Sendable {
         headers[.cacheControl] = "no-cache"
         guard case .modified(let package) = fetched else { return Response(status: .notModified, headers: headers) }
         headers[.contentType] = PackageBuilder.contentType
-        headers[.contentDisposition] = "attachment; filename=\"\(id).order\""
+        headers[.contentDisposition] = "attachment; filename=\"\(PackageFileName.of(id)).order\""
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: package.package))
     }
 

@@ -5,10 +5,11 @@ import WalletOrdersPackage
 import WalletOrdersService
 import WalletOrdersStore
 
-/// The merchant's API under `/api/v1`: create and change orders, read what devices did.
+/// The merchant's API under `/api/v1`: create and change orders, read what devices did. Every call acts for the
+/// merchant its key speaks for, on that merchant's orders only: another merchant's order answers exactly as a
+/// missing one does.
 struct MerchantAPI: Sendable {
     let service: OrderService
-    let merchantKeys: [String]
     let guards: ClientGuards
 
     /// Orders with their assets, base64 included, stay well under this.
@@ -17,7 +18,7 @@ struct MerchantAPI: Sendable {
     static let maxPageSize = 500
 
     func add(to router: Router<ServiceRequestContext>) {
-        let api = router.group("api/v1").add(middleware: BearerKeyMiddleware(keys: merchantKeys, guards: guards))
+        let api = router.group("api/v1").add(middleware: MerchantKeyMiddleware(service: service, guards: guards))
         api.post("orders", use: create)
         api.post("orders/validate", use: validate)
         api.get("orders", use: list)
@@ -31,34 +32,40 @@ struct MerchantAPI: Sendable {
     }
 
     @Sendable func create(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let merchant = try context.requireMerchant()
         // `warnings` lists what older devices will not show; an order with warnings is stored all the same.
-        let written = try await service.create(OrderBody.input(try await request.json(limit: Self.bodyLimit)))
-        let order = written.order
+        let written = try await service.create(OrderBody.input(try await request.json(limit: Self.bodyLimit)), for: merchant)
         return JSONResponse.make(
             .created,
             .object([
-                "orderDetails": .object([
-                    "orderTypeIdentifier": .string(order.orderTypeIdentifier),
-                    "orderIdentifier": .string(order.orderIdentifier),
-                    "webServiceURL": .string(service.webServiceURL),
-                    "authenticationToken": .string(order.authenticationToken),
-                ]),
-                "order": order.document.json,
+                "orderDetails": orderDetails(written.order),
+                "order": written.order.document.json,
                 "warnings": try JSONValue.encoding(written.warnings),
             ])
         )
     }
 
+    /// What the checkout hands Apple Pay for `order` (`PKPaymentOrderDetails`, Payment Request's `orderDetails`).
+    private func orderDetails(_ order: StoredOrder) -> JSONValue {
+        .object([
+            "orderTypeIdentifier": .string(order.orderTypeIdentifier),
+            "orderIdentifier": .string(order.orderIdentifier),
+            "webServiceURL": .string(service.webServiceURL),
+            "authenticationToken": .string(order.authenticationToken),
+        ])
+    }
+
     /// The checks of `create` with nothing stored: 200 with the verdict whatever it is; 400 only for a body that is
     /// not JSON.
     @Sendable func validate(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let merchant = try context.requireMerchant()
         let input = try OrderBody.input(try await request.json(limit: Self.bodyLimit))
-        return JSONResponse.make(.ok, try JSONValue.encoding(service.validate(input)))
+        return JSONResponse.make(.ok, try JSONValue.encoding(await service.validate(input, for: merchant)))
     }
 
     @Sendable func get(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (type, id) = try identifiers(context)
-        let (order, registrations) = try await service.order(type: type, id: id)
+        let (order, registrations) = try await service.order(type: type, id: id, for: try context.requireMerchant())
         return JSONResponse.make(
             .ok,
             .object([
@@ -71,19 +78,21 @@ struct MerchantAPI: Sendable {
 
     @Sendable func replace(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (type, id) = try identifiers(context)
+        let merchant = try context.requireMerchant()
         let input = try OrderBody.input(try await request.json(limit: Self.bodyLimit), assetsKeptWhenAbsent: true)
-        return try updated(try await service.replace(type: type, id: id, with: input))
+        return try updated(try await service.replace(type: type, id: id, with: input, for: merchant))
     }
 
     @Sendable func patch(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (type, id) = try identifiers(context)
+        let merchant = try context.requireMerchant()
         let mediaType = request.headers[.contentType]?.split(separator: ";").first?
             .trimmingCharacters(in: .whitespaces).lowercased()
         guard mediaType == "application/merge-patch+json" || mediaType == "application/json" else {
             throw APIError(.unsupportedMediaType, "PATCH takes a JSON merge patch (Content-Type: application/merge-patch+json)")
         }
         let patch = try OrderBody.patch(try await request.json(limit: Self.bodyLimit))
-        return try updated(try await service.patch(type: type, id: id, patch))
+        return try updated(try await service.patch(type: type, id: id, patch, for: merchant))
     }
 
     private func updated(_ written: WrittenOrder) throws -> Response {
@@ -98,29 +107,45 @@ struct MerchantAPI: Sendable {
 
     @Sendable func package(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (type, id) = try identifiers(context)
-        let fetched = try await service.package(type: type, id: id)
+        let fetched = try await service.package(type: type, id: id, for: try context.requireMerchant())
         var headers = HTTPFields()
         headers[.contentType] = PackageBuilder.contentType
-        headers[.contentDisposition] = "attachment; filename=\"\(id).order\""
+        headers[.contentDisposition] = "attachment; filename=\"\(PackageFileName.of(id)).order\""
         headers[.lastModified] = HTTPDate.format(min(fetched.head.updatedAt, service.now()))
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: fetched.package))
     }
 
+    /// The merchant's orders newest first, or with `orderNumber` its orders with that number of its own, each with
+    /// the `orderDetails` a checkout hands Apple Pay.
     @Sendable func list(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        let orders = try await service.orders(
-            OrderFilter(type: request.uri.queryParameters.get("type")),
-            page: try page(request)
-        )
+        let merchant = try context.requireMerchant()
+        let query = request.uri.queryParameters
+        if let number = query.get("orderNumber") {
+            guard !number.isEmpty, number.utf8.count <= 256 else {
+                throw APIError(.badRequest, "orderNumber must be 1 to 256 bytes")
+            }
+            let orders = try await service.orders(numbered: number, for: merchant)
+            return JSONResponse.make(
+                .ok,
+                .object([
+                    "orders": .array(
+                        orders.map { .object(["orderDetails": orderDetails($0), "order": $0.document.json]) }
+                    )
+                ])
+            )
+        }
+        let orders = try await service.orders(OrderFilter(type: query.get("type")), page: try page(request), for: merchant)
         return JSONResponse.make(.ok, try orders.json("orders"))
     }
 
     @Sendable func registrations(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (type, id) = try identifiers(context)
-        let registrations = try await service.registrations(type: type, id: id)
+        let registrations = try await service.registrations(type: type, id: id, for: try context.requireMerchant())
         return JSONResponse.make(.ok, .object(["registrations": try JSONValue.encoding(registrations)]))
     }
 
     @Sendable func pushes(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let merchant = try context.requireMerchant()
         let query = request.uri.queryParameters
         var filter = PushFilter(type: query.get("type"), id: query.get("order"))
         if let text = query.get("status") {
@@ -130,11 +155,12 @@ struct MerchantAPI: Sendable {
             }
             filter.status = status
         }
-        return JSONResponse.make(.ok, try await service.pushes(filter, page: try page(request)).json("pushes"))
+        return JSONResponse.make(.ok, try await service.pushes(filter, page: try page(request), for: merchant).json("pushes"))
     }
 
     @Sendable func logs(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        JSONResponse.make(.ok, try await service.logs(LogFilter(), page: try page(request)).json("logs"))
+        let merchant = try context.requireMerchant()
+        return JSONResponse.make(.ok, try await service.logs(LogFilter(), page: try page(request), for: merchant).json("logs"))
     }
 
     private func identifiers(_ context: ServiceRequestContext) throws -> (String, String) {
@@ -157,5 +183,20 @@ struct MerchantAPI: Sendable {
             cursor = value
         }
         return PageRequest(limit: limit, before: cursor)
+    }
+}
+
+extension ServiceRequestContext {
+    /// The merchant `MerchantKeyMiddleware` authenticated.
+    func requireMerchant() throws -> Merchant {
+        guard let merchant else { throw APIError.unauthorized }
+        return merchant
+    }
+}
+
+/// A package's file name: the order's identifier with the characters a file name cannot hold replaced.
+enum PackageFileName {
+    static func of(_ id: String) -> String {
+        String(id.map { "/\\\":;\u{0}".contains($0) || $0.isNewline ? "-" : $0 })
     }
 }

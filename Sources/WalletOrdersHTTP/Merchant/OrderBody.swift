@@ -10,7 +10,7 @@ enum OrderBody {
     /// `assets` keeps the order's files; otherwise it has none.
     static func input(_ body: JSONValue, assetsKeptWhenAbsent: Bool = false) throws -> OrderInput {
         guard var fields = body.objectValue else { throw APIError(.badRequest, "the body must be a JSON object") }
-        let assets = try fields.removeValue(forKey: "assets").map(decodeAssets)
+        let assets = try fields.removeValue(forKey: "assets").map { try decodeAssets($0) }
         return OrderInput(fields: fields, assets: assets ?? (assetsKeptWhenAbsent ? nil : [:]))
     }
 
@@ -26,16 +26,16 @@ enum OrderBody {
         return OrderPatch(changes: changes, assets: added, removedAssets: removed)
     }
 
-    /// `{"path": "<base64>"}` as files by path.
-    static func decodeAssets(_ value: JSONValue) throws -> [String: Data] {
+    /// `{"path": "<base64>"}` as files by path; `path` names the member in problems.
+    static func decodeAssets(_ value: JSONValue, path member: String = "assets") throws -> [String: Data] {
         guard let members = value.objectValue else {
-            throw APIError(.badRequest, "assets must be an object of path to base64 data")
+            throw APIError(.badRequest, "\(member) must be an object of path to base64 data")
         }
         var assets: [String: Data] = [:]
         var problems: [OrderProblem] = []
         for (path, encoded) in members.sorted(by: { $0.key < $1.key }) {
             guard let text = encoded.stringValue, let data = Data(base64Encoded: text) else {
-                problems.append(OrderProblem(path: "assets.\(path)", message: "must be base64 text"))
+                problems.append(OrderProblem(path: "\(member).\(path)", message: "must be base64 text"))
                 continue
             }
             assets[path] = data
@@ -44,8 +44,8 @@ enum OrderBody {
             // With the service's own objections to the paths that did decode, so that one answer lists every problem.
             throw APIError(
                 .badRequest,
-                "the assets are not valid",
-                problems: problems + OrderService.assetProblems(assets.keys)
+                "the \(member) are not valid",
+                problems: problems + (member == "assets" ? OrderService.assetProblems(assets.keys) : [])
             )
         }
         return assets

@@ -10,6 +10,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
+        } catch let error as MerchantRegistryError {
+            throw APIError(error)
         } catch let error as OrderServiceError {
             if case .packagingFailed = error {
                 context.logger.error("package build failed", metadata: ["error": "\(error)"])

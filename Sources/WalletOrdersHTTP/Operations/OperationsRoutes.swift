@@ -41,7 +41,8 @@ struct OperationsRoutes: Sendable {
                 pushes: try await service.pushCounts(),
                 logBytes: try await service.logBytes(),
                 logLimits: service.logLimits,
-                rateLimits: guards.named.map { ($0.0, $0.1.limit, $0.1.trackedClients) }
+                rateLimits: guards.named.map { ($0.0, $0.1.limit, $0.1.trackedClients) },
+                merchants: try await service.merchants.all()
             )
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"

@@ -9,14 +9,15 @@ import WalletOrdersService
 /// The router of every endpoint the service answers: the device API, the merchant API, the admin page, the health
 /// check, the metrics and the documents, behind the client-address, metrics and error middleware.
 public enum ServiceRouter {
-    /// The router over `service`. The merchant API accepts `merchantKeys`; `/admin` and `/metrics` are behind
-    /// `adminKey` when one is set (`/admin` is off without one). Routes of other modules (the playground) are added
-    /// to the answer by their owners.
+    /// The router over `service`. The merchant API accepts the keys `service.merchants` knows (stored ones, and the
+    /// configuration's for the default merchant); `/admin` and `/metrics` are behind `adminKey` when one is set
+    /// (`/admin` is off without one); the operator's API behind `operatorKey` (off without one). Routes of other
+    /// modules (the playground) are added to the answer by their owners.
     public static func make(
         service: OrderService,
         metrics: any HTTPMetrics,
-        merchantKeys: [String],
         adminKey: String? = nil,
+        operatorKey: String? = nil,
         limits: ClientLimits = ClientLimits()
     ) -> Router<ServiceRequestContext> {
         let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -25,7 +26,8 @@ public enum ServiceRouter {
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
         DeviceAPI(service: service, guards: guards).add(to: router)
-        MerchantAPI(service: service, merchantKeys: merchantKeys, guards: guards).add(to: router)
+        OperatorAPI(service: service, guards: guards, operatorKey: operatorKey).add(to: router)
+        MerchantAPI(service: service, guards: guards).add(to: router)
         AdminPage(service: service, adminKey: adminKey).add(to: router)
         OperationsRoutes(service: service, metrics: metrics, guards: guards, adminKey: adminKey).add(to: router)
         return router

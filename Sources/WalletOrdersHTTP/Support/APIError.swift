@@ -7,23 +7,33 @@ import WalletOrdersModel
 import WalletOrdersService
 
 /// A refusal with its HTTP status and a JSON body that names the problem:
-/// `{"error": "…", "problems": [{"path": "…", "message": "…"}]}`.
+/// `{"error": "…", "problems": [{"path": "…", "message": "…"}]}`, and `"limit"` naming the limit a refusal is for.
 public struct APIError: Error, HTTPResponseError, Sendable {
     public let status: HTTPResponse.Status
     public let message: String
     public let problems: [OrderProblem]
     /// Seconds to wait before asking again, sent as `Retry-After` (429).
     public let retryAfter: Int?
+    /// The limit that refused the request (`maxOrders`, …).
+    public let limit: String?
 
-    public init(_ status: HTTPResponse.Status, _ message: String, problems: [OrderProblem] = [], retryAfter: Int? = nil) {
+    public init(
+        _ status: HTTPResponse.Status,
+        _ message: String,
+        problems: [OrderProblem] = [],
+        retryAfter: Int? = nil,
+        limit: String? = nil
+    ) {
         self.status = status
         self.message = message
         self.problems = problems
         self.retryAfter = retryAfter
+        self.limit = limit
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var body: [String: JSONValue] = ["error": .string(message)]
+        if let limit { body["limit"] = .string(limit) }
         if !problems.isEmpty {
             body["problems"] = .array(problems.map { .object(["path": .string($0.path), "message": .string($0.message)]) })
         }
@@ -58,6 +68,16 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         case .orderExists, .writeConflict: self.init(.conflict, error.description)
         case .packageTooLarge: self.init(.contentTooLarge, error.description)
         case .packagingFailed: self.init(.internalServerError, "the package could not be built")
+        case .limitReached(let quota, _): self.init(.forbidden, error.description, limit: quota.rawValue)
+        }
+    }
+
+    /// The answer to a refusal of the merchant registry.
+    init(_ error: MerchantRegistryError) {
+        switch error {
+        case .invalid(let problems): self.init(.badRequest, "the merchant is not valid", problems: problems)
+        case .notFound, .keyNotFound: self.init(.notFound, error.description)
+        case .exists: self.init(.conflict, error.description)
         }
     }
 }

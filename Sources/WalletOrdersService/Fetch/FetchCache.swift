@@ -108,6 +108,10 @@ public final class FetchCache: Sendable {
                 state.raiseFloor(Key(type: type, id: id), to: version, maxFloors: maxFloors)
             case .pushesQueued:
                 break
+            case .merchantsChanged:
+                // A merchant's template may have changed: packages made with the old one go (rare: an operator's
+                // change).
+                state.clear(live: state.live)
             case .resync:
                 state.clear(live: true)
             case .interrupted:

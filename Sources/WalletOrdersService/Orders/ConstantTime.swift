@@ -1,3 +1,5 @@
+import Foundation
+
 /// Comparisons whose time does not depend on where two secrets differ.
 public enum ConstantTime {
     /// Whether `a` and `b` are equal, looking at every byte of the longer one whatever they hold.
@@ -16,5 +18,16 @@ public enum ConstantTime {
     /// Whether `candidate` equals any of `secrets`; every secret is compared, so timing tells nothing of which.
     public static func matchesAny(_ candidate: String, _ secrets: [String]) -> Bool {
         secrets.reduce(false) { found, secret in equals(candidate, secret) || found }
+    }
+
+    /// Whether `a` and `b` hold the same bytes, looking at every byte of the longer one whatever they hold.
+    public static func equals(_ a: Data, _ b: Data) -> Bool {
+        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        for index in 0..<max(a.count, b.count) {
+            let x = index < a.count ? a[a.startIndex + index] : 0
+            let y = index < b.count ? b[b.startIndex + index] : 0
+            difference |= x ^ y
+        }
+        return difference == 0
     }
 }

@@ -28,6 +28,22 @@ extension OrderService {
         try await store.logs(filter, page: page)
     }
 
+    /// The pushes for `merchant`'s orders, newest first; `filter.id` names an order as the merchant does.
+    public func pushes(_ filter: PushFilter, page: PageRequest, for merchant: Merchant) async throws -> Page<PushRecord> {
+        var filter = filter
+        filter.merchant = merchant.id
+        if let id = filter.id { filter.id = merchant.walletIdentifier(id) }
+        return try await store.pushes(filter, page: page)
+    }
+
+    /// The device log entries that name one of `merchant`'s orders (for the default merchant: those that name none
+    /// of another merchant's), newest first.
+    public func logs(_ filter: LogFilter, page: PageRequest, for merchant: Merchant) async throws -> Page<DeviceLogEntry> {
+        var filter = filter
+        filter.merchant = merchant.id
+        return try await store.logs(filter, page: page)
+    }
+
     /// Counts for admins.
     public func stats() async throws -> StoreStats {
         try await store.stats(now: now())
@@ -50,7 +66,8 @@ extension OrderService {
                 guard let type = orderTypes[summary.orderTypeIdentifier],
                     let current = try await store.currentOrder(type: type.identifier, id: summary.orderIdentifier)
                 else { continue }
-                let package = try await build(type, current.order.document, current.assets)
+                let template = try await merchants.template(for: current.order.merchantID, of: type)
+                let package = try await build(type, template, current.order.document, current.assets)
                 if try await store.savePackage(
                     type: type.identifier,
                     id: current.order.orderIdentifier,

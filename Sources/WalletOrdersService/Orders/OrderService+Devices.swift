@@ -131,6 +131,7 @@ extension OrderService {
             do {
                 let outcome = try await store.appendLogs(
                     kept,
+                    merchants: try await merchantsNamed(in: kept),
                     remoteAddress: remoteAddress,
                     now: now(),
                     maxBytes: logLimits.maxTotalBytes
@@ -176,5 +177,46 @@ extension OrderService {
             throw OrderServiceError.unauthorized
         }
         return head
+    }
+
+    /// The merchant each message names an order of, for the messages that name a platform merchant's: Wallet writes
+    /// order identifiers into its messages, as they are (`acme:1001`) or percent-encoded in a URL (`acme%3A1001`).
+    func merchantsNamed(in messages: [String]) async throws -> [String: Int64] {
+        let slugs = try await merchants.platformSlugs()
+        guard !slugs.isEmpty else { return [:] }
+        var named: [String: Int64] = [:]
+        for message in messages where named[message] == nil {
+            if let merchant = Self.merchantNamed(in: message, slugs: slugs) { named[message] = merchant }
+        }
+        return named
+    }
+
+    /// The first platform merchant whose namespace (`slug:` or `slug%3A`) starts a word of `message`.
+    static func merchantNamed(in message: String, slugs: [String: Int64]) -> Int64? {
+        let bytes = Array(message.utf8)
+        var start = 0
+        while start < bytes.count {
+            // A slug is lower-case letters, digits and hyphens: read one such run, then look at what follows it.
+            var end = start
+            while end < bytes.count, Self.isSlugByte(bytes[end]) { end += 1 }
+            if end > start, start == 0 || !Self.isSlugByte(bytes[start - 1]) {
+                let followedByColon = end < bytes.count && bytes[end] == UInt8(ascii: ":")
+                let followedByEncodedColon =
+                    end + 2 < bytes.count && bytes[end] == UInt8(ascii: "%") && bytes[end + 1] == UInt8(ascii: "3")
+                    && (bytes[end + 2] | 0x20) == UInt8(ascii: "a")
+                if followedByColon || followedByEncodedColon,
+                    let merchant = slugs[String(decoding: bytes[start..<end], as: UTF8.self)]
+                {
+                    return merchant
+                }
+            }
+            start = end + 1
+        }
+        return nil
+    }
+
+    private static func isSlugByte(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || byte == UInt8(ascii: "-")
     }
 }

@@ -29,21 +29,23 @@ extension OrderService {
         guard let orderType = orderTypes[type], let current = try await store.currentOrder(type: type, id: id) else {
             throw OrderServiceError.orderNotFound
         }
+        let template = try await merchants.template(for: current.order.merchantID, of: orderType)
         if let seal, current.order.version == fetched.head.version,
-            let data = try await assemble(orderType, current.order.document, current.assets, seal)
+            let data = try await assemble(orderType, template, current.order.document, current.assets, seal)
         {
             counters.packageCacheHit()
             let package = ByteBuffer(bytes: data)
             cache?.fill(type: type, id: id, head: current.order.head, package: package, ticket: ticket)
             return FetchedPackage(head: current.order.head, package: package)
         }
-        return try await resign(orderType, current, ticket: ticket)
+        return try await resign(orderType, template, current, ticket: ticket)
     }
 
     /// Signs the order's current version again and stores its seal: a fetch found no seal for it, or one the
     /// template or the certificates no longer fit. Counted, since it costs a signature on a device's request.
     private func resign(
         _ type: OrderType,
+        _ template: OrderTemplate,
         _ current: CurrentOrder,
         ticket: FetchCache.Ticket?
     ) async throws
@@ -51,7 +53,7 @@ extension OrderService {
     {
         counters.packageResigned()
         let order = current.order
-        let built = try await build(type, order.document, current.assets)
+        let built = try await build(type, template, order.document, current.assets)
         let package = ByteBuffer(bytes: built.data)
         if try await store.savePackage(
             type: type.identifier,
@@ -67,6 +69,7 @@ extension OrderService {
     /// The package `seal` was made for, assembled again on the write pool; nil when the seal no longer fits.
     private func assemble(
         _ type: OrderType,
+        _ template: OrderTemplate,
         _ order: OrderDocument,
         _ assets: [String: Data],
         _ seal: PackageSeal
@@ -74,13 +77,20 @@ extension OrderService {
         async throws -> Data?
     {
         counters.packageAssembled()
-        return try await packaging { try type.package(order, assets: assets, seal: seal) }
+        return try await packaging { try type.package(order, assets: assets, template: template, seal: seal) }
     }
 
     /// Builds and signs a package on the write pool, counting it.
-    func build(_ type: OrderType, _ order: OrderDocument, _ assets: [String: Data]) async throws -> BuiltPackage {
+    func build(
+        _ type: OrderType,
+        _ template: OrderTemplate,
+        _ order: OrderDocument,
+        _ assets: [String: Data]
+    )
+        async throws -> BuiltPackage
+    {
         counters.packageBuilt()
-        return try await packaging { try type.package(order, assets: assets) }
+        return try await packaging { try type.package(order, assets: assets, template: template) }
     }
 
     /// Runs packaging `work` on the write pool; package errors become service errors.

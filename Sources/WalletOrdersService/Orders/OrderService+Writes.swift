@@ -4,59 +4,59 @@ import WalletOrdersModel
 import WalletOrdersPackage
 import WalletOrdersStore
 
-/// Creating, validating, replacing and patching orders.
+/// Creating, validating, replacing and patching orders, each for one merchant.
 extension OrderService {
-    /// Creates an order from what a merchant sent: order.json fields and optional per-order files.
-    public func create(_ input: OrderInput) async throws -> WrittenOrder {
+    /// Creates an order for `merchant` from what it sent: order.json fields and optional per-order files.
+    public func create(_ input: OrderInput, for merchant: Merchant = .singleShop) async throws -> WrittenOrder {
         try await priority.merchantWrite(waited: counters.merchantWriteWaited) {
-            try await WritePool.shared.run { try await createOnPool(input) }
+            try await WritePool.shared.run { try await createOnPool(input, for: merchant) }
         }
     }
 
-    private func createOnPool(_ input: OrderInput) async throws -> WrittenOrder {
+    private func createOnPool(_ input: OrderInput, for merchant: Merchant) async throws -> WrittenOrder {
         let token = Random.token()
         let createdAt = Date(unixSeconds: now().unixSeconds)
-        let (type, document, assets) = try newOrder(input, token: token, createdAt: createdAt)
-        let id = try Self.identifier(of: document)
-        let package = try await build(type, document, assets)
+        let new = try await newOrder(input, for: merchant, token: token, createdAt: createdAt)
+        let (type, id) = (new.type.identifier, new.id)
+        let package = try await build(new.type, new.template, new.document, new.assets)
         do {
             let ticket = cache?.ticket()
             let order = try await store.createOrder(
                 OrderWrite(
-                    orderTypeIdentifier: type.identifier,
+                    orderTypeIdentifier: type,
                     orderIdentifier: id,
                     authenticationToken: token,
-                    document: document,
+                    document: new.document,
                     createdAt: createdAt,
                     updatedAt: createdAt,
-                    assets: assets,
-                    package: package.stored
+                    assets: new.assets,
+                    package: package.stored,
+                    merchantID: merchant.id,
+                    limits: merchant.limits
                 )
             )
-            cache?.written(
-                type: type.identifier,
-                id: id,
-                head: order.head,
-                package: ByteBuffer(bytes: package.data),
-                ticket: ticket
-            )
+            cache?.written(type: type, id: id, head: order.head, package: ByteBuffer(bytes: package.data), ticket: ticket)
             return WrittenOrder(order: order, pushesQueued: 0, warnings: package.warnings)
         } catch StoreError.orderExists {
-            throw OrderServiceError.orderExists(type: type.identifier, id: id)
+            throw OrderServiceError.orderExists(type: type, id: id)
+        } catch StoreError.quotaExceeded(let quota) {
+            throw OrderServiceError.limitReached(quota, merchant: merchant)
         }
     }
 
-    /// The checks `create` runs on `input`, with nothing signed or stored: every problem that would refuse it, and
-    /// the warnings it would draw. Whether the identifier is taken is not checked (that needs the store).
-    public func validate(_ input: OrderInput) -> OrderValidation {
+    /// The checks `create` runs on `input` for `merchant`, with nothing signed or stored: every problem that would
+    /// refuse it, and the warnings it would draw. Whether the identifier is taken is not checked (that needs the
+    /// store).
+    public func validate(_ input: OrderInput, for merchant: Merchant = .singleShop) async -> OrderValidation {
         do {
             // A placeholder token of the length the service makes: its value is never used.
-            let (type, document, assets) = try newOrder(
+            let new = try await newOrder(
                 input,
+                for: merchant,
                 token: String(repeating: "0", count: 64),
                 createdAt: Date(unixSeconds: now().unixSeconds)
             )
-            return try type.builder.validate(order: document, template: type.template, assets: assets)
+            return try new.type.builder.validate(order: new.document, template: new.template, assets: new.assets)
         } catch let error as PackageError {
             guard case .invalidOrder(_, let problems) = Self.serviceError(error) else {
                 return OrderValidation(problems: [OrderProblem(path: "", message: "\(error)")])
@@ -69,14 +69,25 @@ extension OrderService {
         }
     }
 
-    /// A new order's type, its document with everything the service fills in, and its assets; throws
-    /// `OrderServiceError.invalidOrder` with every problem found before the order itself is validated.
+    /// A new order as the service completes it before validating it.
+    private struct NewOrder {
+        let type: OrderType
+        let template: OrderTemplate
+        let id: String
+        let document: OrderDocument
+        let assets: [String: Data]
+    }
+
+    /// A new order's type, its template, Wallet's identifier for it, its document with everything the service fills
+    /// in, and its assets; throws `OrderServiceError.invalidOrder` with every problem found before the order itself
+    /// is validated.
     private func newOrder(
         _ input: OrderInput,
+        for merchant: Merchant,
         token: String,
         createdAt: Date
-    ) throws
-        -> (OrderType, OrderDocument, [String: Data])
+    ) async throws
+        -> NewOrder
     {
         let fields = input.fields
         let assets = input.assets ?? [:]
@@ -84,70 +95,68 @@ extension OrderService {
         for field in Self.managedFields where fields[field] != nil {
             problems.append(OrderProblem(path: field, message: "is set by the service; leave it out"))
         }
-        let type: OrderType
-        switch fields["orderTypeIdentifier"] {
-        case nil:
-            guard orderTypes.count == 1, let only = orderTypes.values.first else {
-                throw OrderServiceError.invalid(
-                    problems + [
-                        OrderProblem(
-                            path: "orderTypeIdentifier",
-                            message: "is required: this service signs more than one order type"
-                        )
-                    ]
-                )
-            }
-            type = only
-        case .string(let identifier)?:
-            guard let configured = orderTypes[identifier] else {
-                throw OrderServiceError.invalid(
-                    problems + [
-                        OrderProblem(
-                            path: "orderTypeIdentifier",
-                            message: "\"\(identifier)\" is not an order type this service signs (\(orderTypes.keys.sorted().joined(separator: ", ")))"
-                        )
-                    ]
-                )
-            }
-            type = configured
+        let type = try orderType(named: fields["orderTypeIdentifier"], for: merchant, problems: problems)
+        var id = Random.identifier()
+        switch fields["orderIdentifier"] {
+        case .string(let own)?: id = own
+        case nil: break
         case let other?:
-            throw OrderServiceError.invalid(
-                problems + [
-                    OrderProblem(
-                        path: "orderTypeIdentifier",
-                        message: "must be a string, not \(other.typeName)"
-                    )
-                ]
-            )
-        }
-        if let id = fields["orderIdentifier"], id.stringValue == nil {
-            problems.append(OrderProblem(path: "orderIdentifier", message: "must be a string, not \(id.typeName)"))
+            problems.append(OrderProblem(path: "orderIdentifier", message: "must be a string, not \(other.typeName)"))
         }
         guard problems.isEmpty else { throw OrderServiceError.invalid(problems) }
-
+        let walletID = merchant.walletIdentifier(id)
+        if let problem = Identifier.problem(with: walletID) {
+            throw OrderServiceError.invalid([OrderProblem(path: "orderIdentifier", message: problem)])
+        }
+        if merchant.isDefault, let colon = walletID.firstIndex(of: ":"),
+            let owner = try await merchants.merchant(slug: String(walletID[..<colon])), !owner.isDefault
+        {
+            throw OrderServiceError.invalid([
+                OrderProblem(
+                    path: "orderIdentifier",
+                    message: "starts with \(owner.slug):, which names the orders of merchant \(owner.slug)"
+                )
+            ])
+        }
+        let template = try await merchants.template(for: merchant.id, of: type)
         var document = OrderDocument(fields: fields)
         document["orderTypeIdentifier"] = .string(type.identifier)
-        if document["orderIdentifier"] == nil { document["orderIdentifier"] = .string(Random.identifier()) }
+        document["orderIdentifier"] = .string(walletID)
         if document["schemaVersion"] == nil { document["schemaVersion"] = .int(1) }
         if document["orderType"] == nil { document["orderType"] = .string("ecommerce") }
         document["authenticationToken"] = .string(token)
         document["webServiceURL"] = .string(webServiceURL)
-        document = type.template.applyingDefaults(to: document)
-        let id = try Self.identifier(of: document)
-        if let problem = Identifier.problem(with: id) {
-            throw OrderServiceError.invalid([OrderProblem(path: "orderIdentifier", message: problem)])
-        }
+        document = template.applyingDefaults(to: document)
         document["createdAt"] = .string(RFC3339.format(createdAt))
         document["updatedAt"] = document["createdAt"]
-        return (type, document, assets)
+        return NewOrder(type: type, template: template, id: walletID, document: document, assets: assets)
     }
 
-    /// The order identifier a document names; every path that makes one fills it in first.
-    private static func identifier(of document: OrderDocument) throws -> String {
-        guard let id = document.orderIdentifier else {
-            throw OrderServiceError.invalid([OrderProblem(path: "orderIdentifier", message: "is missing")])
+    /// The order type a new order of `merchant` names (`value`), or the one it may use when it names none; throws
+    /// with `problems` and the order type's own.
+    private func orderType(named value: JSONValue?, for merchant: Merchant, problems: [OrderProblem]) throws -> OrderType {
+        let allowed = merchant.orderTypes.isEmpty ? orderTypes : orderTypes.filter { merchant.orderTypes.contains($0.key) }
+        func refuse(_ message: String) -> OrderServiceError {
+            .invalid(problems + [OrderProblem(path: "orderTypeIdentifier", message: message)])
         }
-        return id
+        switch value {
+        case nil:
+            guard allowed.count == 1, let only = allowed.values.first else {
+                throw refuse("is required: this service signs more than one order type")
+            }
+            return only
+        case .string(let identifier)?:
+            guard let type = allowed[identifier] else {
+                throw refuse(
+                    "\"\(identifier)\" is not an order type "
+                        + (merchant.isDefault ? "this service signs" : "merchant \(merchant.slug) may use")
+                        + " (\(allowed.keys.sorted().joined(separator: ", ")))"
+                )
+            }
+            return type
+        case let other?:
+            throw refuse("must be a string, not \(other.typeName)")
+        }
     }
 
     /// Problems with the package paths of per-order files: each must be a path a package may hold.
@@ -157,20 +166,34 @@ extension OrderService {
         }
     }
 
-    /// Replaces an order with `input` (PUT): identifiers, token, service URL and creation time are kept, and so are
-    /// its files when `input` names none.
-    public func replace(type: String, id: String, with input: OrderInput) async throws -> WrittenOrder {
+    /// Replaces `merchant`'s order with `input` (PUT): identifiers, token, service URL and creation time are kept,
+    /// and so are its files when `input` names none.
+    public func replace(
+        type: String,
+        id: String,
+        with input: OrderInput,
+        for merchant: Merchant = .singleShop
+    )
+        async throws -> WrittenOrder
+    {
         if let assets = input.assets { try Self.checkAssets(assets.keys) }
-        return try await update(type: type, id: id) { _, assets in
+        return try await update(type: type, id: merchant.walletIdentifier(id), for: merchant) { _, assets in
             (OrderDocument(fields: input.fields), input.assets ?? assets)
         }
     }
 
-    /// Changes an order with a JSON merge patch (PATCH, RFC 7396); files are added, replaced and removed as the
-    /// patch says.
-    public func patch(type: String, id: String, _ patch: OrderPatch) async throws -> WrittenOrder {
+    /// Changes `merchant`'s order with a JSON merge patch (PATCH, RFC 7396); files are added, replaced and removed
+    /// as the patch says.
+    public func patch(
+        type: String,
+        id: String,
+        _ patch: OrderPatch,
+        for merchant: Merchant = .singleShop
+    ) async throws
+        -> WrittenOrder
+    {
         try Self.checkAssets(patch.assets.keys)
-        return try await update(type: type, id: id) { current, assets in
+        return try await update(type: type, id: merchant.walletIdentifier(id), for: merchant) { current, assets in
             var merged = assets.filter { !patch.removedAssets.contains($0.key) }
             merged.merge(patch.assets) { $1 }
             return (OrderDocument(fields: current.json.merging(patch: .object(patch.changes)).objectValue ?? [:]), merged)
@@ -192,6 +215,7 @@ extension OrderService {
     private func update(
         type: String,
         id: String,
+        for merchant: Merchant,
         change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
     ) async throws -> WrittenOrder {
         guard let orderType = orderTypes[type] else { throw OrderServiceError.orderNotFound }
@@ -199,7 +223,7 @@ extension OrderService {
         return try await priority.merchantWrite(waited: counters.merchantWriteWaited) {
             try await WritePool.shared.run {
                 try await writes.withLock("\(type) \(id)") {
-                    try await update(orderType, id: id, change: change)
+                    try await update(orderType, id: id, for: merchant, change: change)
                 }
             }
         }
@@ -208,14 +232,15 @@ extension OrderService {
     private func update(
         _ orderType: OrderType,
         id: String,
+        for merchant: Merchant,
         change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
     ) async throws -> WrittenOrder {
         let type = orderType.identifier
         for attempt in 0..<Self.maxWriteAttempts {
             if attempt > 0 { try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 << min(attempt, 5))))) }
-            guard let current = try await store.currentOrder(type: type, id: id) else {
-                throw OrderServiceError.orderNotFound
-            }
+            // Another merchant's order is refused exactly as a missing one is.
+            guard let current = try await store.currentOrder(type: type, id: id), current.order.merchantID == merchant.id
+            else { throw OrderServiceError.orderNotFound }
             let previous = current.order
             var (document, assets) = try change(previous.document, current.assets)
             var problems: [OrderProblem] = []
@@ -228,13 +253,14 @@ extension OrderService {
                 document[field] = previous.document[field]
             }
             guard problems.isEmpty else { throw OrderServiceError.invalid(problems) }
-            document = orderType.template.applyingDefaults(to: document)
+            let template = try await merchants.template(for: merchant.id, of: orderType)
+            document = template.applyingDefaults(to: document)
             // Each version's updatedAt is at least one second past the last: HTTP dates have one-second
             // resolution, so a device comparing If-Modified-Since must never see two versions in one second.
             let now = now()
             let updatedAt = Date(unixSeconds: max(now.unixSeconds, previous.updatedAt.unixSeconds + 1))
             document["updatedAt"] = .string(RFC3339.format(updatedAt))
-            let package = try await build(orderType, document, assets)
+            let package = try await build(orderType, template, document, assets)
             let write = OrderWrite(
                 orderTypeIdentifier: type,
                 orderIdentifier: id,
@@ -243,7 +269,9 @@ extension OrderService {
                 createdAt: previous.createdAt,
                 updatedAt: updatedAt,
                 assets: assets == current.assets ? nil : assets,
-                package: package.stored
+                package: package.stored,
+                merchantID: merchant.id,
+                limits: merchant.limits
             )
             do {
                 let ticket = cache?.ticket()
@@ -261,6 +289,8 @@ extension OrderService {
                 continue
             } catch StoreError.orderNotFound {
                 throw OrderServiceError.orderNotFound
+            } catch StoreError.quotaExceeded(let quota) {
+                throw OrderServiceError.limitReached(quota, merchant: merchant)
             }
         }
         throw OrderServiceError.writeConflict

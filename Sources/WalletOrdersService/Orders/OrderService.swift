@@ -27,6 +27,8 @@ public struct OrderService: Sendable {
     let writes = KeyedLock()
     /// Merchant writes give way to device requests.
     let priority = DevicePriority(cores: ProcessInfo.processInfo.activeProcessorCount)
+    /// The merchants and their keys, in memory.
+    public let merchants: MerchantDirectory
 
     /// How many times a write reads and builds again after losing a race to a write from another instance.
     static let maxWriteAttempts = 10
@@ -36,7 +38,8 @@ public struct OrderService: Sendable {
     /// The default size of the fetch cache: 64 MiB, a few thousand packages of a typical order.
     public static let defaultCacheCapacity = 64 << 20
 
-    /// A service over `store`, with a fetch cache of `cacheCapacity` bytes (0: none).
+    /// A service over `store`, with a fetch cache of `cacheCapacity` bytes (0: none). `merchantKeys` (the
+    /// configuration's) speak for the default merchant beside the keys stored for it.
     public init(
         store: any OrderStore,
         orderTypes: [OrderType],
@@ -44,7 +47,8 @@ public struct OrderService: Sendable {
         now: @escaping @Sendable () -> Date = Date.init,
         counters: Counters = Counters(),
         logLimits: DeviceLogLimits = DeviceLogLimits(),
-        cacheCapacity: Int = OrderService.defaultCacheCapacity
+        cacheCapacity: Int = OrderService.defaultCacheCapacity,
+        merchantKeys: [String] = []
     ) {
         self.store = store
         self.logLimits = logLimits
@@ -52,6 +56,10 @@ public struct OrderService: Sendable {
         self.webServiceURL = webServiceURL
         self.now = now
         self.counters = counters
+        let merchants = MerchantDirectory(store: store, configuredKeys: merchantKeys, now: now)
+        self.merchants = merchants
+        // Lives as long as the store, as the cache's task below does.
+        Task { await merchants.watch() }
         if cacheCapacity > 0 {
             let cache = FetchCache(capacity: cacheCapacity)
             let events = store.events()

@@ -1,4 +1,5 @@
 import WalletOrdersModel
+import WalletOrdersStore
 
 /// Why the service refused a request, in its own terms; the HTTP layer turns each into a status in one place.
 public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -16,6 +17,8 @@ public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertib
     case packageTooLarge(bytes: Int, limit: Int)
     /// The package could not be built or signed for a reason that is not the order's fault.
     case packagingFailed(String)
+    /// The write would take the merchant past one of its limits.
+    case limitReached(MerchantQuota, merchant: Merchant)
 
     public var description: String {
         switch self {
@@ -28,6 +31,12 @@ public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertib
         case .packageTooLarge(let bytes, let limit):
             "the package is \(bytes) bytes; Wallet accepts packages below \(limit) bytes (5 MB): use smaller images"
         case .packagingFailed(let message): "the package could not be built: \(message)"
+        case .limitReached(.maxOrders, let merchant):
+            "merchant \(merchant.slug) stores \(merchant.limits.maxOrders.map(String.init) ?? "its most") orders already, "
+                + "the most its limit (maxOrders) allows"
+        case .limitReached(.maxAssetBytes, let merchant):
+            "these files would take merchant \(merchant.slug) past its limit of "
+                + "\(merchant.limits.maxAssetBytes.map(String.init) ?? "some") bytes of order files (maxAssetBytes)"
         }
     }
 

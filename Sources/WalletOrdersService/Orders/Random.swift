@@ -1,6 +1,7 @@
 /// Unguessable identifiers and tokens from the system's secure random source.
 public enum Random {
-    private static func hex(bytes: Int) -> String {
+    /// `bytes` random bytes as lower-case hex digits.
+    public static func hex(bytes: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []

@@ -6,6 +6,8 @@ public enum StoreEvent: Sendable, Equatable {
     case pushesQueued
     /// A new version of an order was committed.
     case orderChanged(type: String, id: String, version: Int)
+    /// A merchant, its template or its keys changed: whoever caches them reads them again.
+    case merchantsChanged
     /// Events may have been lost before this one (a subscriber fell behind, or the store listened again after
     /// an interruption); from here on they are complete. Look again at everything. A subscription's first event
     /// is this one once the store's events are complete.

@@ -75,10 +75,14 @@ public struct LogFilter: Sendable {
     public var since: Date?
     /// Only entries containing this text (case-insensitive for ASCII).
     public var containing: String?
+    /// Only the entries a merchant may read: those naming one of its orders, or for the default merchant those
+    /// naming no other merchant's (see `OrderStore.appendLogs`).
+    public var merchant: Int64?
 
-    public init(since: Date? = nil, containing: String? = nil) {
+    public init(since: Date? = nil, containing: String? = nil, merchant: Int64? = nil) {
         self.since = since
         self.containing = containing
+        self.merchant = merchant
     }
 }
 

@@ -10,6 +10,7 @@ public struct ImportedOrder: Sendable {
     public let createdAt: Date
     public let updatedAt: Date
     public let package: Data?
+    public let merchantID: Int64
 
     public init(
         orderTypeIdentifier: String,
@@ -18,7 +19,8 @@ public struct ImportedOrder: Sendable {
         document: OrderDocument,
         createdAt: Date,
         updatedAt: Date,
-        package: Data?
+        package: Data?,
+        merchantID: Int64 = Merchant.defaultID
     ) {
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier
@@ -27,6 +29,7 @@ public struct ImportedOrder: Sendable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.package = package
+        self.merchantID = merchantID
     }
 }
 

@@ -16,6 +16,8 @@ public struct StoredOrder: Sendable {
     public let changeTag: Int64
     /// 1 when created, one more per update.
     public let version: Int
+    /// The merchant whose order it is.
+    public let merchantID: Int64
 
     public init(
         orderTypeIdentifier: String,
@@ -26,7 +28,8 @@ public struct StoredOrder: Sendable {
         createdAt: Date,
         updatedAt: Date,
         changeTag: Int64,
-        version: Int
+        version: Int,
+        merchantID: Int64 = Merchant.defaultID
     ) {
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier
@@ -37,6 +40,7 @@ public struct StoredOrder: Sendable {
         self.updatedAt = updatedAt
         self.changeTag = changeTag
         self.version = version
+        self.merchantID = merchantID
     }
 
     /// What `write` became once a store committed it as `version` with `changeTag`: its dates at whole seconds, as
@@ -52,7 +56,8 @@ public struct StoredOrder: Sendable {
             createdAt: Date(unixSeconds: createdAt ?? write.createdAt.unixSeconds),
             updatedAt: Date(unixSeconds: write.updatedAt.unixSeconds),
             changeTag: changeTag,
-            version: version
+            version: version,
+            merchantID: write.merchantID
         )
     }
 
@@ -88,6 +93,10 @@ public struct OrderWrite: Sendable {
     /// what it signed, from which the service assembles the same package again), or the package itself when its key
     /// makes no seals.
     public let package: Data
+    /// The merchant whose order it is; an update keeps the order's merchant.
+    public let merchantID: Int64
+    /// The merchant's limits on what it stores, checked in the write's transaction.
+    public let limits: MerchantLimits
 
     public init(
         orderTypeIdentifier: String,
@@ -97,7 +106,9 @@ public struct OrderWrite: Sendable {
         createdAt: Date,
         updatedAt: Date,
         assets: [String: Data]?,
-        package: Data
+        package: Data,
+        merchantID: Int64 = Merchant.defaultID,
+        limits: MerchantLimits = MerchantLimits()
     ) {
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier
@@ -107,7 +118,15 @@ public struct OrderWrite: Sendable {
         self.updatedAt = updatedAt
         self.assets = assets
         self.package = package
+        self.merchantID = merchantID
+        self.limits = limits
     }
+
+    /// The order's `orderNumber`, by which a checkout that knows only its own number finds it.
+    public var orderNumber: String? { document["orderNumber"]?.stringValue }
+
+    /// The bytes of its per-order files, as a merchant's `maxAssetBytes` counts them; nil when unchanged.
+    public var assetBytes: Int? { assets.map { $0.values.reduce(0) { $0 + $1.count } } }
 
     /// The order's status as its document says (`open` when it says nothing the store knows).
     public var status: Order.Status {
@@ -164,6 +183,10 @@ public struct OrderSummary: Sendable, Codable, Equatable {
     public let version: Int
     /// How many devices are registered for the order.
     public let registrations: Int
+    /// The shop's own number for the order, when it gave one.
+    public let orderNumber: String?
+    /// The merchant whose order it is.
+    public let merchantID: Int64
 
     public init(
         orderTypeIdentifier: String,
@@ -172,7 +195,9 @@ public struct OrderSummary: Sendable, Codable, Equatable {
         createdAt: Date,
         updatedAt: Date,
         version: Int,
-        registrations: Int
+        registrations: Int,
+        orderNumber: String? = nil,
+        merchantID: Int64 = Merchant.defaultID
     ) {
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier
@@ -181,6 +206,8 @@ public struct OrderSummary: Sendable, Codable, Equatable {
         self.updatedAt = updatedAt
         self.version = version
         self.registrations = registrations
+        self.orderNumber = orderNumber
+        self.merchantID = merchantID
     }
 }
 
@@ -189,11 +216,23 @@ public struct OrderFilter: Sendable {
     public var type: String?
     public var status: Order.Status?
     public var updatedSince: Date?
+    /// Only one merchant's orders.
+    public var merchant: Int64?
+    /// Only orders with this `orderNumber` (with `merchant`).
+    public var orderNumber: String?
 
-    public init(type: String? = nil, status: Order.Status? = nil, updatedSince: Date? = nil) {
+    public init(
+        type: String? = nil,
+        status: Order.Status? = nil,
+        updatedSince: Date? = nil,
+        merchant: Int64? = nil,
+        orderNumber: String? = nil
+    ) {
         self.type = type
         self.status = status
         self.updatedSince = updatedSince
+        self.merchant = merchant
+        self.orderNumber = orderNumber
     }
 }
 

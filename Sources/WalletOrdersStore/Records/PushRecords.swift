@@ -55,11 +55,14 @@ public struct PushFilter: Sendable {
     public var status: PushStatus?
     public var type: String?
     public var id: String?
+    /// Only the pushes for one merchant's orders.
+    public var merchant: Int64?
 
-    public init(status: PushStatus? = nil, type: String? = nil, id: String? = nil) {
+    public init(status: PushStatus? = nil, type: String? = nil, id: String? = nil, merchant: Int64? = nil) {
         self.status = status
         self.type = type
         self.id = id
+        self.merchant = merchant
     }
 }
 

@@ -1,0 +1,226 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import WalletOrdersModel
+import WalletOrdersStore
+
+/// Merchants, their templates and their keys. Every change moves `counters.merchants` on and tells every instance
+/// (`NOTIFY`), so that their caches read the merchants again.
+extension PostgresStore {
+    public func createMerchant(
+        slug: String,
+        displayName: String,
+        orderTypes: [String],
+        limits: MerchantLimits,
+        now: Date
+    ) async throws -> Merchant {
+        let merchant = try await transaction { connection -> Merchant in
+            // The default merchant's identifiers are its own; one that already starts with `slug:` would meet the
+            // new merchant's.
+            let prefix = slug + ":"
+            let taken = try await connection.query(
+                """
+                SELECT 1 FROM merchants WHERE slug = \(slug)
+                UNION ALL
+                SELECT 1 FROM orders WHERE merchant_id = \(Merchant.defaultID) AND left(order_identifier, \(prefix.count)) = \(prefix)
+                LIMIT 1
+                """,
+                logger: self.logger
+            ).collect()
+            guard taken.isEmpty else { throw StoreError.merchantExists }
+            let rows = try await connection.query(
+                """
+                INSERT INTO merchants (slug, display_name, order_types, requests_per_second, max_orders, max_asset_bytes,
+                                       created_at, updated_at)
+                VALUES (\(slug), \(displayName), \(Self.json(orderTypes)), \(limits.requestsPerSecond.map(Int64.init)),
+                        \(limits.maxOrders.map(Int64.init)), \(limits.maxAssetBytes.map(Int64.init)), \(now.unixSeconds),
+                        \(now.unixSeconds))
+                ON CONFLICT (slug) DO NOTHING
+                RETURNING \(unescaped: Self.merchantColumns)
+                """,
+                logger: self.logger
+            ).collect()
+            guard let row = rows.first else { throw StoreError.merchantExists }
+            try await self.merchantsChanged(connection)
+            return try Self.merchant(row)
+        }
+        hub.publish(.merchantsChanged)
+        return merchant
+    }
+
+    public func updateMerchant(slug: String, _ change: MerchantChange, now: Date) async throws -> Merchant? {
+        let merchant = try await transaction { connection -> Merchant? in
+            let current = try await connection.query(
+                "SELECT \(unescaped: Self.merchantColumns) FROM merchants WHERE slug = \(slug) FOR UPDATE",
+                logger: self.logger
+            ).collect()
+            guard let row = current.first else { return nil }
+            let merchant = try Self.merchant(row)
+            let limits = change.limits ?? merchant.limits
+            let updated = try await connection.query(
+                """
+                UPDATE merchants SET display_name = \(change.displayName ?? merchant.displayName),
+                                     status = \((change.status ?? merchant.status).rawValue),
+                                     order_types = \(Self.json(change.orderTypes ?? merchant.orderTypes)),
+                                     requests_per_second = \(limits.requestsPerSecond.map(Int64.init)),
+                                     max_orders = \(limits.maxOrders.map(Int64.init)),
+                                     max_asset_bytes = \(limits.maxAssetBytes.map(Int64.init)), updated_at = \(now.unixSeconds)
+                WHERE id = \(merchant.id)
+                RETURNING \(unescaped: Self.merchantColumns)
+                """,
+                logger: self.logger
+            ).collect()
+            try await self.merchantsChanged(connection)
+            return try updated.first.map(Self.merchant)
+        }
+        if merchant != nil { hub.publish(.merchantsChanged) }
+        return merchant
+    }
+
+    public func merchants() async throws -> [Merchant] {
+        try await client.query("SELECT \(unescaped: Self.merchantColumns) FROM merchants ORDER BY id", logger: logger)
+            .collect().map(Self.merchant)
+    }
+
+    public func setMerchantTemplate(slug: String, template: Data?, now: Date) async throws -> Merchant? {
+        let merchant = try await transaction { connection -> Merchant? in
+            let rows = try await connection.query(
+                """
+                UPDATE merchants SET template = \(template.map { ByteBuffer(bytes: $0) }),
+                                     template_version = template_version + 1, updated_at = \(now.unixSeconds)
+                WHERE slug = \(slug)
+                RETURNING \(unescaped: Self.merchantColumns)
+                """,
+                logger: self.logger
+            ).collect()
+            guard let row = rows.first else { return nil }
+            try await self.merchantsChanged(connection)
+            return try Self.merchant(row)
+        }
+        if merchant != nil { hub.publish(.merchantsChanged) }
+        return merchant
+    }
+
+    public func merchantTemplate(merchantID: Int64) async throws -> (version: Int, data: Data)? {
+        let rows = try await client.query(
+            "SELECT template, template_version FROM merchants WHERE id = \(merchantID) AND template IS NOT NULL",
+            logger: logger
+        ).collect()
+        guard let row = rows.first else { return nil }
+        let columns = Columns(row)
+        let data: ByteBuffer = try columns["template"]
+        return (Int(try columns["template_version"] as Int32), Data(buffer: data))
+    }
+
+    public func addMerchantKey(_ key: MerchantKey) async throws {
+        try await transaction { connection in
+            try await connection.query(
+                """
+                INSERT INTO merchant_keys (id, merchant_id, hash, created_at)
+                VALUES (\(key.id), \(key.merchantID), \(ByteBuffer(bytes: key.hash)), \(key.createdAt.unixSeconds))
+                """,
+                logger: self.logger
+            )
+            try await self.merchantsChanged(connection)
+        }
+        hub.publish(.merchantsChanged)
+    }
+
+    public func merchantKeys(merchantID: Int64?) async throws -> [MerchantKey] {
+        try await client.query(
+            """
+            SELECT id, merchant_id, hash, created_at, last_used_at, revoked_at FROM merchant_keys
+            WHERE \(merchantID)::bigint IS NULL OR merchant_id = \(merchantID) ORDER BY created_at, id
+            """,
+            logger: logger
+        ).collect().map { row in
+            let columns = Columns(row)
+            let hash: ByteBuffer = try columns["hash"]
+            return MerchantKey(
+                id: try columns["id"],
+                merchantID: try columns["merchant_id"],
+                hash: Data(buffer: hash),
+                createdAt: Date(unixSeconds: try columns["created_at"]),
+                lastUsedAt: (try columns["last_used_at"] as Int64?).map(Date.init(unixSeconds:)),
+                revokedAt: (try columns["revoked_at"] as Int64?).map(Date.init(unixSeconds:))
+            )
+        }
+    }
+
+    public func revokeMerchantKey(merchantID: Int64, keyID: String, now: Date) async throws -> Bool {
+        let revoked = try await transaction { connection -> Bool in
+            let rows = try await connection.query(
+                """
+                UPDATE merchant_keys SET revoked_at = \(now.unixSeconds)
+                WHERE id = \(keyID) AND merchant_id = \(merchantID) AND revoked_at IS NULL
+                RETURNING id
+                """,
+                logger: self.logger
+            ).collect()
+            guard !rows.isEmpty else { return false }
+            try await self.merchantsChanged(connection)
+            return true
+        }
+        if revoked { hub.publish(.merchantsChanged) }
+        return revoked
+    }
+
+    public func recordKeyUse(_ uses: [String: Date]) async throws {
+        guard !uses.isEmpty else { return }
+        try await client.query(
+            """
+            UPDATE merchant_keys k SET last_used_at = GREATEST(COALESCE(k.last_used_at, 0), u.at)
+            FROM unnest(\(Array(uses.keys))::text[], \(uses.values.map(\.unixSeconds))::bigint[]) AS u(id, at)
+            WHERE k.id = u.id
+            """,
+            logger: logger
+        )
+    }
+
+    public func merchantsVersion() async throws -> Int64 {
+        try await first(Int64.self, "SELECT value FROM counters WHERE name = 'merchants'") ?? 0
+    }
+
+    /// Moves the merchants' version on and tells every instance, when the transaction on `connection` commits.
+    func merchantsChanged(_ connection: PostgresConnection) async throws {
+        try await connection.query("UPDATE counters SET value = value + 1 WHERE name = 'merchants'", logger: logger)
+        try await notify(connection, .merchantsChanged)
+    }
+
+    static let merchantColumns = """
+        id, slug, display_name, status, order_types, requests_per_second, max_orders, max_asset_bytes, orders_stored,
+        asset_bytes, template_version, created_at, updated_at
+        """
+
+    static func merchant(_ row: PostgresRow) throws -> Merchant {
+        let columns = Columns(row)
+        return Merchant(
+            id: try columns["id"],
+            slug: try columns["slug"],
+            displayName: try columns["display_name"],
+            status: MerchantStatus(rawValue: try columns["status"]) ?? .suspended,
+            orderTypes: Self.strings(try columns["order_types"]),
+            limits: MerchantLimits(
+                requestsPerSecond: (try columns["requests_per_second"] as Int64?).map(Int.init),
+                maxOrders: (try columns["max_orders"] as Int64?).map(Int.init),
+                maxAssetBytes: (try columns["max_asset_bytes"] as Int64?).map(Int.init)
+            ),
+            usage: MerchantUsage(
+                orders: Int(try columns["orders_stored"] as Int64),
+                assetBytes: Int(try columns["asset_bytes"] as Int64)
+            ),
+            templateVersion: Int(try columns["template_version"] as Int32),
+            createdAt: Date(unixSeconds: try columns["created_at"]),
+            updatedAt: Date(unixSeconds: try columns["updated_at"])
+        )
+    }
+
+    static func json(_ strings: [String]) -> String {
+        String(decoding: JSONValue.array(strings.map(JSONValue.string)).serialized(), as: UTF8.self)
+    }
+
+    static func strings(_ text: String) -> [String] {
+        (try? JSONValue.parse(Data(text.utf8)))?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import GRDB
+import WalletOrdersModel
+import WalletOrdersStore
+
+/// Merchants, their templates and their keys.
+extension SQLiteStore {
+    public func createMerchant(
+        slug: String,
+        displayName: String,
+        orderTypes: [String],
+        limits: MerchantLimits,
+        now: Date
+    ) async throws -> Merchant {
+        let merchant = try await write { db in
+            // The default merchant's identifiers are its own; one that already starts with `slug:` would meet the
+            // new merchant's.
+            let taken =
+                try Bool.fetchOne(
+                    db,
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM merchants WHERE slug = ?1)
+                            OR EXISTS (SELECT 1 FROM orders WHERE merchant_id = ?2 AND substr(order_identifier, 1, length(?1) + 1) = ?1 || ':')
+                        """,
+                    arguments: [slug, Merchant.defaultID]
+                ) ?? true
+            guard !taken else { throw StoreError.merchantExists }
+            let id = try Int64.fetchOne(
+                db,
+                sql: """
+                    INSERT INTO merchants (slug, display_name, order_types, requests_per_second, max_orders, max_asset_bytes,
+                                           created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                    """,
+                arguments: [
+                    slug, displayName, Self.json(orderTypes), limits.requestsPerSecond, limits.maxOrders,
+                    limits.maxAssetBytes, now.unixSeconds, now.unixSeconds,
+                ]
+            )
+            try Self.bumpMerchantsVersion(db)
+            guard let id, let merchant = try Self.fetchMerchant(db, id: id) else {
+                throw StoreError.unexpected("the new merchant \(slug) cannot be read back")
+            }
+            return merchant
+        }
+        hub.publish(.merchantsChanged)
+        return merchant
+    }
+
+    public func updateMerchant(slug: String, _ change: MerchantChange, now: Date) async throws -> Merchant? {
+        let merchant = try await write { db -> Merchant? in
+            guard let current = try Self.fetchMerchant(db, slug: slug) else { return nil }
+            let limits = change.limits ?? current.limits
+            try db.execute(
+                sql: """
+                    UPDATE merchants SET display_name = ?, status = ?, order_types = ?, requests_per_second = ?, max_orders = ?,
+                                         max_asset_bytes = ?, updated_at = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    change.displayName ?? current.displayName, (change.status ?? current.status).rawValue,
+                    Self.json(change.orderTypes ?? current.orderTypes), limits.requestsPerSecond, limits.maxOrders,
+                    limits.maxAssetBytes, now.unixSeconds, current.id,
+                ]
+            )
+            try Self.bumpMerchantsVersion(db)
+            return try Self.fetchMerchant(db, id: current.id)
+        }
+        if merchant != nil { hub.publish(.merchantsChanged) }
+        return merchant
+    }
+
+    public func merchants() async throws -> [Merchant] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.merchantColumns) FROM merchants ORDER BY id").map(Self.merchant)
+        }
+    }
+
+    public func setMerchantTemplate(slug: String, template: Data?, now: Date) async throws -> Merchant? {
+        let merchant = try await write { db -> Merchant? in
+            try db.execute(
+                sql: """
+                    UPDATE merchants SET template = ?, template_version = template_version + 1, updated_at = ? WHERE slug = ?
+                    """,
+                arguments: [template, now.unixSeconds, slug]
+            )
+            guard db.changesCount == 1 else { return nil }
+            try Self.bumpMerchantsVersion(db)
+            return try Self.fetchMerchant(db, slug: slug)
+        }
+        if merchant != nil { hub.publish(.merchantsChanged) }
+        return merchant
+    }
+
+    public func merchantTemplate(merchantID: Int64) async throws -> (version: Int, data: Data)? {
+        try await pool.read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: "SELECT template, template_version FROM merchants WHERE id = ?",
+                    arguments: [merchantID]
+                ),
+                let data = row["template"] as Data?
+            else { return nil }
+            return (row["template_version"], data)
+        }
+    }
+
+    public func addMerchantKey(_ key: MerchantKey) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO merchant_keys (id, merchant_id, hash, created_at) VALUES (?, ?, ?, ?)",
+                arguments: [key.id, key.merchantID, key.hash, key.createdAt.unixSeconds]
+            )
+            try Self.bumpMerchantsVersion(db)
+        }
+        hub.publish(.merchantsChanged)
+    }
+
+    public func merchantKeys(merchantID: Int64?) async throws -> [MerchantKey] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, merchant_id, hash, created_at, last_used_at, revoked_at FROM merchant_keys
+                    WHERE ?1 IS NULL OR merchant_id = ?1 ORDER BY created_at, id
+                    """,
+                arguments: [merchantID]
+            ).map { row in
+                MerchantKey(
+                    id: row["id"],
+                    merchantID: row["merchant_id"],
+                    hash: row["hash"],
+                    createdAt: Date(unixSeconds: row["created_at"]),
+                    lastUsedAt: (row["last_used_at"] as Int64?).map(Date.init(unixSeconds:)),
+                    revokedAt: (row["revoked_at"] as Int64?).map(Date.init(unixSeconds:))
+                )
+            }
+        }
+    }
+
+    public func revokeMerchantKey(merchantID: Int64, keyID: String, now: Date) async throws -> Bool {
+        let revoked = try await write { db -> Bool in
+            try db.execute(
+                sql: "UPDATE merchant_keys SET revoked_at = ? WHERE id = ? AND merchant_id = ? AND revoked_at IS NULL",
+                arguments: [now.unixSeconds, keyID, merchantID]
+            )
+            guard db.changesCount == 1 else { return false }
+            try Self.bumpMerchantsVersion(db)
+            return true
+        }
+        if revoked { hub.publish(.merchantsChanged) }
+        return revoked
+    }
+
+    public func recordKeyUse(_ uses: [String: Date]) async throws {
+        guard !uses.isEmpty else { return }
+        try await write { db in
+            let statement = try db.cachedStatement(
+                sql: "UPDATE merchant_keys SET last_used_at = MAX(COALESCE(last_used_at, 0), ?) WHERE id = ?"
+            )
+            for (id, time) in uses { try statement.execute(arguments: [time.unixSeconds, id]) }
+        }
+    }
+
+    public func merchantsVersion() async throws -> Int64 {
+        try await pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT value FROM counters WHERE name = 'merchants'") ?? 0
+        }
+    }
+
+    static func bumpMerchantsVersion(_ db: Database) throws {
+        try db.execute(sql: "UPDATE counters SET value = value + 1 WHERE name = 'merchants'")
+    }
+
+    static let merchantColumns = """
+        id, slug, display_name, status, order_types, requests_per_second, max_orders, max_asset_bytes, orders_stored,
+        asset_bytes, template_version, created_at, updated_at
+        """
+
+    static func fetchMerchant(_ db: Database, id: Int64) throws -> Merchant? {
+        try Row.fetchOne(db, sql: "SELECT \(merchantColumns) FROM merchants WHERE id = ?", arguments: [id]).map(merchant)
+    }
+
+    static func fetchMerchant(_ db: Database, slug: String) throws -> Merchant? {
+        try Row.fetchOne(db, sql: "SELECT \(merchantColumns) FROM merchants WHERE slug = ?", arguments: [slug]).map(merchant)
+    }
+
+    static func merchant(_ row: Row) -> Merchant {
+        Merchant(
+            id: row["id"],
+            slug: row["slug"],
+            displayName: row["display_name"],
+            status: MerchantStatus(rawValue: row["status"]) ?? .suspended,
+            orderTypes: Self.strings(row["order_types"]),
+            limits: MerchantLimits(
+                requestsPerSecond: row["requests_per_second"],
+                maxOrders: row["max_orders"],
+                maxAssetBytes: row["max_asset_bytes"]
+            ),
+            usage: MerchantUsage(orders: row["orders_stored"], assetBytes: row["asset_bytes"]),
+            templateVersion: row["template_version"],
+            createdAt: Date(unixSeconds: row["created_at"]),
+            updatedAt: Date(unixSeconds: row["updated_at"])
+        )
+    }
+
+    static func json(_ strings: [String]) -> String {
+        String(decoding: JSONValue.array(strings.map(JSONValue.string)).serialized(), as: UTF8.self)
+    }
+
+    static func strings(_ text: String) -> [String] {
+        (try? JSONValue.parse(Data(text.utf8)))?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Synchronization
+import WalletOrdersModel
+import WalletOrdersPackage
+import WalletOrdersStore
+
+/// The merchants and their keys, in memory: who a merchant API key speaks for, and each merchant's template laid
+/// over its order type's.
+///
+/// Read whole from the store (a thousand merchants are a few hundred kilobytes), and read again whenever the
+/// store says they changed (`StoreEvent.merchantsChanged`: at once in this process, through `NOTIFY` from other
+/// instances on PostgreSQL) and whenever `OrderStore.merchantsVersion` moved on, which is looked at every second:
+/// the command line changing merchants beside a running server on SQLite shares none of its events. A key revoked
+/// from the command line stops working within a second or so.
+public final class MerchantDirectory: Sendable {
+    private let store: any OrderStore
+    /// SHA-256 of the configuration's merchant keys, which speak for the default merchant.
+    private let configuredKeys: [Data]
+    private let now: @Sendable () -> Date
+    private let state = Mutex(State())
+
+    private struct State {
+        var version: Int64?
+        var merchants: [Int64: Merchant] = [:]
+        var bySlug: [String: Int64] = [:]
+        var keys: [String: MerchantKey] = [:]
+        /// Each merchant's template over each order type's, by merchant and order type.
+        var templates: [TemplateKey: (version: Int, template: OrderTemplate)] = [:]
+        /// Keys used since the uses were last recorded, with when.
+        var uses: [String: Date] = [:]
+        var usesRecorded = Date.distantPast
+    }
+
+    private struct TemplateKey: Hashable {
+        let merchant: Int64
+        let orderType: String
+    }
+
+    /// How often key uses are written back (`MerchantKey.lastUsedAt`).
+    static let useRecordingInterval: TimeInterval = 30
+
+    /// A directory over `store`; `configuredKeys` (the configuration's merchant keys) speak for the default merchant.
+    public init(store: any OrderStore, configuredKeys: [String], now: @escaping @Sendable () -> Date = Date.init) {
+        self.store = store
+        self.configuredKeys = configuredKeys.map(MerchantAPIKey.hash)
+        self.now = now
+    }
+
+    /// Reads the merchants and keys again.
+    public func reload() async throws {
+        let version = try await store.merchantsVersion()
+        let merchants = try await store.merchants()
+        let keys = try await store.merchantKeys(merchantID: nil)
+        state.withLock { state in
+            state.version = version
+            state.merchants = Dictionary(uniqueKeysWithValues: merchants.map { ($0.id, $0) })
+            state.bySlug = Dictionary(uniqueKeysWithValues: merchants.map { ($0.slug, $0.id) })
+            state.keys = Dictionary(keys.map { ($0.id, $0) }) { first, _ in first }
+            // Templates of a version no longer current are dropped when next asked for.
+        }
+    }
+
+    private func loaded() async throws {
+        if state.withLock({ $0.version == nil }) { try await reload() }
+    }
+
+    /// Reads again on every change the store announces, and whenever its version moved on (looked at every
+    /// second), and records key uses now and then; until the store closes.
+    func watch() async {
+        let events = store.events()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await event in events where event == .merchantsChanged || event == .resync {
+                    try? await self.reload()
+                }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(1))
+                    if Task.isCancelled { break }
+                    await self.look()
+                }
+            }
+            // The event stream ends when the store closes: so does the polling.
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// One look at the store's version, and the key uses to record when it is time.
+    private func look() async {
+        let known = state.withLock { $0.version }
+        if let version = try? await store.merchantsVersion(), version != known { try? await reload() }
+        let time = now()
+        let uses = state.withLock { state -> [String: Date] in
+            guard time.timeIntervalSince(state.usesRecorded) >= Self.useRecordingInterval, !state.uses.isEmpty else {
+                return [:]
+            }
+            state.usesRecorded = time
+            defer { state.uses.removeAll() }
+            return state.uses
+        }
+        if !uses.isEmpty { try? await store.recordKeyUse(uses) }
+    }
+
+    /// The merchant a merchant API key speaks for, suspended or not; nil for a key no merchant holds (or one
+    /// revoked). A key's SHA-256 is compared in constant time with the stored one, found by the key's public id;
+    /// the configuration's keys are all compared, each in constant time, so timing tells nothing of which matched.
+    public func authenticate(_ key: String) async throws -> Merchant? {
+        try await loaded()
+        let hash = MerchantAPIKey.hash(key)
+        let time = now()
+        return state.withLock { state -> Merchant? in
+            if let parsed = MerchantAPIKey(key) {
+                let stored = state.keys[parsed.id]
+                let matches = ConstantTime.equals(hash, stored?.hash ?? Data(count: hash.count))
+                guard let stored, matches, stored.revokedAt == nil else { return nil }
+                state.uses[stored.id] = time
+                return state.merchants[stored.merchantID]
+            }
+            let matches = configuredKeys.reduce(false) { found, configured in ConstantTime.equals(hash, configured) || found }
+            return matches ? state.merchants[Merchant.defaultID] : nil
+        }
+    }
+
+    /// The merchant with this id.
+    public func merchant(id: Int64) async throws -> Merchant? {
+        try await loaded()
+        return state.withLock { $0.merchants[id] }
+    }
+
+    /// The merchant with this slug.
+    public func merchant(slug: String) async throws -> Merchant? {
+        try await loaded()
+        return state.withLock { state in state.bySlug[slug].flatMap { state.merchants[$0] } }
+    }
+
+    /// The slugs of every merchant but the default one, for finding which merchant's order a device log names.
+    func platformSlugs() async throws -> [String: Int64] {
+        try await loaded()
+        return state.withLock { $0.bySlug.filter { $0.value != Merchant.defaultID } }
+    }
+
+    /// Every merchant, as last read.
+    public func all() async throws -> [Merchant] {
+        try await loaded()
+        return state.withLock { $0.merchants.values.sorted { $0.id < $1.id } }
+    }
+
+    /// The template the orders of `merchantID` of `orderType` are packaged with: the order type's, under the
+    /// merchant's name (for merchants other than the default one) and under the merchant's own template when it
+    /// has one. Kept until the merchant's template changes.
+    func template(for merchantID: Int64, of orderType: OrderType) async throws -> OrderTemplate {
+        try await loaded()
+        guard let merchant = state.withLock({ $0.merchants[merchantID] }) else { return orderType.template }
+        if merchant.isDefault && merchant.templateVersion == 0 { return orderType.template }
+        let key = TemplateKey(merchant: merchantID, orderType: orderType.identifier)
+        if let cached = state.withLock({ $0.templates[key] }), cached.version == merchant.templateVersion {
+            return cached.template
+        }
+        var layers = orderType.template
+        if !merchant.isDefault {
+            layers = layers.overlaid(
+                by: OrderTemplate(defaults: .object(["merchant": .object(["displayName": .string(merchant.displayName)])]))
+            )
+        }
+        if merchant.templateVersion > 0, let stored = try await store.merchantTemplate(merchantID: merchantID) {
+            layers = layers.overlaid(by: try OrderTemplate(encoded: stored.data))
+        }
+        let template = layers
+        state.withLock { $0.templates[key] = (merchant.templateVersion, template) }
+        return template
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// A shop the service serves orders for: its name, whether it may use the merchant API, the order types it may
+/// use, its limits and what it uses of them. One of them, the default merchant, is the shop of a single-shop
+/// deployment: the configuration's merchant keys act for it, and its orders keep the identifiers it gives them.
+public struct Merchant: Sendable, Equatable, Codable {
+    /// The default merchant's id and slug: made by the migration that brought merchants.
+    public static let defaultID: Int64 = 1
+    public static let defaultSlug = "default"
+
+    public let id: Int64
+    /// The merchant's name in identifiers and commands: lower-case letters, digits and hyphens.
+    public let slug: String
+    public var displayName: String
+    public var status: MerchantStatus
+    /// The order types it may use; empty: every type the service signs.
+    public var orderTypes: [String]
+    public var limits: MerchantLimits
+    /// What it holds now, as its limits count it.
+    public var usage: MerchantUsage
+    /// 0 without a template of its own; one more each time one is set.
+    public var templateVersion: Int
+    public let createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: Int64,
+        slug: String,
+        displayName: String,
+        status: MerchantStatus = .active,
+        orderTypes: [String] = [],
+        limits: MerchantLimits = MerchantLimits(),
+        usage: MerchantUsage = MerchantUsage(),
+        templateVersion: Int = 0,
+        createdAt: Date,
+        updatedAt: Date
+    ) {
+        self.id = id
+        self.slug = slug
+        self.displayName = displayName
+        self.status = status
+        self.orderTypes = orderTypes
+        self.limits = limits
+        self.usage = usage
+        self.templateVersion = templateVersion
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    public var isDefault: Bool { id == Self.defaultID }
+}
+
+/// Whether a merchant's keys are accepted. A suspended merchant's orders keep serving devices.
+public enum MerchantStatus: String, Sendable, Codable, CaseIterable {
+    case active
+    case suspended
+}
+
+/// What a merchant may hold and ask; nil is no limit of its own (the service's default applies to requests).
+public struct MerchantLimits: Sendable, Equatable, Codable {
+    /// Merchant API requests per second (a burst of as many).
+    public var requestsPerSecond: Int?
+    /// Orders stored.
+    public var maxOrders: Int?
+    /// Bytes of per-order files (images, return labels) over all its orders.
+    public var maxAssetBytes: Int?
+
+    public init(requestsPerSecond: Int? = nil, maxOrders: Int? = nil, maxAssetBytes: Int? = nil) {
+        self.requestsPerSecond = requestsPerSecond
+        self.maxOrders = maxOrders
+        self.maxAssetBytes = maxAssetBytes
+    }
+}
+
+/// What a merchant holds, as its limits count it.
+public struct MerchantUsage: Sendable, Equatable, Codable {
+    public var orders: Int
+    public var assetBytes: Int
+
+    public init(orders: Int = 0, assetBytes: Int = 0) {
+        self.orders = orders
+        self.assetBytes = assetBytes
+    }
+}
+
+/// Fields of a merchant to change; nil leaves one as it is.
+public struct MerchantChange: Sendable {
+    public var displayName: String?
+    public var status: MerchantStatus?
+    public var orderTypes: [String]?
+    public var limits: MerchantLimits?
+
+    public init(
+        displayName: String? = nil,
+        status: MerchantStatus? = nil,
+        orderTypes: [String]? = nil,
+        limits: MerchantLimits? = nil
+    ) {
+        self.displayName = displayName
+        self.status = status
+        self.orderTypes = orderTypes
+        self.limits = limits
+    }
+}
+
+/// One of a merchant's API keys, as stored: never the key, only its SHA-256.
+public struct MerchantKey: Sendable, Equatable {
+    /// The key's public part (`wo_live_<id>_…`), by which it is looked up, listed and revoked.
+    public let id: String
+    public let merchantID: Int64
+    /// SHA-256 of the whole key.
+    public let hash: Data
+    public let createdAt: Date
+    public var lastUsedAt: Date?
+    public var revokedAt: Date?
+
+    public init(id: String, merchantID: Int64, hash: Data, createdAt: Date, lastUsedAt: Date? = nil, revokedAt: Date? = nil) {
+        self.id = id
+        self.merchantID = merchantID
+        self.hash = hash
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.revokedAt = revokedAt
+    }
+}
+
+extension MerchantKey: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case id, createdAt, lastUsedAt, revokedAt
+    }
+
+    /// Everything but the hash, which never leaves the store and the service.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encodeIfPresent(lastUsedAt, forKey: .lastUsedAt)
+        try container.encodeIfPresent(revokedAt, forKey: .revokedAt)
+    }
+}
+
+/// A limit that a write would pass.
+public enum MerchantQuota: String, Sendable, Equatable {
+    case maxOrders
+    case maxAssetBytes
+}

@@ -23,7 +23,7 @@ extension PostgresStore {
                 """
                 SELECT 1 FROM merchants WHERE slug = \(slug)
                 UNION ALL
-                SELECT 1 FROM orders WHERE merchant_id = \(Merchant.defaultID) AND left(order_identifier, \(prefix.count)) = \(prefix)
+                SELECT 1 FROM orders WHERE merchant_id = \(Merchant.defaultID) AND left(order_identifier, \(prefix.count)::integer) = \(prefix)
                 LIMIT 1
                 """,
                 logger: self.logger

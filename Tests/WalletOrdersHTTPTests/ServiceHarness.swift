@@ -123,11 +123,13 @@ final class ServiceHarness: Sendable {
         }
 
         /// Creates the sample order through the merchant API and returns its details.
-        func createOrder(id: String = "A-1001", change: (inout [String: JSONValue]) -> Void = { _ in }) async throws -> OrderDetails {
+        func createOrder(
+            id: String = "A-1001", key: String = ServiceHarness.merchantKey, change: (inout [String: JSONValue]) -> Void = { _ in }
+        ) async throws -> OrderDetails {
             var fields = SampleOrder.json(orderIdentifier: id).objectValue!
             for key in ["updatedAt", "createdAt", "merchant"] { fields.removeValue(forKey: key) }
             change(&fields)
-            let response = try await merchant(.post, "/api/v1/orders", json: .object(fields))
+            let response = try await merchant(.post, "/api/v1/orders", json: .object(fields), key: key)
             guard response.status == .created else {
                 throw HarnessError("creating an order answered \(response.status): \(String(buffer: response.body))")
             }
@@ -157,6 +159,15 @@ final class ServiceHarness: Sendable {
             var headers = headers
             headers[.authorization] = "AppleOrder \(order.token)"
             return try await request(.get, "/v1/orders/\(order.type)/\(order.id)", headers: headers)
+        }
+
+        /// Adds a merchant with a key through the registry, as an operator would; answers the key.
+        func addMerchant(_ slug: String, limits: MerchantLimits = MerchantLimits()) async throws -> String {
+            let registry = MerchantRegistry(service: service)
+            _ = try await registry.add(slug: slug, displayName: "Shop \(slug)", limits: limits)
+            let key = try await registry.createKey(for: slug).text
+            try await service.merchants.reload()
+            return key
         }
 
         func patch(_ order: OrderDetails, _ patch: JSONValue) async throws -> TestResponse {

@@ -1,0 +1,136 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+import WalletOrdersModel
+import WalletOrdersStore
+import WalletOrdersTesting
+
+/// One merchant's key never reads, changes or even confirms another merchant's orders: every merchant API operation,
+/// with each merchant's key, against each merchant's orders; a merchant's own succeed, every other answer is
+/// byte for byte the answer for a missing order.
+@Suite struct MerchantIsolationTests {
+    /// A merchant as the test drives it: its key and the two orders it made.
+    struct Shop: Sendable {
+        let slug: String
+        let key: String
+        /// Its order `1001` (every shop has one) and one only it has, as Wallet knows them.
+        let orders: [ServiceHarness.OrderDetails]
+    }
+
+    /// A whole order, as a PUT sends it (the service keeps identifiers, token and dates).
+    static let replacement: JSONValue = {
+        var fields = SampleOrder.json().objectValue ?? [:]
+        for key in ["updatedAt", "createdAt", "merchant", "orderIdentifier", "orderTypeIdentifier"] { fields.removeValue(forKey: key) }
+        return .object(fields)
+    }()
+
+    /// The order-level operations of the merchant API: a method, a path suffix under the order, and a body.
+    static let operations: [(name: String, method: HTTPRequest.Method, suffix: String, body: JSONValue?, contentType: String)] = [
+        ("read", .get, "", nil, "application/json"),
+        ("replace", .put, "", replacement, "application/json"),
+        ("patch", .patch, "", .object(["orderNumber": .string("N-99")]), "application/merge-patch+json"),
+        ("package", .get, "/package", nil, "application/json"),
+        ("registrations", .get, "/registrations", nil, "application/json"),
+    ]
+
+    @Test(arguments: StoreEngine.allCases)
+    func everyMerchantAPIOperationActsOnTheKeysMerchantOnly(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            var shops: [Shop] = []
+            for slug in ["alpha", "bravo", "charlie"] {
+                let key = try await client.addMerchant(slug)
+                let common = try await client.createOrder(id: "1001", key: key)
+                let own = try await client.createOrder(id: "only-\(slug)", key: key) { $0["orderNumber"] = .string("N-\(slug)") }
+                #expect(common.id == "\(slug):1001", "Wallet sees the merchant's namespace")
+                shops.append(Shop(slug: slug, key: key, orders: [common, own]))
+            }
+            // The default merchant (the configuration's key) has an order of its own too, unprefixed: a platform
+            // merchant naming it names an order in its own namespace, which it does not have.
+            let defaultOrder = try await client.createOrder(id: "only-default")
+            #expect(defaultOrder.id == "only-default")
+            shops.append(Shop(slug: "default", key: ServiceHarness.merchantKey, orders: [defaultOrder]))
+            let type = DevelopmentKeys.orderType
+
+            for caller in shops {
+                for owner in shops {
+                    for order in owner.orders {
+                        for operation in Self.operations {
+                            let path = "/api/v1/orders/\(type)/\(order.id)\(operation.suffix)"
+                            let answer = try await client.merchant(
+                                operation.method, path, json: operation.body, contentType: operation.contentType, key: caller.key)
+                            if caller.slug == owner.slug {
+                                #expect(answer.status == .ok, "\(caller.slug) \(operation.name) its own \(order.id): \(answer.status)")
+                                continue
+                            }
+                            let missing = try await client.merchant(
+                                operation.method, "/api/v1/orders/\(type)/no-such-order\(operation.suffix)", json: operation.body,
+                                contentType: operation.contentType, key: caller.key)
+                            #expect(answer.status == .notFound, "\(caller.slug) \(operation.name) \(order.id)")
+                            #expect(answer.status == missing.status)
+                            #expect(Data(buffer: answer.body) == Data(buffer: missing.body),
+                                    "\(caller.slug) \(operation.name) \(order.id): \(String(buffer: answer.body))")
+                            #expect(answer.headers[.contentType] == missing.headers[.contentType])
+                        }
+                        // The outbox by order: another's order shows what a missing one shows, no push.
+                        let pushes = try await client.merchant(.get, "/api/v1/pushes?order=\(order.id)", key: caller.key)
+                        #expect(pushes.status == .ok)
+                        if caller.slug != owner.slug { #expect(pushes.json["pushes"] == .array([])) }
+                    }
+                }
+                // Lists show the merchant's own orders only, however asked.
+                let listed = try await client.merchant(.get, "/api/v1/orders?limit=500", key: caller.key)
+                let identifiers = Set(listed.json["orders"]?.arrayValue?.compactMap { $0["orderIdentifier"]?.stringValue } ?? [])
+                #expect(identifiers == Set(caller.orders.map(\.id)), "\(caller.slug) lists \(identifiers)")
+                for other in shops where other.slug != caller.slug && other.slug != "default" {
+                    let numbered = try await client.merchant(.get, "/api/v1/orders?orderNumber=N-\(other.slug)", key: caller.key)
+                    #expect(numbered.json["orders"] == .array([]), "\(caller.slug) finds \(other.slug)'s order number")
+                }
+            }
+            // A patch by another merchant changed nothing: every order is still at version 1, but each owner's.
+            for shop in shops {
+                for order in shop.orders {
+                    let stored = try #require(try await client.store.order(type: type, id: order.id))
+                    #expect(stored.version == 3, "\(order.id): its owner's replace and patch only")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func twoMerchantsBothHaveAnOrder1001AndFindItByTheirOwnNumber(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let acme = try await client.addMerchant("acme")
+            let globex = try await client.addMerchant("globex")
+            let first = try await client.createOrder(id: "1001", key: acme) { $0["orderNumber"] = .string("1001") }
+            let second = try await client.createOrder(id: "1001", key: globex) { $0["orderNumber"] = .string("1001") }
+            #expect(first.id == "acme:1001" && second.id == "globex:1001")
+            // Taken in its own namespace only.
+            var again = Self.replacement.objectValue ?? [:]
+            again["orderIdentifier"] = .string("1001")
+            #expect(try await client.merchant(.post, "/api/v1/orders", json: .object(again), key: acme).status == .conflict)
+
+            let found = try await client.merchant(.get, "/api/v1/orders?orderNumber=1001", key: acme)
+            #expect(found.status == .ok)
+            let orders = try #require(found.json["orders"]?.arrayValue)
+            #expect(orders.count == 1)
+            #expect(orders.first?["orderDetails"] == .object([
+                "orderTypeIdentifier": .string(first.type), "orderIdentifier": .string("acme:1001"),
+                "webServiceURL": .string("https://orders.example.com/wallet"), "authenticationToken": .string(first.token),
+            ]))
+            // The merchant names its order either way; the device API knows only Wallet's identifier.
+            #expect(try await client.merchant(.get, "/api/v1/orders/\(first.type)/1001", key: acme).json["order"]?["orderIdentifier"]
+                == .string("acme:1001"))
+            #expect(try await client.fetch(first).status == .ok)
+            // The default merchant cannot name another merchant's namespace, in a path or in a new order.
+            #expect(try await client.merchant(.get, "/api/v1/orders/\(first.type)/acme:1001").status == .notFound)
+            var squat = Self.replacement.objectValue ?? [:]
+            squat["orderIdentifier"] = .string("acme:2002")
+            let squatting = try await client.merchant(.post, "/api/v1/orders", json: .object(squat))
+            #expect(squatting.status == .badRequest)
+            #expect(squatting.json["problems"]?.arrayValue?.first?["path"] == .string("orderIdentifier"))
+        }
+    }
+}

@@ -99,6 +99,14 @@ public final class PostgresCluster: Sendable {
         }
     }
 
+    /// Everything a database holds, as `pg_dump` writes it (SQL text): what a test reads to see that something is
+    /// stored nowhere.
+    public func dump(_ url: String) throws -> String {
+        let result = try Command.run("\(binaries)/pg_dump", ["--dbname", url])
+        guard result.status == 0 else { throw ClusterError("pg_dump failed (\(result.status)): \(result.error)") }
+        return result.output
+    }
+
     /// The server's log, for a failing test to show.
     public var log: String { (try? String(contentsOfFile: "\(folder)/server.log", encoding: .utf8)) ?? "" }
 

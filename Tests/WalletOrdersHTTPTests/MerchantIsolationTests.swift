@@ -59,18 +59,29 @@ import WalletOrdersTesting
                         for operation in Self.operations {
                             let path = "/api/v1/orders/\(type)/\(order.id)\(operation.suffix)"
                             let answer = try await client.merchant(
-                                operation.method, path, json: operation.body, contentType: operation.contentType, key: caller.key)
+                                operation.method,
+                                path,
+                                json: operation.body,
+                                contentType: operation.contentType,
+                                key: caller.key
+                            )
                             if caller.slug == owner.slug {
                                 #expect(answer.status == .ok, "\(caller.slug) \(operation.name) its own \(order.id): \(answer.status)")
                                 continue
                             }
                             let missing = try await client.merchant(
-                                operation.method, "/api/v1/orders/\(type)/no-such-order\(operation.suffix)", json: operation.body,
-                                contentType: operation.contentType, key: caller.key)
+                                operation.method,
+                                "/api/v1/orders/\(type)/no-such-order\(operation.suffix)",
+                                json: operation.body,
+                                contentType: operation.contentType,
+                                key: caller.key
+                            )
                             #expect(answer.status == .notFound, "\(caller.slug) \(operation.name) \(order.id)")
                             #expect(answer.status == missing.status)
-                            #expect(Data(buffer: answer.body) == Data(buffer: missing.body),
-                                    "\(caller.slug) \(operation.name) \(order.id): \(String(buffer: answer.body))")
+                            #expect(
+                                Data(buffer: answer.body) == Data(buffer: missing.body),
+                                "\(caller.slug) \(operation.name) \(order.id): \(String(buffer: answer.body))"
+                            )
                             #expect(answer.headers[.contentType] == missing.headers[.contentType])
                         }
                         // The outbox by order: another's order shows what a missing one shows, no push.
@@ -116,13 +127,18 @@ import WalletOrdersTesting
             #expect(found.status == .ok)
             let orders = try #require(found.json["orders"]?.arrayValue)
             #expect(orders.count == 1)
-            #expect(orders.first?["orderDetails"] == .object([
-                "orderTypeIdentifier": .string(first.type), "orderIdentifier": .string("acme:1001"),
-                "webServiceURL": .string("https://orders.example.com/wallet"), "authenticationToken": .string(first.token),
-            ]))
+            #expect(
+                orders.first?["orderDetails"]
+                    == .object([
+                        "orderTypeIdentifier": .string(first.type), "orderIdentifier": .string("acme:1001"),
+                        "webServiceURL": .string("https://orders.example.com/wallet"), "authenticationToken": .string(first.token),
+                    ])
+            )
             // The merchant names its order either way; the device API knows only Wallet's identifier.
-            #expect(try await client.merchant(.get, "/api/v1/orders/\(first.type)/1001", key: acme).json["order"]?["orderIdentifier"]
-                == .string("acme:1001"))
+            #expect(
+                try await client.merchant(.get, "/api/v1/orders/\(first.type)/1001", key: acme).json["order"]?["orderIdentifier"]
+                    == .string("acme:1001")
+            )
             #expect(try await client.fetch(first).status == .ok)
             // The default merchant cannot name another merchant's namespace, in a path or in a new order.
             #expect(try await client.merchant(.get, "/api/v1/orders/\(first.type)/acme:1001").status == .notFound)

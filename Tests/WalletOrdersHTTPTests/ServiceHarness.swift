@@ -124,7 +124,9 @@ final class ServiceHarness: Sendable {
 
         /// Creates the sample order through the merchant API and returns its details.
         func createOrder(
-            id: String = "A-1001", key: String = ServiceHarness.merchantKey, change: (inout [String: JSONValue]) -> Void = { _ in }
+            id: String = "A-1001",
+            key: String = ServiceHarness.merchantKey,
+            change: (inout [String: JSONValue]) -> Void = { _ in }
         ) async throws -> OrderDetails {
             var fields = SampleOrder.json(orderIdentifier: id).objectValue!
             for key in ["updatedAt", "createdAt", "merchant"] { fields.removeValue(forKey: key) }

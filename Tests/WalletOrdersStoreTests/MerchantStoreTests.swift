@@ -8,15 +8,28 @@ import WalletOrdersTesting
 @Suite struct MerchantStoreTests {
     let start = Writes.start
 
-    func order(_ id: String, merchant: Int64, limits: MerchantLimits = MerchantLimits(), assets: [String: Data]? = nil,
-               number: String? = nil) -> OrderWrite {
+    func order(
+        _ id: String,
+        merchant: Int64,
+        limits: MerchantLimits = MerchantLimits(),
+        assets: [String: Data]? = nil,
+        number: String? = nil
+    ) -> OrderWrite {
         let base = Writes.order(id, assets: assets)
         var document = base.document
         if let number { document["orderNumber"] = .string(number) }
         return OrderWrite(
-            orderTypeIdentifier: base.orderTypeIdentifier, orderIdentifier: id, authenticationToken: base.authenticationToken,
-            document: document, createdAt: base.createdAt, updatedAt: base.updatedAt, assets: assets, package: base.package,
-            merchantID: merchant, limits: limits)
+            orderTypeIdentifier: base.orderTypeIdentifier,
+            orderIdentifier: id,
+            authenticationToken: base.authenticationToken,
+            document: document,
+            createdAt: base.createdAt,
+            updatedAt: base.updatedAt,
+            assets: assets,
+            package: base.package,
+            merchantID: merchant,
+            limits: limits
+        )
     }
 
     @Test(arguments: StoreEngine.allCases)
@@ -25,8 +38,12 @@ import WalletOrdersTesting
             let version = try await store.merchantsVersion()
             #expect(try await store.merchants().map(\.slug) == ["default"], "the migration made the default merchant")
             let acme = try await store.createMerchant(
-                slug: "acme", displayName: "Acme", orderTypes: [Writes.type], limits: MerchantLimits(requestsPerSecond: 5),
-                now: start)
+                slug: "acme",
+                displayName: "Acme",
+                orderTypes: [Writes.type],
+                limits: MerchantLimits(requestsPerSecond: 5),
+                now: start
+            )
             #expect(acme.id != Merchant.defaultID && acme.status == .active && acme.limits.requestsPerSecond == 5)
             #expect(acme.orderTypes == [Writes.type] && acme.usage == MerchantUsage())
             await #expect(throws: StoreError.merchantExists) {
@@ -69,10 +86,21 @@ import WalletOrdersTesting
             try await store.addMerchantKey(MerchantKey(id: "0123456789ab", merchantID: acme.id, hash: hash, createdAt: start))
             try await store.recordKeyUse(["0123456789ab": start.addingTimeInterval(60)])
             var keys = try await store.merchantKeys(merchantID: acme.id)
-            #expect(keys == [MerchantKey(id: "0123456789ab", merchantID: acme.id, hash: hash, createdAt: start,
-                                         lastUsedAt: start.addingTimeInterval(60))])
-            #expect(try await store.revokeMerchantKey(merchantID: Merchant.defaultID, keyID: "0123456789ab", now: start) == false,
-                    "another merchant's key is not revoked")
+            #expect(
+                keys == [
+                    MerchantKey(
+                        id: "0123456789ab",
+                        merchantID: acme.id,
+                        hash: hash,
+                        createdAt: start,
+                        lastUsedAt: start.addingTimeInterval(60)
+                    )
+                ]
+            )
+            #expect(
+                try await store.revokeMerchantKey(merchantID: Merchant.defaultID, keyID: "0123456789ab", now: start) == false,
+                "another merchant's key is not revoked"
+            )
             #expect(try await store.revokeMerchantKey(merchantID: acme.id, keyID: "0123456789ab", now: start.addingTimeInterval(90)))
             #expect(try await store.revokeMerchantKey(merchantID: acme.id, keyID: "0123456789ab", now: start) == false)
             keys = try await store.merchantKeys(merchantID: nil)

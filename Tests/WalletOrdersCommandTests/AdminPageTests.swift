@@ -35,11 +35,12 @@ import WalletOrdersTesting
         let dom = chromium.output
         #expect(chromium.status == 0, "\(chromium.error)")
         #expect(dom.contains("<title>wallet-orders admin</title>"), "\(dom)")
-        for table in ["stats", "orders", "registrations", "pushes", "logs"] {
+        for table in ["stats", "orders", "registrations", "pushes", "merchants", "logs"] {
             #expect(dom.contains(#"<table id="\#(table)">"#), "table \(table) is missing")
         }
         #expect(dom.contains(#"<td>\#(order.id)</td><td class="completed">completed</td><td>2</td><td>1</td>"#), "\(dom)")
         #expect(dom.contains("<td>page-device</td>"))
+        #expect(dom.contains(#"<td>default</td><td>Default</td><td class="active">active</td><td>1</td>"#), "the default merchant holds the order")
         #expect(dom.contains(#"<td class="pending">pending</td>"#))
         #expect(dom.contains("&lt;script&gt;document.title='owned'&lt;/script&gt; fetch failed"), "the log message is escaped")
         #expect(!dom.contains("<script"), "no script made it into the page")

@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 import WalletOrdersHTTP
 import WalletOrdersModel
+import WalletOrdersStore
 import WalletOrdersTesting
 
 /// `/metrics` in Prometheus' text format after real traffic, and the request id every response carries.
@@ -63,6 +64,24 @@ import WalletOrdersTesting
             #expect(try await client.request(.get, "/metrics").status == .unauthorized)
             let allowed = try await client.request(.get, "/metrics", headers: [.authorization: "Bearer admin-key-for-tests-0123456789"])
             #expect(allowed.status == .ok)
+        }
+    }
+
+    @Test func merchantsShowUpByNameWithWhatTheyHoldAndTheirLimits() async throws {
+        let harness = try ServiceHarness(.sqlite)
+        try await harness.run { client in
+            let key = try await client.addMerchant("acme", limits: MerchantLimits(maxOrders: 1))
+            _ = try await client.createOrder(key: key)
+            _ = try await client.merchant(.post, "/api/v1/orders", json: .object([:]), key: key)
+            var body = SampleOrder.json(orderIdentifier: "second").objectValue ?? [:]
+            for field in ["updatedAt", "createdAt", "merchant"] { body.removeValue(forKey: field) }
+            #expect(try await client.merchant(.post, "/api/v1/orders", json: .object(body), key: key).status == .forbidden)
+            let text = String(buffer: try await client.request(.get, "/metrics").body)
+            #expect(value(#"wallet_orders_merchant_requests_total{merchant="acme"}"#, in: text) == 3, "\(text)")
+            #expect(value(#"wallet_orders_merchant_limited_total{merchant="acme",limit="maxOrders"}"#, in: text) == 1)
+            #expect(value(#"wallet_orders_merchant_orders{merchant="acme"}"#, in: text) == 1)
+            #expect(value(#"wallet_orders_merchant_max_orders{merchant="acme"}"#, in: text) == 1)
+            #expect(value("wallet_orders_merchants", in: text) == 2)
         }
     }
 }

@@ -72,17 +72,31 @@ final class ClientGuards: Sendable {
         }
     }
 
-    /// Runs `body`, the check of a merchant, admin or operator key sent by `client`, which answers who the key speaks
-    /// for (nil: nobody). While the client's failed authentications are over their limit, answers 429 without
-    /// checking; a failure answers 401, or 429 once past the limit.
-    func authenticatingKey<Holder: Sendable>(client: String?, _ body: () async throws -> Holder?) async throws -> Holder {
-        let key = client.map(ClientAddress.limiterKey)
-        if let authFailures, let key, case .limited(let retryAfter) = authFailures.check(key) {
+    /// Runs `body`, the check of a merchant, admin or operator key `key` sent by `client`, which answers who the key
+    /// speaks for (nil: nobody). While the client's failed authentications are over their limit, answers 429 without
+    /// checking, unless the client authenticated with this very key lately (a shop's backend is not locked out by a
+    /// neighbour guessing); a failure answers 401, or 429 once past the limit.
+    func authenticatingKey<Holder: Sendable>(
+        client: String?,
+        key: String?,
+        _ body: () async throws -> Holder?
+    ) async throws
+        -> Holder
+    {
+        let address = client.map(ClientAddress.limiterKey)
+        // The pair is remembered by a digest of the key, never the key.
+        let pair = address.flatMap { address in key.map { "\(address) \(ConstantTime.digest($0))" } }
+        if let authFailures, let address, case .limited(let retryAfter) = authFailures.check(address),
+            !(pair.map(authenticated.contains) ?? false)
+        {
             metrics.rateLimited("auth_failures")
             throw APIError.tooManyRequests(retryAfter: retryAfter)
         }
-        if let holder = try await body() { return holder }
-        if let authFailures, let key, case .limited(let retryAfter) = authFailures.take(key) {
+        if let holder = try await body() {
+            if let pair { authenticated.insert(pair) }
+            return holder
+        }
+        if let authFailures, let address, case .limited(let retryAfter) = authFailures.take(address) {
             metrics.rateLimited("auth_failures")
             throw APIError.tooManyRequests(retryAfter: retryAfter)
         }

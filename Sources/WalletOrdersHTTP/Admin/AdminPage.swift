@@ -40,6 +40,17 @@ struct AdminPage: Sendable {
             "registrations": try Self.values(await service.registrations(RegistrationFilter(), limit: Self.rows)),
             "pushes": try Self.values(await service.pushes(PushFilter(), page: newest).records),
             "logs": try Self.values(await service.logs(LogFilter(), page: newest).records),
+            "merchants": try await service.merchantsHolding().prefix(Self.rows).map { merchant -> [String: String] in
+                let limits = [
+                    merchant.limits.requestsPerSecond.map { "\($0)/s" }, merchant.limits.maxOrders.map { "\($0) orders" },
+                    merchant.limits.maxAssetBytes.map { "\($0) bytes" },
+                ].compactMap { $0 }
+                return [
+                    "slug": merchant.slug, "name": merchant.displayName, "status": merchant.status.rawValue,
+                    "orders": "\(merchant.usage.orders)", "assetBytes": "\(merchant.usage.assetBytes)",
+                    "limits": limits.isEmpty ? "none" : limits.joined(separator: ", "),
+                ]
+            },
         ]
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
@@ -88,7 +99,7 @@ struct AdminPage: Sendable {
         th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
         th { background: #f5f5f7; } td.message { font-family: ui-monospace, monospace; white-space: pre-wrap; }
         td.token { font-family: ui-monospace, monospace; max-width: 12ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-        .delivered, .completed { color: #1a7f37; } .failed, .cancelled { color: #cf222e; } .pending, .sending { color: #9a6700; }
+        .delivered, .completed { color: #1a7f37; } .failed, .cancelled, .suspended { color: #cf222e; } .pending, .sending { color: #9a6700; }
         </style>
         </head>
         <body>
@@ -107,6 +118,10 @@ struct AdminPage: Sendable {
         <table id="pushes"><tr><th>#</th><th>Order</th><th>Device</th><th>Status</th><th>Attempts</th><th>Updated</th><th>Last error</th></tr>
         {{#pushes}}<tr><td>{{id}}</td><td>{{orderTypeIdentifier}}/{{orderIdentifier}}</td><td>{{deviceIdentifier}}</td><td class="{{status}}">{{status}}</td><td>{{attempts}}</td><td>{{updatedAt}}</td><td>{{lastError}}</td></tr>
         {{/pushes}}</table>
+        <h2>Merchants</h2>
+        <table id="merchants"><tr><th>Slug</th><th>Name</th><th>Status</th><th>Orders</th><th>Asset bytes</th><th>Limits</th></tr>
+        {{#merchants}}<tr><td>{{slug}}</td><td>{{name}}</td><td class="{{status}}">{{status}}</td><td>{{orders}}</td><td>{{assetBytes}}</td><td>{{limits}}</td></tr>
+        {{/merchants}}</table>
         <h2>Device logs</h2>
         <table id="logs"><tr><th>Received</th><th>Last seen</th><th>Times</th><th>From</th><th>Message</th></tr>
         {{#logs}}<tr><td>{{receivedAt}}</td><td>{{lastSeenAt}}</td><td>{{count}}</td><td>{{remoteAddress}}</td><td class="message">{{message}}</td></tr>

@@ -177,8 +177,9 @@ struct OperatorKeyMiddleware: RouterMiddleware {
         guard let operatorKey else {
             throw APIError(.notFound, "the operator API is off: set operatorKey (WALLET_ORDERS_OPERATOR_KEY)")
         }
-        _ = try await guards.authenticatingKey(client: context.clientAddress) { () -> Bool? in
-            guard let key = request.credential(scheme: "Bearer"), ConstantTime.equals(key, operatorKey) else { return nil }
+        let key = request.credential(scheme: "Bearer")
+        _ = try await guards.authenticatingKey(client: context.clientAddress, key: key) { () -> Bool? in
+            guard let key, ConstantTime.equals(key, operatorKey) else { return nil }
             return true
         }
         return try await next(request, context)

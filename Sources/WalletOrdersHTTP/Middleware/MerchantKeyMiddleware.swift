@@ -13,8 +13,9 @@ struct MerchantKeyMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        let merchant = try await guards.authenticatingKey(client: context.clientAddress) { () -> Merchant? in
-            guard let key = request.credential(scheme: "Bearer") else { return nil }
+        let key = request.credential(scheme: "Bearer")
+        let merchant = try await guards.authenticatingKey(client: context.clientAddress, key: key) { () -> Merchant? in
+            guard let key else { return nil }
             return try await service.merchants.authenticate(key)
         }
         guard merchant.status == .active else {

@@ -42,7 +42,7 @@ struct OperationsRoutes: Sendable {
                 logBytes: try await service.logBytes(),
                 logLimits: service.logLimits,
                 rateLimits: guards.named.map { ($0.0, $0.1.limit, $0.1.trackedClients) },
-                merchants: try await service.merchants.all()
+                merchants: try await service.merchantsHolding()
             )
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"

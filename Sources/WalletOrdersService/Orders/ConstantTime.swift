@@ -1,4 +1,5 @@
 import Foundation
+import WalletOrdersCrypto
 
 /// Comparisons whose time does not depend on where two secrets differ.
 public enum ConstantTime {
@@ -29,5 +30,10 @@ public enum ConstantTime {
             difference |= x ^ y
         }
         return difference == 0
+    }
+
+    /// A short digest of a secret (the first 16 bytes of its SHA-256, hex) to remember it by without keeping it.
+    public static func digest(_ secret: String) -> String {
+        DigestAlgorithm.sha256.digest(Data(secret.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 }

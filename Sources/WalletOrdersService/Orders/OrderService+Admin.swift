@@ -44,6 +44,12 @@ extension OrderService {
         return try await store.logs(filter, page: page)
     }
 
+    /// Every merchant as the store has it now, with what each holds (the directory's copy is read only when merchants
+    /// change, not as their orders come and go).
+    public func merchantsHolding() async throws -> [Merchant] {
+        try await store.merchants()
+    }
+
     /// Counts for admins.
     public func stats() async throws -> StoreStats {
         try await store.stats(now: now())

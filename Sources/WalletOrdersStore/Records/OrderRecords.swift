@@ -185,8 +185,12 @@ public struct OrderSummary: Sendable, Codable, Equatable {
     public let registrations: Int
     /// The shop's own number for the order, when it gave one.
     public let orderNumber: String?
-    /// The merchant whose order it is.
-    public let merchantID: Int64
+    /// The merchant whose order it is; left out of the JSON form (the merchant API answers a merchant its own).
+    public private(set) var merchantID: Int64 = Merchant.defaultID
+
+    private enum CodingKeys: String, CodingKey {
+        case orderTypeIdentifier, orderIdentifier, status, createdAt, updatedAt, version, registrations, orderNumber
+    }
 
     public init(
         orderTypeIdentifier: String,

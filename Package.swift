@@ -276,6 +276,17 @@ let package = Package(
             path: "Benchmarks/PushBenchmark"
         ),
 
+        // `Benchmarks/merchants.sh`: seeds a store of many merchants (or one) before wrk measures the service.
+        .executableTarget(
+            name: "merchant-benchmark",
+            dependencies: [
+                "WalletOrdersStore", "WalletOrdersSQLite", "WalletOrdersPostgres", "WalletOrdersModel", "WalletOrdersService",
+                "WalletOrdersTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/MerchantBenchmark"
+        ),
+
         // `Benchmarks/scale.sh`: seeds a million orders through the store's bulk path before wrk measures the service.
         .executableTarget(
             name: "scale-benchmark",

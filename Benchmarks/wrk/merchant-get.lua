@@ -1,0 +1,12 @@
+-- A merchant reading one of its orders, a random one of ORDERS, by its own identifier (o<i>) with its key.
+local orders = tonumber(os.getenv("ORDERS"))
+local merchants = tonumber(os.getenv("MERCHANTS"))
+local type = os.getenv("ORDER_TYPE")
+local keys = {}
+for line in io.lines(os.getenv("KEYS_FILE")) do keys[#keys + 1] = line end
+init = function(args) math.randomseed(os.time() + (tonumber(tostring({}):match("0x(%x+)") or "0", 16) % 100000)) end
+request = function()
+  local order = math.random(0, orders - 1)
+  return wrk.format("GET", "/api/v1/orders/" .. type .. "/o" .. order,
+                    { ["Authorization"] = "Bearer " .. keys[(order % merchants) + 1] })
+end

@@ -36,7 +36,12 @@ var ids: [Int64] = []
 var keys: [String] = []
 for index in 0..<merchants {
     let merchant = try await store.createMerchant(
-        slug: "m\(index)", displayName: "Merchant \(index)", orderTypes: [], limits: MerchantLimits(), now: created)
+        slug: "m\(index)",
+        displayName: "Merchant \(index)",
+        orderTypes: [],
+        limits: MerchantLimits(),
+        now: created
+    )
     let key = MerchantAPIKey()
     try await store.addMerchantKey(key.record(merchant: merchant.id, now: created))
     ids.append(merchant.id)
@@ -56,8 +61,15 @@ for first in stride(from: 0, to: orders, by: batch) {
         document["authenticationToken"] = .string(token)
         document["webServiceURL"] = .string("https://orders.example.com")
         return ImportedOrder(
-            orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: token, document: document,
-            createdAt: created, updatedAt: created, package: nil, merchantID: ids[index % merchants])
+            orderTypeIdentifier: type,
+            orderIdentifier: id,
+            authenticationToken: token,
+            document: document,
+            createdAt: created,
+            updatedAt: created,
+            package: nil,
+            merchantID: ids[index % merchants]
+        )
     }
     try await store.importRecords(orders: records, registrations: [])
     if (first / batch) % 20 == 19 { print("  \(first + batch) orders (\(elapsed()))") }

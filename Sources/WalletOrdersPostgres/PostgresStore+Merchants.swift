@@ -33,7 +33,7 @@ extension PostgresStore {
                 """
                 INSERT INTO merchants (slug, display_name, order_types, requests_per_second, max_orders, max_asset_bytes,
                                        created_at, updated_at)
-                VALUES (\(slug), \(displayName), \(Self.json(orderTypes)), \(limits.requestsPerSecond.map(Int64.init)),
+                VALUES (\(slug), \(displayName), \(Merchant.orderTypesText(orderTypes)), \(limits.requestsPerSecond.map(Int64.init)),
                         \(limits.maxOrders.map(Int64.init)), \(limits.maxAssetBytes.map(Int64.init)), \(now.unixSeconds),
                         \(now.unixSeconds))
                 ON CONFLICT (slug) DO NOTHING
@@ -62,7 +62,7 @@ extension PostgresStore {
                 """
                 UPDATE merchants SET display_name = \(change.displayName ?? merchant.displayName),
                                      status = \((change.status ?? merchant.status).rawValue),
-                                     order_types = \(Self.json(change.orderTypes ?? merchant.orderTypes)),
+                                     order_types = \(Merchant.orderTypesText(change.orderTypes ?? merchant.orderTypes)),
                                      requests_per_second = \(limits.requestsPerSecond.map(Int64.init)),
                                      max_orders = \(limits.maxOrders.map(Int64.init)),
                                      max_asset_bytes = \(limits.maxAssetBytes.map(Int64.init)), updated_at = \(now.unixSeconds)
@@ -200,7 +200,7 @@ extension PostgresStore {
             slug: try columns["slug"],
             displayName: try columns["display_name"],
             status: MerchantStatus(rawValue: try columns["status"]) ?? .suspended,
-            orderTypes: Self.strings(try columns["order_types"]),
+            orderTypes: Merchant.orderTypes(text: try columns["order_types"]),
             limits: MerchantLimits(
                 requestsPerSecond: (try columns["requests_per_second"] as Int64?).map(Int.init),
                 maxOrders: (try columns["max_orders"] as Int64?).map(Int.init),
@@ -214,13 +214,5 @@ extension PostgresStore {
             createdAt: Date(unixSeconds: try columns["created_at"]),
             updatedAt: Date(unixSeconds: try columns["updated_at"])
         )
-    }
-
-    static func json(_ strings: [String]) -> String {
-        String(decoding: JSONValue.array(strings.map(JSONValue.string)).serialized(), as: UTF8.self)
-    }
-
-    static func strings(_ text: String) -> [String] {
-        (try? JSONValue.parse(Data(text.utf8)))?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }

@@ -33,7 +33,7 @@ extension SQLiteStore {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
                     """,
                 arguments: [
-                    slug, displayName, Self.json(orderTypes), limits.requestsPerSecond, limits.maxOrders,
+                    slug, displayName, Merchant.orderTypesText(orderTypes), limits.requestsPerSecond, limits.maxOrders,
                     limits.maxAssetBytes, now.unixSeconds, now.unixSeconds,
                 ]
             )
@@ -59,7 +59,7 @@ extension SQLiteStore {
                     """,
                 arguments: [
                     change.displayName ?? current.displayName, (change.status ?? current.status).rawValue,
-                    Self.json(change.orderTypes ?? current.orderTypes), limits.requestsPerSecond, limits.maxOrders,
+                    Merchant.orderTypesText(change.orderTypes ?? current.orderTypes), limits.requestsPerSecond, limits.maxOrders,
                     limits.maxAssetBytes, now.unixSeconds, current.id,
                 ]
             )
@@ -192,7 +192,7 @@ extension SQLiteStore {
             slug: row["slug"],
             displayName: row["display_name"],
             status: MerchantStatus(rawValue: row["status"]) ?? .suspended,
-            orderTypes: Self.strings(row["order_types"]),
+            orderTypes: Merchant.orderTypes(text: row["order_types"]),
             limits: MerchantLimits(
                 requestsPerSecond: row["requests_per_second"],
                 maxOrders: row["max_orders"],
@@ -203,13 +203,5 @@ extension SQLiteStore {
             createdAt: Date(unixSeconds: row["created_at"]),
             updatedAt: Date(unixSeconds: row["updated_at"])
         )
-    }
-
-    static func json(_ strings: [String]) -> String {
-        String(decoding: JSONValue.array(strings.map(JSONValue.string)).serialized(), as: UTF8.self)
-    }
-
-    static func strings(_ text: String) -> [String] {
-        (try? JSONValue.parse(Data(text.utf8)))?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WalletOrdersModel
 
 /// A shop the service serves orders for: its name, whether it may use the merchant API, the order types it may
 /// use, its limits and what it uses of them. One of them, the default merchant, is the shop of a single-shop
@@ -48,6 +49,16 @@ public struct Merchant: Sendable, Equatable, Codable {
     }
 
     public var isDefault: Bool { id == Self.defaultID }
+
+    /// The order types as both stores keep them: a JSON array of strings.
+    public static func orderTypesText(_ types: [String]) -> String {
+        String(decoding: JSONValue.array(types.map(JSONValue.string)).serialized(), as: UTF8.self)
+    }
+
+    /// The order types `orderTypesText` wrote.
+    public static func orderTypes(text: String) -> [String] {
+        (try? JSONValue.parse(Data(text.utf8)))?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
 }
 
 /// Whether a merchant's keys are accepted. A suspended merchant's orders keep serving devices.

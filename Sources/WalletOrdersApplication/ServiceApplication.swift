@@ -9,15 +9,15 @@ import WalletOrdersService
 public enum ServiceApplication {
     /// The application for `service` as `configuration` describes it; `onServerRunning` receives the bound port.
     /// `services` run beside the server and stop after it (the push worker, the store's upkeep). `routes` adds
-    /// the routes of other modules (the playground) to the router. The merchant API accepts the keys
-    /// `service.merchants` knows.
+    /// the routes of other modules (the playground) to the router, given the admin key's guard (nil without an
+    /// admin key). The merchant API accepts the keys `service.merchants` knows.
     public static func make(
         service: OrderService,
         metrics: ServiceMetrics,
         configuration: ServiceConfiguration,
         logger: Logger,
         services: [any Service] = [],
-        routes: (Router<ServiceRequestContext>) -> Void = { _ in },
+        routes: (Router<ServiceRequestContext>, AdminKeyMiddleware?) -> Void = { _, _ in },
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<ServiceRequestContext>> {
         let router = ServiceRouter.make(
@@ -25,9 +25,9 @@ public enum ServiceApplication {
             metrics: metrics,
             adminKey: configuration.adminKey,
             operatorKey: configuration.operatorKey,
-            limits: configuration.clientLimits
+            limits: configuration.clientLimits,
+            routes: routes
         )
-        routes(router)
         return ServiceServer.make(
             router: router,
             host: configuration.host,

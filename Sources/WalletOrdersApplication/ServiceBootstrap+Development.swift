@@ -40,7 +40,12 @@ extension ServiceBootstrap {
             throw ConfigurationError("\(environmentFile) is incomplete: remove \(folder.path) to make new development keys")
         }
         let sample = URL(fileURLWithPath: "OrderTemplates/sample")
-        if type.template == nil, FileManager.default.fileExists(atPath: sample.path) { type.template = sample.path }
+        if let template = configuration.developmentTemplate {
+            type.template = template
+            notes.append("Template: \(template).")
+        } else if type.template == nil, FileManager.default.fileExists(atPath: sample.path) {
+            type.template = sample.path
+        }
         if let apns = configuration.developmentAPNS {
             type.apnsEnvironment = .custom(url: apns.url)
             type.apnsCA = apns.caFile

@@ -101,7 +101,8 @@ public struct ServiceBootstrap: Sendable {
                 now: now,
                 counters: metrics.serviceCounters,
                 logLimits: configuration.deviceLogs,
-                merchantKeys: configuration.merchantKeys + extraMerchantKeys
+                merchantKeys: configuration.merchantKeys + extraMerchantKeys,
+                maxDevicesPerOrder: configuration.maxDevicesPerOrder
             ),
             metrics: metrics,
             store: store,

@@ -80,11 +80,10 @@ struct Serve: AsyncParsableCommand {
                 embeddedAPNS = apns
             }
             playground = development
-        } else if let adminKey = configuration.adminKey {
-            playground = Playground(access: .adminKey(adminKey), trustedRoots: nil)
         }
         let bootstrap: ServiceBootstrap
         do {
+            // In development the playground's key speaks for the only merchant there is.
             bootstrap = try await ServiceBootstrap.make(
                 configuration: configuration,
                 logger: logger,
@@ -93,6 +92,11 @@ struct Serve: AsyncParsableCommand {
         } catch let error as ConfigurationError {
             embeddedAPNS?.listener.close()
             throw CommandFailure("cannot start: \(error.description)")
+        }
+        if playground == nil, configuration.playground {
+            // Production: only when asked for, behind the admin key (the configuration holds one then), acting as a
+            // merchant of its own.
+            playground = try await Playground.production(service: bootstrap.service)
         }
         let notes = developmentNotes + bootstrap.notes
         let playgroundLine: String? = playground.map {
@@ -109,7 +113,7 @@ struct Serve: AsyncParsableCommand {
             configuration: configured,
             logger: logger,
             services: bootstrap.services,
-            routes: { page.add(to: $0) },
+            routes: { page.add(to: $0, adminGate: $1) },
             onServerRunning: { port in
                 listening?.listening(host: configured.host, port: port)
                 var lines = [

@@ -5,6 +5,7 @@ import WalletOrdersCrypto
 import WalletOrdersDevice
 import WalletOrdersModel
 import WalletOrdersService
+import WalletOrdersStore
 
 /// What `/playground` needs beside the service: who may open it, the credential its page calls the merchant API
 /// with, and the simulated Wallet devices that live in the server process with the pushes the embedded local APNs
@@ -19,7 +20,7 @@ public final class Playground: Sendable {
         /// Development (no order type configured): the page is open, as the development server is.
         case open
         /// Otherwise: behind the admin key, as `/admin` is.
-        case adminKey(String)
+        case adminKey
     }
 
     /// A push the embedded local APNs answered for a playground device's token, and when.
@@ -60,6 +61,27 @@ public final class Playground: Sendable {
         self.access = access
         self.trustedRoots = trustedRoots
         key = Random.token()
+    }
+
+    /// The merchant a production playground acts as: its orders are Wallet's `playground:…`, and no other
+    /// merchant's order can be read or changed with the playground's key.
+    public static let merchantSlug = "playground"
+    /// What the playground's merchant may hold: enough to try things, too little to be a second shop.
+    static let merchantLimits = MerchantLimits(requestsPerSecond: 10, maxOrders: 1_000, maxAssetBytes: 50 << 20)
+
+    /// The playground of a service with order types configured, opened with `playground: true`: behind the admin
+    /// key, its key speaking for merchant `playground` (added now when missing), never for another merchant.
+    public static func production(service: OrderService) async throws -> Playground {
+        let playground = Playground(access: .adminKey, trustedRoots: nil)
+        let registry = MerchantRegistry(service: service)
+        do {
+            _ = try await registry.add(slug: merchantSlug, displayName: "Playground", limits: merchantLimits)
+        } catch MerchantRegistryError.exists {
+            // Made by an earlier start, or by the operator, whose limits stand.
+        }
+        try await service.merchants.reload()
+        service.merchants.admit(playground.key, for: merchantSlug)
+        return playground
     }
 
     /// Hands the playground's devices the pushes `apns` (reached at `url`) accepts for their tokens.

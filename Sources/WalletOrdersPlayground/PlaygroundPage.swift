@@ -9,8 +9,10 @@ import WalletOrdersService
 /// follow the push, the listing and the conditional fetch in a transcript, with a preview of the order the device
 /// holds. One page and one script, both served from here: no build step, nothing fetched from elsewhere.
 ///
-/// The page is open in development and behind the admin key otherwise. Its script calls the merchant API and the
-/// routes below with the playground's own key (`Playground.key`), written into the page: never a merchant key.
+/// The page is open in development; with an order type configured it is off unless `playground` is true, and then
+/// behind the admin key. Its script calls the merchant API and the routes below with the playground's own key
+/// (`Playground.key`), written into the page: never a merchant key, and in production one that speaks only for
+/// merchant `playground`.
 public struct PlaygroundPage: Sendable {
     let playground: Playground?
     let webServiceURL: String
@@ -24,9 +26,18 @@ public struct PlaygroundPage: Sendable {
         self.webServiceURL = webServiceURL
     }
 
-    /// Adds `/playground` and its routes to `router`.
-    public func add(to router: Router<ServiceRequestContext>) {
-        router.get("playground") { request, _ in try page(request) }
+    /// Adds `/playground` and its routes to `router`, the page behind `adminGate` unless the playground is open.
+    public func add(to router: Router<ServiceRequestContext>, adminGate: AdminKeyMiddleware?) {
+        let pageGroup = router.group("playground")
+        if case .adminKey? = playground?.access {
+            // No admin key to check, no page: the playground never opens by mistake.
+            guard let adminGate else {
+                pageGroup.get { _, _ -> Response in throw Self.off }
+                return
+            }
+            pageGroup.add(middleware: adminGate)
+        }
+        pageGroup.get { _, _ in try page() }
         router.get("playground/playground.js") { _, _ in
             Self.text(PlaygroundAssets.script, type: "text/javascript; charset=utf-8")
         }
@@ -37,22 +48,19 @@ public struct PlaygroundPage: Sendable {
         api.get(":device/preview") { request, context in try await preview(request, context) }
     }
 
+    private static let off = APIError(
+        .notFound,
+        "the playground is off: it is on in development; with an order type configured it is on only "
+            + "with WALLET_ORDERS_PLAYGROUND=true, behind the admin key (WALLET_ORDERS_ADMIN_KEY)"
+    )
+
     private func enabled() throws -> Playground {
-        guard let playground else {
-            throw APIError(
-                .notFound,
-                "the playground is off: it is on in development, and behind the admin key "
-                    + "(WALLET_ORDERS_ADMIN_KEY) otherwise"
-            )
-        }
+        guard let playground else { throw Self.off }
         return playground
     }
 
-    func page(_ request: Request) throws -> Response {
+    func page() throws -> Response {
         let playground = try enabled()
-        if case .adminKey(let key) = playground.access, let refusal = AdminCredential.refusal(request, adminKey: key) {
-            return refusal
-        }
         let notes: String
         if !playground.hasDevices {
             notes =

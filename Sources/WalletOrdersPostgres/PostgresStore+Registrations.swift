@@ -11,16 +11,24 @@ extension PostgresStore {
         type: String,
         id: String,
         pushToken: String,
-        now: Date
-    ) async throws
-        -> RegistrationOutcome
+        now: Date,
+        maxDevices: Int?
+    )
+        async throws -> RegistrationOutcome
     {
-        // xmax is 0 on a row this statement inserted, and the updating transaction's id on one it updated.
+        // xmax is 0 on a row this statement inserted, and the updating transaction's id on one it updated. A new
+        // device past the cap selects no row to insert, so nothing comes back.
+        let cap = maxDevices.map(Int64.init)
         let rows = try await client.query(
             """
             INSERT INTO registrations AS r (device_identifier, order_type_identifier, order_identifier, push_token,
                                             created_at, updated_at)
-            VALUES (\(device), \(type), \(id), \(pushToken), \(now.unixSeconds), \(now.unixSeconds))
+            SELECT \(device), \(type), \(id), \(pushToken), \(now.unixSeconds), \(now.unixSeconds)
+            WHERE \(cap)::bigint IS NULL
+               OR EXISTS (SELECT 1 FROM registrations WHERE device_identifier = \(device)
+                          AND order_type_identifier = \(type) AND order_identifier = \(id))
+               OR (SELECT count(*) FROM registrations WHERE order_type_identifier = \(type) AND order_identifier = \(id))
+                  < \(cap)::bigint
             ON CONFLICT (device_identifier, order_type_identifier, order_identifier) DO UPDATE
                 SET push_token = excluded.push_token,
                     updated_at = CASE WHEN r.push_token = excluded.push_token THEN r.updated_at ELSE excluded.updated_at END
@@ -28,7 +36,7 @@ extension PostgresStore {
             """,
             logger: logger
         ).collect()
-        guard let row = rows.first else { throw StoreError.unexpected("registering returned nothing") }
+        guard let row = rows.first else { throw StoreError.tooManyDevices }
         return try Columns(row)["inserted"] as Bool ? .created : .existing
     }
 

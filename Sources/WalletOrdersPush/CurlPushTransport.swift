@@ -20,7 +20,6 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var queued: [Transfer] = []
     private var stopping = false
-    private var thread: Thread?
     /// Easy handles kept for reuse once their transfer is done, with the options every push shares still set;
     /// touched only by the transfer thread.
     private var idle: [UnsafeMutableRawPointer] = []
@@ -80,9 +79,10 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
             stopping = true
             return
         }
-        let thread = Thread { [unowned self] in self.loop() }
+        // The thread holds the transport until `shutdown()` ends its loop. (An unowned capture trapped when the
+        // transport was let go before the thread first ran: a `serve` that failed right after starting.)
+        let thread = Thread { self.loop() }
         thread.name = "wallet-orders-apns"
-        self.thread = thread
         thread.start()
     }
 

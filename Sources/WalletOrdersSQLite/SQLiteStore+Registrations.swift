@@ -10,9 +10,10 @@ extension SQLiteStore {
         type: String,
         id: String,
         pushToken: String,
-        now: Date
-    ) async throws
-        -> RegistrationOutcome
+        now: Date,
+        maxDevices: Int?
+    )
+        async throws -> RegistrationOutcome
     {
         try await write { db in
             let existing = try String.fetchOne(
@@ -35,6 +36,16 @@ extension SQLiteStore {
                     )
                 }
                 return .existing
+            }
+            if let maxDevices {
+                let registered =
+                    try Int.fetchOne(
+                        db.cachedStatement(
+                            sql: "SELECT COUNT(*) FROM registrations WHERE order_type_identifier = ? AND order_identifier = ?"
+                        ),
+                        arguments: [type, id]
+                    ) ?? 0
+                guard registered < maxDevices else { throw StoreError.tooManyDevices }
             }
             try db.cachedStatement(
                 sql: """

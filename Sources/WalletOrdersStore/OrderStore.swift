@@ -55,13 +55,16 @@ public protocol OrderStore: Sendable {
 
     // MARK: Registrations
 
-    /// Registers a device for an order's updates; an existing registration takes the new push token.
+    /// Registers a device for an order's updates; an existing registration takes the new push token. A new device
+    /// of an order that has `maxDevices` registered already is refused with `StoreError.tooManyDevices` (devices
+    /// registering at the same moment for the last place may pass it by a few on PostgreSQL).
     func register(
         device: String,
         type: String,
         id: String,
         pushToken: String,
-        now: Date
+        now: Date,
+        maxDevices: Int?
     ) async throws
         -> RegistrationOutcome
     /// Removes a device's registration for an order; nothing happens when there is none.

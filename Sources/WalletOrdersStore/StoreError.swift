@@ -12,6 +12,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case merchantExists
     /// The write would take the merchant past one of its limits.
     case quotaExceeded(MerchantQuota)
+    /// The order has as many devices registered as it may.
+    case tooManyDevices
     /// The database says something the store cannot use.
     case unexpected(String)
 
@@ -22,6 +24,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .versionConflict: "the order changed meanwhile"
         case .merchantExists: "a merchant with this slug already exists"
         case .quotaExceeded(let quota): "the write would pass the merchant's \(quota.rawValue)"
+        case .tooManyDevices: "the order has as many devices registered as it may"
         case .unexpected(let detail): detail
         }
     }

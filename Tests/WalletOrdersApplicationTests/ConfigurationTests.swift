@@ -178,11 +178,45 @@ import WalletOrdersTesting
         #expect(configuration.deviceLogs.maxTotalBytes == 16 * 1_024 * 1_024)
     }
 
+    @Test func theDeviceCapThePlaygroundAndTheDevelopmentTemplateAreRead() async throws {
+        let defaults = try await ServiceConfiguration.load(file: nil, environment: [:])
+        #expect(defaults.maxDevicesPerOrder == 10 && !defaults.playground && defaults.developmentTemplate == nil)
+
+        let folder = try TemporaryDirectory("config")
+        let file = try folder.write(
+            "config.json",
+            Data(#"{"maxDevicesPerOrder": 3, "playground": true, "template": "OrderTemplates/shop"}"#.utf8)
+        )
+        let development = try await ServiceConfiguration.load(file: file, environment: [:])
+        #expect(development.maxDevicesPerOrder == 3 && development.playground)
+        #expect(development.developmentTemplate == "OrderTemplates/shop", "development uses the template it is given")
+        let uncapped = try await ServiceConfiguration.load(file: nil, environment: ["WALLET_ORDERS_MAX_DEVICES_PER_ORDER": "0"])
+        #expect(uncapped.maxDevicesPerOrder == nil)
+
+        // With an order type, the playground writes orders: it stays closed behind the admin key, or serve stops.
+        let production = [
+            "WALLET_ORDERS_ORDER_TYPE": "order.com.example.shop", "WALLET_ORDERS_SIGNING_KEY": "/k.pem",
+            "WALLET_ORDERS_WWDR_CERT": "/w.pem", "WALLET_ORDERS_PLAYGROUND": "true",
+        ]
+        await #expect {
+            _ = try await ServiceConfiguration.load(file: nil, environment: production)
+        } throws: { error in
+            (error as? ConfigurationError)?.description == "playground is true, but the playground needs adminKey to keep it closed"
+        }
+        let guarded = try await ServiceConfiguration.load(
+            file: nil,
+            environment: production.merging(["WALLET_ORDERS_ADMIN_KEY": "an-admin-key-0123456789abcdef"]) { $1 }
+        )
+        #expect(guarded.playground && guarded.developmentTemplate == nil)
+    }
+
     @Test(arguments: [
         ("WALLET_ORDERS_LISTING_LIMIT", "fast", "listingLimit: a rate limit is written COUNT/s, COUNT/min or COUNT/h (or off), not fast"),
         ("WALLET_ORDERS_LOG_MAX_BYTES", "12", "logMaxBytes must be a size of at least 1MB (bytes, or with KB, MB, GB), not 12"),
         ("WALLET_ORDERS_HEADER_TIMEOUT", "-1", "headerTimeout must be a whole number, 0 or more, not -1"),
         ("WALLET_ORDERS_TRUSTED_PROXY_HEADER", "X Forwarded", "trustedProxyHeader X Forwarded is not an HTTP header name"),
+        ("WALLET_ORDERS_PLAYGROUND", "maybe", "playground must be true or false, not maybe"),
+        ("WALLET_ORDERS_MAX_DEVICES_PER_ORDER", "ten", "maxDevicesPerOrder must be a whole number, 0 or more, not ten"),
     ])
     func malformedLimitsAreRefusedWithASentence(variable: String, value: String, message: String) async throws {
         await #expect {

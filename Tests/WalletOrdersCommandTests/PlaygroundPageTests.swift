@@ -94,25 +94,61 @@ import WalletOrdersTesting
         #expect(server.command.stop())
     }
 
-    @Test func withAnOrderTypeConfiguredThePageIsBehindTheAdminKeyAndNeverHoldsTheMerchantKey() async throws {
+    @Test func withAnOrderTypeConfiguredThePageIsOffUnlessAskedForAndThenActsAsAMerchantOfItsOwn() async throws {
         let folder = try TemporaryDirectory("playground-production")
         var environment = try await makeDevelopmentKeys(in: folder)
         let merchantKey = "merchant-key-for-production-0123456789"
         let adminKey = "admin-key-for-the-playground-0123456789"
         environment["WALLET_ORDERS_MERCHANT_KEY"] = merchantKey
         environment["WALLET_ORDERS_ADMIN_KEY"] = adminKey
-        let serve = try BackgroundCommand(
+        environment["WALLET_ORDERS_TEMPLATE"] = DevelopmentServer.repository.appendingPathComponent("OrderTemplates/sample").path
+        func serve(_ environment: [String: String]) throws -> BackgroundCommand {
+            try BackgroundCommand(
+                ["serve", "--port", "0", "--database", folder.path("data/orders.sqlite")],
+                in: folder,
+                name: "serve",
+                environment: environment
+            )
+        }
+        func curl(_ arguments: [String]) throws -> String { try Command.run("curl", ["-s"] + arguments).output }
+        let example = DevelopmentServer.repository.appendingPathComponent("Examples/order.json").path
+
+        // Off by default: the admin key opens /admin, never a page that writes.
+        let closed = try serve(environment)
+        let closedBanner = try await closed.waitFor("serving on")
+        let closedPort = try #require(closedBanner.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)/)?.1)
+        #expect(!closedBanner.contains("Playground"), "\(closedBanner)")
+        let off = try curl(["-w", "\n%{http_code}", "-u", "admin:\(adminKey)", "http://127.0.0.1:\(closedPort)/playground"])
+        #expect(off.hasSuffix("404") && off.contains("WALLET_ORDERS_PLAYGROUND=true"), "\(off)")
+        // The shop's own order, which the playground must never see.
+        let shop = try curl([
+            "-X", "POST", "http://127.0.0.1:\(closedPort)/api/v1/orders", "-H", "Authorization: Bearer \(merchantKey)",
+            "-H", "Content-Type: application/json", "-d", "@\(example)",
+        ])
+        let shopDetails = try JSONValue.parse(Data(shop.utf8))["orderDetails"]
+        let shopType = try #require(shopDetails?["orderTypeIdentifier"]?.stringValue, "\(shop)")
+        let shopID = try #require(shopDetails?["orderIdentifier"]?.stringValue, "\(shop)")
+        #expect(closed.stop())
+
+        // Without the admin key to close it, asking for it stops serve.
+        var unguarded = environment
+        unguarded["WALLET_ORDERS_PLAYGROUND"] = "true"
+        unguarded.removeValue(forKey: "WALLET_ORDERS_ADMIN_KEY")
+        let refused = try Command.run(
+            Command.walletOrdersBinary,
             ["serve", "--port", "0", "--database", folder.path("data/orders.sqlite")],
-            in: folder,
-            name: "serve",
-            environment: environment
+            environment: unguarded,
+            directory: folder.url.path
         )
-        defer { serve.stop() }
-        let banner = try await serve.waitFor("/playground")
+        #expect(refused.status != 0 && refused.error.contains("needs adminKey"), "\(refused.output)\(refused.error)")
+
+        environment["WALLET_ORDERS_PLAYGROUND"] = "true"
+        let open = try serve(environment)
+        defer { open.stop() }
+        let banner = try await open.waitFor("/playground")
         let port = try #require(banner.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)/)?.1, "\(banner)")
         let base = "http://127.0.0.1:\(port)"
         #expect(banner.contains("Playground: \(base)/playground (behind the admin key)"), "\(banner)")
-        func curl(_ arguments: [String]) throws -> String { try Command.run("curl", ["-s"] + arguments).output }
 
         #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", "\(base)/playground"]) == "401")
         let page = try curl(["-u", "admin:\(adminKey)", "\(base)/playground"])
@@ -120,19 +156,43 @@ import WalletOrdersTesting
         #expect(!page.contains(merchantKey) && !page.contains(adminKey))
         #expect(page.contains(#"<meta name="playground-devices" content="off">"#))
         let key = try #require(page.firstMatch(of: /<meta name="playground-key" content="([0-9a-f]{64})">/)?.1)
+        let bearer = "Authorization: Bearer \(key)"
 
-        // The page's own key opens the merchant API; the playground has no simulated device in production.
-        let validated = try curl([
-            "-X", "POST", "\(base)/api/v1/orders/validate", "-H", "Authorization: Bearer \(key)",
-            "-d", #"{"status": "open"}"#,
+        // The page's key writes as merchant `playground`: its orders are Wallet's `playground:…`, and the shop's
+        // order is as unknown to it as an order that does not exist.
+        let created = try curl([
+            "-w", "\n%{http_code}", "-X", "POST", "\(base)/api/v1/orders", "-H", bearer, "-H", "Content-Type: application/json",
+            "-d", "@\(example)",
         ])
-        #expect(try JSONValue.parse(Data(validated.utf8))["valid"] != nil, "\(validated)")
+        #expect(created.hasSuffix("201"), "\(created)")
+        let createdID = try JSONValue.parse(Data(created.split(separator: "\n").dropLast().joined(separator: "\n").utf8))[
+            "orderDetails"
+        ]?["orderIdentifier"]?.stringValue
+        #expect(createdID?.hasPrefix("playground:") == true, "\(created)")
+        let shopPath = "\(base)/api/v1/orders/\(shopType)/\(shopID)"
+        let unknownPath = "\(base)/api/v1/orders/\(shopType)/no-such-order"
+        for suffix in ["", "/package", "/registrations"] {
+            let shopAnswer = try curl(["-w", "\n%{http_code}", shopPath + suffix, "-H", bearer])
+            let unknownAnswer = try curl(["-w", "\n%{http_code}", unknownPath + suffix, "-H", bearer])
+            #expect(shopAnswer.hasSuffix("404") && shopAnswer == unknownAnswer, "\(suffix): \(shopAnswer) / \(unknownAnswer)")
+        }
+        let patch = try curl([
+            "-w", "\n%{http_code}", "-X", "PATCH", shopPath, "-H", bearer, "-H", "Content-Type: application/json",
+            "-d", #"{"status": "cancelled"}"#,
+        ])
+        #expect(patch.hasSuffix("404"), "\(patch)")
+        let listed = try curl(["\(base)/api/v1/orders", "-H", bearer])
+        #expect(!listed.contains(shopID) || shopID.hasPrefix("playground:"), "\(listed)")
+        let shopOrder = try curl([shopPath, "-H", "Authorization: Bearer \(merchantKey)"])
+        #expect(try JSONValue.parse(Data(shopOrder.utf8))["order"]?["status"]?.stringValue != "cancelled", "\(shopOrder)")
+
+        // The playground has no simulated device in production.
         let device = try curl([
-            "-w", "\n%{http_code}", "-X", "POST", "\(base)/playground/devices", "-H", "Authorization: Bearer \(key)",
+            "-w", "\n%{http_code}", "-X", "POST", "\(base)/playground/devices", "-H", bearer,
             "-d", #"{"orderTypeIdentifier": "a", "orderIdentifier": "b", "webServiceURL": "c", "authenticationToken": "d"}"#,
         ])
         #expect(device.hasSuffix("409"), "\(device)")
         #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(base)/playground/devices", "-d", "{}"]) == "401")
-        #expect(!serve.output.contains(key), "the page's key is never logged")
+        #expect(!open.output.contains(key), "the page's key is never logged")
     }
 }

@@ -25,6 +25,25 @@ import WalletOrdersTesting
         #expect(server.command.stop())
     }
 
+    /// Development takes the template `WALLET_ORDERS_TEMPLATE` names, and says so, instead of the sample.
+    @Test func developmentUsesTheTemplateItIsGiven() async throws {
+        let folder = try TemporaryDirectory("serve-template")
+        let template = folder.url.appendingPathComponent("shop")
+        try FileManager.default.copyItem(at: DevelopmentServer.repository.appendingPathComponent("OrderTemplates/sample"), to: template)
+        let defaults = template.appendingPathComponent("template.json")
+        let text = try String(contentsOf: defaults, encoding: .utf8)
+        try text.replacingOccurrences(of: "https://shop.example.com\"", with: "https://other.example.com\"")
+            .write(to: defaults, atomically: true, encoding: .utf8)
+        let server = try await DevelopmentServer.start(in: folder, environment: ["WALLET_ORDERS_TEMPLATE": template.path])
+        #expect(server.banner.contains("Template: \(template.path)."), "\(server.banner)")
+        let created = try server.curl([
+            "-X", "POST", "\(server.base)/api/v1/orders", "-H", "Authorization: Bearer \(server.merchantKey)",
+            "-H", "Content-Type: application/json", "-d", "@Examples/order.json",
+        ])
+        #expect(try JSONValue.parse(Data(created.utf8))["order"]?["merchant"]?["url"] == .string("https://other.example.com"), "\(created)")
+        #expect(server.command.stop())
+    }
+
     /// The README's push tour: `apns-sandbox` on the development keys, `serve` pointed at it with two variables;
     /// an update reaches every registered device.
     @Test func anUpdateReachesTheAPNSSandboxThroughServe() async throws {

@@ -51,6 +51,44 @@ import WalletOrdersTesting
         }
     }
 
+    @Test func guessedAdminOperatorAndMerchantKeysGet429AfterTheFailureLimit() async throws {
+        let adminKey = "admin-key-for-tests-0123456789"
+        let operatorKey = "operator-key-for-tests-0123456789"
+        let limits = limits { $0.authFailures = RateLimit(burst: 6, per: .seconds(3_600)) }
+        try await ServiceHarness().run(adminKey: adminKey, operatorKey: operatorKey, limits: limits) { client in
+            func basic(_ text: String) -> HTTPFields { [.authorization: "Basic " + Data(text.utf8).base64EncodedString()] }
+            // The right keys, once each: these pairs of address and key are served whatever the neighbours do.
+            #expect(try await client.request(.get, "/admin", headers: basic("admin:\(adminKey)")).status == .ok)
+            #expect(try await client.request(.get, "/metrics", headers: [.authorization: "Bearer \(adminKey)"]).status == .ok)
+
+            // Two wrong guesses at each door: all counted against one allowance of this address.
+            let guesses: [(String, HTTPFields)] = [
+                ("/admin", basic("admin:guess-1")), ("/admin", basic(adminKey)),  // no colon: no password
+                ("/metrics", [.authorization: "Bearer guess-2"]), ("/metrics", [.authorization: "Bearer guess-3"]),
+                ("/api/v1/orders", [.authorization: "Bearer guess-4"]),
+                ("/api/v1/admin/merchants", [.authorization: "Bearer guess-5"]),
+            ]
+            for (path, headers) in guesses {
+                let answer = try await client.request(.get, path, headers: headers)
+                #expect(answer.status == .unauthorized, "\(path)")
+            }
+            for (path, headers) in guesses.prefix(1) + guesses.suffix(3) {
+                let answer = try await client.request(.get, path, headers: headers)
+                #expect(answer.status == .tooManyRequests, "\(path)")
+                #expect(Int(answer.headers[.retryAfter] ?? "").map { $0 > 0 } == true)
+            }
+            // Not even the right operator key gets through from here now: it never authenticated from this address.
+            #expect(
+                try await client.request(.get, "/api/v1/admin/merchants", headers: [.authorization: "Bearer \(operatorKey)"]).status
+                    == .tooManyRequests
+            )
+            // The admin key that did is still served.
+            #expect(try await client.request(.get, "/admin", headers: basic("someone:\(adminKey)")).status == .ok)
+            let metrics = String(buffer: try await client.request(.get, "/metrics", headers: [.authorization: "Bearer \(adminKey)"]).body)
+            #expect(value(#"wallet_orders_rate_limited_requests_total{limit="auth_failures"}"#, in: metrics) == 5)
+        }
+    }
+
     @Test func theTrustedProxyHeaderIsHonouredOnlyWhenConfigured() async throws {
         let failures = RateLimit(burst: 2, per: .seconds(3_600))
         // Not configured: the header is the client's own claim, and the socket's peer is the client.

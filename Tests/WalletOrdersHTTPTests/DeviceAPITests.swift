@@ -24,6 +24,56 @@ import WalletOrdersTesting
     }
 
     @Test(arguments: StoreEngine.allCases)
+    func anOrderTakesTenDevicesThenAnswers429UntilOneLeaves(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let order = try await client.createOrder()
+            for number in 1...10 {
+                #expect(try await client.register(order, device: "device-\(number)").status == .created)
+            }
+            let refused = try await client.register(order, device: "device-11")
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.headers[.retryAfter] == "3600")
+            #expect(refused.json["error"]?.stringValue?.contains("maxDevicesPerOrder") == true)
+            // A device already registered may still change its push token; one that leaves makes room.
+            #expect(try await client.register(order, device: "device-3", pushToken: "0123").status == .ok)
+            #expect(try await client.store.registrationCount(type: order.type, id: order.id) == 10)
+            let auth: HTTPFields = [.authorization: "AppleOrder \(order.token)"]
+            #expect(try await client.request(.delete, "/v1/devices/device-3/registrations/\(order.type)/\(order.id)", headers: auth).status == .ok)
+            #expect(try await client.register(order, device: "device-11").status == .created)
+            let metrics = String(buffer: try await client.request(.get, "/metrics").body)
+            #expect(metrics.contains("wallet_orders_registrations_refused_total 1"))
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func aCompletedOrderKeepsItsDevicesAndTakesUpdatesUntilItsReturnDeadline(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let order = try await client.createOrder()
+            #expect(try await client.register(order, device: "device-1").status == .created)
+            let completed = try await client.patch(
+                order,
+                .object([
+                    "status": .string("completed"),
+                    "returnInfo": .object([
+                        "returnDeadline": .string("2026-12-25T00:00:00Z"),
+                        "returnPolicyURL": .string("https://shop.example.com/returns"),
+                    ]),
+                ])
+            )
+            #expect(completed.status == .ok, "\(String(buffer: completed.body))")
+            // A return after completion, as Apple's ReturnInfo allows until the deadline: stored, and pushed.
+            let returned = try await client.patch(order, .object(["statusDescription": .string("Return received")]))
+            #expect(returned.status == .ok, "\(String(buffer: returned.body))")
+            #expect(returned.json["order"]?["statusDescription"] == .string("Return received"))
+            #expect(try await client.store.registrationCount(type: order.type, id: order.id) == 1)
+            let pushes = try await client.store.pushes(PushFilter(), page: PageRequest(limit: 10)).records
+            #expect(pushes.count >= 1, "the device is pushed for each update")
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
     func wrongTokenMissingTokenAndUnknownOrderAllAnswer401Alike(engine: StoreEngine) async throws {
         let harness = try ServiceHarness(engine)
         try await harness.run { client in
@@ -62,7 +112,7 @@ import WalletOrdersTesting
             let order = try await client.createOrder()
             let path = "/v1/devices/d1/registrations/\(order.type)/\(order.id)"
             let auth: HTTPFields = [.authorization: "AppleOrder \(order.token)"]
-            for body in [#"{}"#, #"{"pushToken": 12}"#, #"{"pushToken": "not hex!"}"#, #"{"pushToken": ""}"#] {
+            for body in [#"{}"#, #"{"pushToken": 12}"#, #"{"pushToken": "not hex!"}"#, #"{"pushToken": ""}"#, #"{"pushToken": "１２ab"}"#] {
                 let response = try await client.request(.post, path, headers: auth, body: Data(body.utf8))
                 #expect(response.status == .badRequest, "\(body)")
                 #expect(response.json["problems"]?.arrayValue?.first?["path"] == .string("pushToken"))

@@ -88,7 +88,8 @@ final class APNSHarness: Sendable {
                 type: order.orderTypeIdentifier,
                 id: order.orderIdentifier,
                 pushToken: token,
-                now: Date()
+                now: Date(),
+                maxDevices: nil
             )
         }
         return order

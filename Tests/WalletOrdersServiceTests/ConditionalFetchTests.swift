@@ -89,6 +89,30 @@ import WalletOrdersTesting
         }
     }
 
+    @Test(arguments: StoreEngine.allCases)
+    func aWrongTokenForAnOrderTheCacheHoldsTakesThePathOfAMissingOrder(engine: StoreEngine) async throws {
+        try await TestStore.with(engine) { store in
+            let counting = CountingStore(store)
+            let service = try OrderServiceTests.service(counting)
+            for _ in 0..<500 where service.cache?.usage.live != true { try await Task.sleep(for: .milliseconds(10)) }
+            let order = try await OrderServiceTests.create(service)
+            let (type, id) = (order.orderTypeIdentifier, order.orderIdentifier)
+            _ = try await service.fetch(type: type, id: id, token: order.authenticationToken)
+            #expect(service.cache?.entry(type: type, id: id) != nil, "the right token's fetch left the order in the cache")
+
+            // Both refusals read the store once, the same read: a cached order is not told from a missing one.
+            var reads: [[String: Int]] = []
+            for target in [id, "no-such-order"] {
+                counting.reset()
+                await #expect(throws: OrderServiceError.unauthorized) {
+                    try await service.fetch(type: type, id: target, token: String(repeating: "0", count: 64))
+                }
+                reads.append(counting.calls)
+            }
+            #expect(reads == [["orderForFetch": 1], ["orderForFetch": 1]], "\(reads)")
+        }
+    }
+
     @Test func theConditionComparesTagsAndTimesAsRFC9110Says() {
         let head = OrderHead(
             authenticationToken: "t",

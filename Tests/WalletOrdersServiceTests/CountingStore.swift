@@ -83,9 +83,18 @@ final class CountingStore: OrderStore {
         return try await store.versions(type: type, id: id)
     }
 
-    func register(device: String, type: String, id: String, pushToken: String, now: Date) async throws -> RegistrationOutcome {
+    func register(
+        device: String,
+        type: String,
+        id: String,
+        pushToken: String,
+        now: Date,
+        maxDevices: Int?
+    ) async throws
+        -> RegistrationOutcome
+    {
         count()
-        return try await store.register(device: device, type: type, id: id, pushToken: pushToken, now: now)
+        return try await store.register(device: device, type: type, id: id, pushToken: pushToken, now: now, maxDevices: maxDevices)
     }
     func unregister(device: String, type: String, id: String) async throws {
         count()

@@ -24,7 +24,7 @@ import WalletOrdersTesting
         let orders = (0..<8).map { "C-\($0)" }
         for id in orders {
             _ = try await store.createOrder(Writes.order(id))
-            _ = try await store.register(device: "watcher", type: type, id: id, pushToken: "aa", now: start)
+            _ = try await store.register(device: "watcher", type: type, id: id, pushToken: "aa", now: start, maxDevices: nil)
         }
         // Writers on connections of their own, as other instances of the service would be.
         var writers: [any OrderStore] = []

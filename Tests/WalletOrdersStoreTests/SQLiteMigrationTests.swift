@@ -71,7 +71,8 @@ import WalletOrdersTesting
                 type: type,
                 id: "A-1",
                 pushToken: "token-of-phone",
-                now: Date(unixSeconds: 2000)
+                now: Date(unixSeconds: 2000),
+                maxDevices: nil
             ) == .existing
         )
         // The next version lands in the rebuilt history and queues a push to each device registered before.

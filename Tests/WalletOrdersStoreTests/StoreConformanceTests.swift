@@ -110,8 +110,8 @@ import WalletOrdersTesting
     func registeringTwiceKeepsOneRegistrationWithTheNewestPushToken(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             _ = try await store.createOrder(Writes.order())
-            #expect(try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "aa", now: start) == .created)
-            #expect(try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "bb", now: start) == .existing)
+            #expect(try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "aa", now: start, maxDevices: nil) == .created)
+            #expect(try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "bb", now: start, maxDevices: nil) == .existing)
             let registrations = try await store.registrations(RegistrationFilter(type: type, id: "A-1001"), limit: 10)
             #expect(registrations.map(\.pushToken) == ["bb"])
             #expect(try await store.registrationCount(type: type, id: "A-1001") == 1)
@@ -122,12 +122,32 @@ import WalletOrdersTesting
     }
 
     @Test(arguments: StoreEngine.allCases)
+    func anOrderAtItsDeviceCapRefusesANewDeviceButNotOneAlreadyRegistered(engine: StoreEngine) async throws {
+        try await TestStore.with(engine) { store in
+            _ = try await store.createOrder(Writes.order())
+            for device in ["d1", "d2"] {
+                #expect(try await store.register(device: device, type: type, id: "A-1001", pushToken: "aa", now: start, maxDevices: 2) == .created)
+            }
+            await #expect(throws: StoreError.tooManyDevices) {
+                try await store.register(device: "d3", type: type, id: "A-1001", pushToken: "aa", now: start, maxDevices: 2)
+            }
+            #expect(try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "bb", now: start, maxDevices: 2) == .existing)
+            #expect(try await store.registrationCount(type: type, id: "A-1001") == 2)
+            try await store.unregister(device: "d2", type: type, id: "A-1001")
+            #expect(try await store.register(device: "d3", type: type, id: "A-1001", pushToken: "cc", now: start, maxDevices: 2) == .created)
+            // The cap counts one order's devices: another order's first device is welcome.
+            _ = try await store.createOrder(Writes.order("A-1002"))
+            #expect(try await store.register(device: "d4", type: type, id: "A-1002", pushToken: "dd", now: start, maxDevices: 2) == .created)
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
     func changedOrdersListsWhatChangedAfterTheTag(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             #expect(try await store.changedOrders(device: "d1", type: type, since: nil) == nil)
             for id in ["A-1", "B-2"] {
                 _ = try await store.createOrder(Writes.order(id))
-                _ = try await store.register(device: "d1", type: type, id: id, pushToken: "aa", now: start)
+                _ = try await store.register(device: "d1", type: type, id: id, pushToken: "aa", now: start, maxDevices: nil)
             }
             let all = try #require(try await store.changedOrders(device: "d1", type: type, since: nil))
             #expect(Set(all.orderIdentifiers) == ["A-1", "B-2"])
@@ -149,8 +169,8 @@ import WalletOrdersTesting
     func anUpdateQueuesOnePendingPushPerDeviceAndTheyCollapse(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             _ = try await store.createOrder(Writes.order())
-            _ = try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "aa", now: start)
-            _ = try await store.register(device: "d2", type: type, id: "A-1001", pushToken: "bb", now: start)
+            _ = try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "aa", now: start, maxDevices: nil)
+            _ = try await store.register(device: "d2", type: type, id: "A-1001", pushToken: "bb", now: start, maxDevices: nil)
             for second in 1...3 {
                 #expect(try await store.update(at: start.addingTimeInterval(Double(second))).pushesQueued == 2)
             }
@@ -167,7 +187,7 @@ import WalletOrdersTesting
         try await TestStore.with(engine) { store in
             let events = store.events()
             _ = try await store.createOrder(Writes.order())
-            _ = try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "aa", now: start)
+            _ = try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "aa", now: start, maxDevices: nil)
             try await store.update(at: start.addingTimeInterval(1))
             var seen: Set<String> = []
             for await event in events {
@@ -226,8 +246,8 @@ import WalletOrdersTesting
     func claimsOfADeadInstanceReturnToTheQueueAndALiveOnesAreKept(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             _ = try await store.createOrder(Writes.order())
-            _ = try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "aa", now: start)
-            _ = try await store.register(device: "d2", type: type, id: "A-1001", pushToken: "bb", now: start)
+            _ = try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "aa", now: start, maxDevices: nil)
+            _ = try await store.register(device: "d2", type: type, id: "A-1001", pushToken: "bb", now: start, maxDevices: nil)
             try await store.update(at: start)
             let dead = try await store.claimDuePushes(
                 types: [type],
@@ -267,7 +287,7 @@ import WalletOrdersTesting
     func releasedClaimsGoBackAndACoveredOneGoes(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             _ = try await store.createOrder(Writes.order())
-            _ = try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "aa", now: start)
+            _ = try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "aa", now: start, maxDevices: nil)
             try await store.update(at: start)
             let claimed = try await store.claimDuePushes(
                 types: [type],
@@ -289,7 +309,7 @@ import WalletOrdersTesting
         try await TestStore.with(engine) { store in
             _ = try await store.createOrder(Writes.order())
             for (device, token) in [("d1", "aa"), ("d2", "bb"), ("d3", "cc"), ("d4", "dd")] {
-                _ = try await store.register(device: device, type: type, id: "A-1001", pushToken: token, now: start)
+                _ = try await store.register(device: device, type: type, id: "A-1001", pushToken: token, now: start, maxDevices: nil)
             }
             try await store.update(at: start)
             let jobs = try await store.claimDuePushes(
@@ -368,7 +388,7 @@ import WalletOrdersTesting
         try await TestStore.with(engine) { store in
             _ = try await store.createOrder(Writes.order())
             for (device, token) in [("d1", "aa01"), ("d2", "bb02")] {
-                _ = try await store.register(device: device, type: type, id: "A-1001", pushToken: token, now: start)
+                _ = try await store.register(device: device, type: type, id: "A-1001", pushToken: token, now: start, maxDevices: nil)
             }
             try await store.update(status: "completed", at: start.addingTimeInterval(60))
             let jobs = try await store.claimDuePushes(

@@ -95,9 +95,14 @@ extension ServiceConfiguration {
         operatorKey = reader.text(.operatorKey)
         if let main = try Self.orderType(reader) {
             orderTypes.append(main)
-        } else if let text = reader.text(.apnsEnvironment), case .custom(let url)? = APNSEnvironment(text) {
-            developmentAPNS = (url, reader.text(.apnsCa))
+        } else {
+            // Development: the order type comes from the development keys, but a template named here is its template.
+            developmentTemplate = reader.text(.template)
+            if let text = reader.text(.apnsEnvironment), case .custom(let url)? = APNSEnvironment(text) {
+                developmentAPNS = (url, reader.text(.apnsCa))
+            }
         }
+        playground = try Self.flag(reader.text(.playground), key: .playground) ?? false
         for name in reader.texts(.orderTypes) {
             guard let extra = try Self.orderType(reader.orderType(named: name)) else {
                 throw ConfigurationError("orderTypes names \(name), but \(name).orderType is missing")
@@ -108,6 +113,9 @@ extension ServiceConfiguration {
         let identifiers = orderTypes.map(\.identifier)
         if Set(identifiers).count != identifiers.count {
             throw ConfigurationError("an order type is configured twice")
+        }
+        if playground, !orderTypes.isEmpty, adminKey == nil {
+            throw ConfigurationError("playground is true, but the playground needs adminKey to keep it closed")
         }
     }
 
@@ -145,6 +153,7 @@ extension ServiceConfiguration {
         clientLimits.bodyTimeout = try seconds(.bodyTimeout, clientLimits.bodyTimeout)
         clientLimits.idleTimeout = try seconds(.idleTimeout, clientLimits.idleTimeout)
         if let connections = try number(.maxConnections) { clientLimits.maxConnections = connections == 0 ? nil : connections }
+        if let devices = try number(.maxDevicesPerOrder) { maxDevicesPerOrder = devices == 0 ? nil : devices }
         if let size = reader.text(.logMaxBytes) {
             guard let bytes = Self.byteCount(size), bytes >= 1_024 * 1_024 else {
                 throw ConfigurationError("logMaxBytes must be a size of at least 1MB (bytes, or with KB, MB, GB), not \(size)")
@@ -166,6 +175,16 @@ extension ServiceConfiguration {
             return overflow || count < 0 ? nil : bytes
         }
         return Int(trimmed).flatMap { $0 >= 0 ? $0 : nil }
+    }
+
+    /// A yes-or-no setting: `true` or `false` (a file may hold a JSON boolean, read here as its text).
+    static func flag(_ text: String?, key: Setting) throws -> Bool? {
+        guard let text else { return nil }
+        switch text.lowercased() {
+        case "true", "1", "yes": return true
+        case "false", "0", "no": return false
+        default: throw ConfigurationError("\(key.rawValue) must be true or false, not \(text)")
+        }
     }
 
     /// The `manifestDigest` setting, of the order type `identifier` when one is named.

@@ -37,6 +37,13 @@ public struct ServiceConfiguration: Sendable {
     public var operatorKey: String?
     /// The order types this service signs and serves.
     public var orderTypes: [OrderTypeConfiguration] = []
+    /// With no order type configured, the template folder the development order type uses instead of the sample.
+    public var developmentTemplate: String?
+    /// Whether `/playground` is on once an order type is configured (behind the admin key, as a merchant of its
+    /// own, `playground`, that touches no other merchant's orders). In development it is always on.
+    public var playground = false
+    /// The most devices one order may have registered; past it, a new device's registration is refused (429).
+    public var maxDevicesPerOrder: Int? = OrderService.defaultMaxDevicesPerOrder
     /// With no order type configured, where the development order type's pushes go: a local APNs
     /// (`wallet-orders apns-sandbox`) and its CA file. Without it they wait in the outbox.
     public var developmentAPNS: (url: String, caFile: String?)?

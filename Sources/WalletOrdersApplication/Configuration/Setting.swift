@@ -15,6 +15,8 @@ public enum Setting: String, CaseIterable, Sendable {
     // What one client may ask and how long it may take; what is kept of device logs.
     case authFailureLimit, listingLimit, merchantLimit, logLimit, rateLimitClients, trustedProxyHeader
     case headerTimeout, bodyTimeout, idleTimeout, maxConnections, logMaxBytes
+    // What devices and the playground may do.
+    case maxDevicesPerOrder, playground
 
     /// Values never logged, and redacted by swift-configuration's own logs. The database URL may hold a password.
     public var isSecret: Bool {

@@ -15,6 +15,7 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
     private let packageResigns: Counter
     private let fetchStoreReads: Counter
     private let merchantWriteWaits: Counter
+    private let registrationsRefused: Counter
     /// The merchants that have a label of their own, at most `maxMerchantLabels`; the others share `other`.
     private let merchantLabels = Mutex<Set<String>>([])
     /// Series per merchant stop at this many merchants, so that a platform of thousands keeps `/metrics` small.
@@ -53,6 +54,13 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
                 "Merchant writes that waited for a turn: device requests come first"
             )
         )
+        registrationsRefused = registry.makeCounter(
+            descriptor: Self.name(
+                "registrations_refused",
+                "total",
+                "New device registrations refused (429): the order had maxDevicesPerOrder devices already"
+            )
+        )
     }
 
     /// `wallet_orders_<metric>[_<unit>]`, with its help text.
@@ -76,7 +84,8 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
             packageResigned: { [packageResigns] in packageResigns.increment() },
             deviceLogs: { [weak self] report in self?.deviceLogs(report) },
             fetchReadStore: { [fetchStoreReads] in fetchStoreReads.increment() },
-            merchantWriteWaited: { [merchantWriteWaits] in merchantWriteWaits.increment() }
+            merchantWriteWaited: { [merchantWriteWaits] in merchantWriteWaits.increment() },
+            registrationRefused: { [registrationsRefused] in registrationsRefused.increment() }
         )
     }
 

@@ -10,19 +10,22 @@ import WalletOrdersStore
 /// as the password of HTTP Basic authentication (so a browser asks for it); off when no admin key is set.
 struct AdminPage: Sendable {
     let service: OrderService
-    let adminKey: String?
+    /// The admin key's guard; nil without an admin key, and then the page is off.
+    let gate: AdminKeyMiddleware?
 
     static let rows = 50
 
     func add(to router: Router<ServiceRequestContext>) {
-        router.get("admin") { request, _ in try await render(request) }
+        guard let gate else {
+            router.get("admin") { _, _ -> Response in
+                throw APIError(.notFound, "the admin page is off: set adminKey (WALLET_ORDERS_ADMIN_KEY)")
+            }
+            return
+        }
+        router.group("admin").add(middleware: gate).get { _, _ in try await render() }
     }
 
-    func render(_ request: Request) async throws -> Response {
-        guard let adminKey, !adminKey.isEmpty else {
-            throw APIError(.notFound, "the admin page is off: set adminKey (WALLET_ORDERS_ADMIN_KEY)")
-        }
-        if let refusal = AdminCredential.refusal(request, adminKey: adminKey) { return refusal }
+    func render() async throws -> Response {
         let stats = try await service.stats()
         let newest = PageRequest(limit: Self.rows)
         // The records as the merchant API and `admin --json` show them, field for field.

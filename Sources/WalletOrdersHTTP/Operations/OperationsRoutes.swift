@@ -12,7 +12,8 @@ struct OperationsRoutes: Sendable {
     let service: OrderService
     let metrics: any HTTPMetrics
     let guards: ClientGuards
-    let adminKey: String?
+    /// The admin key's guard, in front of `/metrics` when there is an admin key.
+    let adminGate: AdminKeyMiddleware?
 
     func add(to router: Router<ServiceRequestContext>) {
         router.get("healthz") { _, _ -> Response in
@@ -35,7 +36,7 @@ struct OperationsRoutes: Sendable {
         }
         // Prometheus text format; behind the admin key when one is configured.
         let metricsGroup = router.group("metrics")
-        if let adminKey { metricsGroup.add(middleware: BearerKeyMiddleware(keys: [adminKey])) }
+        if let adminGate { metricsGroup.add(middleware: adminGate) }
         metricsGroup.get { _, _ -> Response in
             let scrape = MetricsScrape(
                 pushes: try await service.pushCounts(),

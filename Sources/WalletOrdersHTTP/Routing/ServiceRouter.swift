@@ -11,25 +11,29 @@ import WalletOrdersService
 public enum ServiceRouter {
     /// The router over `service`. The merchant API accepts the keys `service.merchants` knows (stored ones, and the
     /// configuration's for the default merchant); `/admin` and `/metrics` are behind `adminKey` when one is set
-    /// (`/admin` is off without one); the operator's API behind `operatorKey` (off without one). Routes of other
-    /// modules (the playground) are added to the answer by their owners.
+    /// (`/admin` is off without one); the operator's API behind `operatorKey` (off without one). `routes` adds the
+    /// routes of other modules (the playground), given the admin key's guard (nil without an admin key) to put
+    /// theirs behind.
     public static func make(
         service: OrderService,
         metrics: any HTTPMetrics,
         adminKey: String? = nil,
         operatorKey: String? = nil,
-        limits: ClientLimits = ClientLimits()
+        limits: ClientLimits = ClientLimits(),
+        routes: (Router<ServiceRequestContext>, AdminKeyMiddleware?) -> Void = { _, _ in }
     ) -> Router<ServiceRequestContext> {
         let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
         let guards = ClientGuards(limits, metrics: metrics)
+        let adminGate = adminKey.flatMap { $0.isEmpty ? nil : AdminKeyMiddleware(adminKey: $0, guards: guards) }
         router.add(middleware: ClientAddressMiddleware(trustedHeader: limits.trustedProxyHeader.flatMap { HTTPField.Name($0) }))
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
         DeviceAPI(service: service, guards: guards).add(to: router)
         OperatorAPI(service: service, guards: guards, operatorKey: operatorKey).add(to: router)
         MerchantAPI(service: service, guards: guards).add(to: router)
-        AdminPage(service: service, adminKey: adminKey).add(to: router)
-        OperationsRoutes(service: service, metrics: metrics, guards: guards, adminKey: adminKey).add(to: router)
+        AdminPage(service: service, gate: adminGate).add(to: router)
+        OperationsRoutes(service: service, metrics: metrics, guards: guards, adminGate: adminGate).add(to: router)
+        routes(router, adminGate)
         return router
     }
 }

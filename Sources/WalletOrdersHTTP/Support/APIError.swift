@@ -69,6 +69,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         case .packageTooLarge: self.init(.contentTooLarge, error.description)
         case .packagingFailed: self.init(.internalServerError, "the package could not be built")
         case .limitReached(let quota, _): self.init(.forbidden, error.description, limit: quota.rawValue)
+        // Wallet keeps the order and tries the registration again later; an hour is long enough not to be busy.
+        case .tooManyDevices: self.init(.tooManyRequests, error.description, retryAfter: 3_600)
         }
     }
 

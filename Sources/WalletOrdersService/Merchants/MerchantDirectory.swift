@@ -26,6 +26,8 @@ public final class MerchantDirectory: Sendable {
         var keys: [String: MerchantKey] = [:]
         /// Each merchant's template over each order type's, by merchant and order type.
         var templates: [TemplateKey: (version: Int, template: OrderTemplate)] = [:]
+        /// Keys held in memory only (the playground's), by their SHA-256, with the slug of the merchant they speak for.
+        var sessionKeys: [Data: String] = [:]
         /// Keys used since the uses were last recorded, with when.
         var uses: [String: Date] = [:]
         var usesRecorded = Date.distantPast
@@ -119,8 +121,18 @@ public final class MerchantDirectory: Sendable {
                 return state.merchants[stored.merchantID]
             }
             let matches = configuredKeys.reduce(false) { found, configured in ConstantTime.equals(hash, configured) || found }
-            return matches ? state.merchants[Merchant.defaultID] : nil
+            if matches { return state.merchants[Merchant.defaultID] }
+            let session = state.sessionKeys.reduce(nil as String?) { found, entry in
+                ConstantTime.equals(hash, entry.key) ? entry.value : found
+            }
+            return session.flatMap { state.bySlug[$0] }.flatMap { state.merchants[$0] }
         }
+    }
+
+    /// Lets `key`, which lives in this process's memory only, speak for merchant `slug` until the process ends.
+    public func admit(_ key: String, for slug: String) {
+        let hash = MerchantAPIKey.hash(key)
+        state.withLock { $0.sessionKeys[hash] = slug }
     }
 
     /// The merchant with this id.

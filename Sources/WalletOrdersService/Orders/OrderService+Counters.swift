@@ -16,6 +16,8 @@ extension OrderService {
         public var fetchReadStore: @Sendable () -> Void
         /// A merchant write waited for its turn (see `DevicePriority`).
         public var merchantWriteWaited: @Sendable () -> Void
+        /// A new device's registration was refused: its order has `maxDevicesPerOrder` devices already.
+        public var registrationRefused: @Sendable () -> Void
 
         public init(
             packageBuilt: @escaping @Sendable () -> Void = {},
@@ -24,7 +26,8 @@ extension OrderService {
             packageResigned: @escaping @Sendable () -> Void = {},
             deviceLogs: @escaping @Sendable (DeviceLogReport) -> Void = { _ in },
             fetchReadStore: @escaping @Sendable () -> Void = {},
-            merchantWriteWaited: @escaping @Sendable () -> Void = {}
+            merchantWriteWaited: @escaping @Sendable () -> Void = {},
+            registrationRefused: @escaping @Sendable () -> Void = {}
         ) {
             self.packageBuilt = packageBuilt
             self.packageCacheHit = packageCacheHit
@@ -33,6 +36,7 @@ extension OrderService {
             self.deviceLogs = deviceLogs
             self.fetchReadStore = fetchReadStore
             self.merchantWriteWaited = merchantWriteWaited
+            self.registrationRefused = registrationRefused
         }
     }
 }

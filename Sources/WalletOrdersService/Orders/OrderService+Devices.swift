@@ -31,8 +31,9 @@ extension OrderService {
         async throws -> RegistrationOutcome
     {
         _ = try await authorize(type: type, id: id, token: token)
-        guard let pushToken, !pushToken.isEmpty, pushToken.count <= Self.maxPushTokenLength,
-            pushToken.allSatisfy({ $0.isHexDigit })
+        // ASCII hex only: Character.isHexDigit takes fullwidth digits too, which APNs would never accept.
+        guard let pushToken, !pushToken.isEmpty, pushToken.utf8.count <= Self.maxPushTokenLength,
+            pushToken.utf8.allSatisfy(Self.isASCIIHexDigit)
         else {
             throw OrderServiceError.invalidOrder(
                 "the body must be {\"pushToken\": \"<hex>\"}",
@@ -41,17 +42,30 @@ extension OrderService {
                 ]
             )
         }
-        return try await store.register(
-            device: device,
-            type: type,
-            id: id,
-            pushToken: pushToken.lowercased(),
-            now: now()
-        )
+        do {
+            return try await store.register(
+                device: device,
+                type: type,
+                id: id,
+                pushToken: pushToken.lowercased(),
+                now: now(),
+                maxDevices: maxDevicesPerOrder
+            )
+        } catch StoreError.tooManyDevices {
+            counters.registrationRefused()
+            throw OrderServiceError.tooManyDevices(limit: maxDevicesPerOrder ?? 0)
+        }
     }
 
     /// The longest push token accepted: APNs' are 32 bytes (64 hex digits) today, with room to grow.
     static let maxPushTokenLength = 512
+
+    private static func isASCIIHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
+        default: false
+        }
+    }
 
     /// Removes a device's registration, given the order's authentication token.
     public func unregister(device: String, type: String, id: String, token: String?) async throws {
@@ -90,8 +104,9 @@ extension OrderService {
     ) async throws
         -> FetchResult
     {
-        if let entry = cache?.entry(type: type, id: id) {
-            let head = try Self.check(token, entry.head)
+        // A wrong token goes on to the store read, as an order the cache does not hold (or that does not exist)
+        // does: timing tells nothing of which orders exist.
+        if let entry = cache?.entry(type: type, id: id), let head = try? Self.check(token, entry.head) {
             if condition.isNotModified(head) { return .notModified(head) }
             counters.packageCacheHit()
             return .modified(FetchedPackage(head: head, package: entry.package))

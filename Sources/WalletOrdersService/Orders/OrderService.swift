@@ -21,6 +21,8 @@ public struct OrderService: Sendable {
     let counters: Counters
     /// What is kept of device logs.
     public let logLimits: DeviceLogLimits
+    /// The most devices one order may have registered (nil: no cap).
+    public let maxDevicesPerOrder: Int?
     /// The current package and head of recently fetched orders; nil when caching is off. See `FetchCache`.
     public let cache: FetchCache?
     /// Writes to one order from this instance take turns; see `update`.
@@ -37,6 +39,8 @@ public struct OrderService: Sendable {
 
     /// The default size of the fetch cache: 64 MiB, a few thousand packages of a typical order.
     public static let defaultCacheCapacity = 64 << 20
+    /// The default cap on devices per order: a person has a handful, a family a few handfuls.
+    public static let defaultMaxDevicesPerOrder = 10
 
     /// A service over `store`, with a fetch cache of `cacheCapacity` bytes (0: none). `merchantKeys` (the
     /// configuration's) speak for the default merchant beside the keys stored for it.
@@ -48,10 +52,12 @@ public struct OrderService: Sendable {
         counters: Counters = Counters(),
         logLimits: DeviceLogLimits = DeviceLogLimits(),
         cacheCapacity: Int = OrderService.defaultCacheCapacity,
-        merchantKeys: [String] = []
+        merchantKeys: [String] = [],
+        maxDevicesPerOrder: Int? = OrderService.defaultMaxDevicesPerOrder
     ) {
         self.store = store
         self.logLimits = logLimits
+        self.maxDevicesPerOrder = maxDevicesPerOrder
         self.orderTypes = Dictionary(uniqueKeysWithValues: orderTypes.map { ($0.identifier, $0) })
         self.webServiceURL = webServiceURL
         self.now = now

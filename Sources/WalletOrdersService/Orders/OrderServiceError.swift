@@ -19,6 +19,8 @@ public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertib
     case packagingFailed(String)
     /// The write would take the merchant past one of its limits.
     case limitReached(MerchantQuota, merchant: Merchant)
+    /// The order has `limit` devices registered; a new one is refused until one leaves.
+    case tooManyDevices(limit: Int)
 
     public var description: String {
         switch self {
@@ -37,6 +39,9 @@ public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertib
         case .limitReached(.maxAssetBytes, let merchant):
             "these files would take merchant \(merchant.slug) past its limit of "
                 + "\(merchant.limits.maxAssetBytes.map(String.init) ?? "some") bytes of order files (maxAssetBytes)"
+        case .tooManyDevices(let limit):
+            "this order has \(limit) devices registered, the most one order may have (maxDevicesPerOrder); "
+                + "a device that unregisters makes room"
         }
     }
 

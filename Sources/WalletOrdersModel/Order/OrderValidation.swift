@@ -43,9 +43,6 @@ extension OrderValidation: Codable {
 public enum OrderRule: String, CaseIterable, Sendable, Hashable {
     /// `updatedAt` is not earlier than `createdAt`: a schema cannot compare two values.
     case updatedAtNotBeforeCreatedAt
-    /// `payment.status` agrees with the last refund in `payment.transactions` (`refunded` while it is pending,
-    /// approved or completed, `paid` once it failed or was cancelled): a schema cannot pick the last match.
-    case refundMatchesPaymentStatus
     /// Every image and attachment order.json names is in the package, by file name or by base name: a schema
     /// sees order.json alone.
     case referencedFilesInPackage

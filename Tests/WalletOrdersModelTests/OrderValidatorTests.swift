@@ -364,7 +364,7 @@ import WalletOrdersTesting
             ])
             order["payment"] = .object([
                 "total": .object(["amount": .string("1.00"), "currency": .string("EUR")]), "status": .string("paid"),
-                "paymentMethods": .string("Visa 1234"), "applePayTransactionIdentifiers": .array([.string(" ")]),
+                "paymentMethods": .string("Visa 1234"), "applePayTransactionIdentifiers": .array([.int(7)]),
             ])
             order["fulfillments"] = .array([
                 .object([
@@ -382,7 +382,7 @@ import WalletOrdersTesting
         #expect(
             found == [
                 OrderProblem(path: "payment.paymentMethods", message: "must be an array, not a string"),
-                OrderProblem(path: "payment.applePayTransactionIdentifiers[0]", message: "must not be empty"),
+                OrderProblem(path: "payment.applePayTransactionIdentifiers[0]", message: "must be a string, not a number"),
                 OrderProblem(path: "fulfillments[0].address.addressLines", message: "must be an array, not a string"),
                 OrderProblem(path: "fulfillments[0].location.altitude", message: "must be a number, not a string"),
                 OrderProblem(path: "fulfillments[1].recipient.givenName", message: "must be a string, not a number"),
@@ -394,6 +394,48 @@ import WalletOrdersTesting
                 OrderProblem(path: "associatedApplicationIdentifiers[1]", message: "must be a string, not a number"),
             ]
         )
+    }
+
+    // Apple's pages give optional strings no minimum length: a shop without a locality sends "".
+    @Test func emptyOptionalStringsAreAcceptedWithAWarningWhileRequiredOnesMustSaySomething() throws {
+        let validation = OrderValidator.validate(
+            .object(
+                SampleOrder.json().objectValue!.merging([
+                    "merchant": .object([
+                        "merchantIdentifier": .string("merchant.com.example.shop"), "displayName": .string("Shop"),
+                        "url": .string("https://shop.example.com"),
+                        "address": .object([
+                            "locality": .string(""), "postalCode": .string(""), "addressLines": .array([.string(" ")]),
+                        ]),
+                    ]),
+                    "lineItems": .array([.object(["title": .string("Mug"), "quantity": .int(1), "subtitle": .string("")])]),
+                ]) { $1 }
+            )
+        )
+        #expect(validation.problems == [])
+        #expect(
+            validation.warnings == [
+                OrderProblem(path: "merchant.address.addressLines[0]", message: "holds only white space; Wallet has nothing to show: leave it out"),
+                OrderProblem(path: "merchant.address.locality", message: "is empty; Wallet has nothing to show: leave it out"),
+                OrderProblem(path: "merchant.address.postalCode", message: "is empty; Wallet has nothing to show: leave it out"),
+                OrderProblem(path: "lineItems[0].subtitle", message: "is empty; Wallet has nothing to show: leave it out"),
+            ]
+        )
+        let required = problems { order in
+            order["lineItems"] = .array([.object(["title": .string(""), "quantity": .int(1)])])
+            order["merchant"] = order["merchant"]!.merging(patch: .object(["displayName": .string(" ")]))
+        }
+        #expect(
+            required == [
+                OrderProblem(path: "merchant.displayName", message: "must not be empty"),
+                OrderProblem(path: "lineItems[0].title", message: "must not be empty"),
+            ]
+        )
+        // A string that must hold a date, a URL or a country stays refused when empty.
+        #expect(paths(problems { $0["orderManagementURL"] = .string("") }) == ["orderManagementURL"])
+        let fixture = try Corpus.fixture("valid/empty-optional-strings.json")
+        #expect(OrderValidator.validate(fixture).problems == [])
+        #expect(OrderValidator.validate(fixture).warnings.filter { $0.message.hasSuffix("leave it out") }.count == 19)
     }
 
     // Issue 11, point 6: durations are ISO 8601.

@@ -85,28 +85,42 @@ struct OrderChecker {
         return elements.enumerated().map { ("\(parent.path(key))[\($0.offset)]", $0.element) }
     }
 
-    /// The array of strings at `key`, each checked as `string(_:_:)` checks one.
-    mutating func strings(_ parent: Object, _ key: String, maxLength: Int = Length.name) {
-        for (path, element) in array(parent, key) {
-            check(element, at: path, maxLength: maxLength)
-        }
-    }
-
-    /// The string at `key`: not blank, at most `maxLength` characters.
+    /// The string at `key`: not blank, at most `maxLength` characters. For what Apple requires (a title, a display
+    /// name) and for strings that must hold a date, a URL or a name from a list.
     @discardableResult
     mutating func string(_ parent: Object, _ key: String, required: Bool = false, maxLength: Int = Length.text) -> String? {
         guard let value = value(parent, key, required: required) else { return nil }
-        return check(value, at: parent.path(key), maxLength: maxLength)
+        guard let text = check(value, at: parent.path(key), maxLength: maxLength) else { return nil }
+        if Self.isBlank(text) {
+            report(parent.path(key), "must not be empty")
+            return nil
+        }
+        return text
     }
 
-    @discardableResult
+    /// The optional plain text at `key` (a subtitle, a postal code): at most `maxLength` characters. Apple's pages
+    /// give these no minimum length, so an empty or blank one is accepted, with a warning.
+    mutating func text(_ parent: Object, _ key: String, maxLength: Int = Length.text) {
+        guard let value = value(parent, key, required: false) else { return }
+        checkText(value, at: parent.path(key), maxLength: maxLength)
+    }
+
+    /// The array of plain texts at `key` (address lines), each checked as `text(_:_:maxLength:)` checks one.
+    mutating func texts(_ parent: Object, _ key: String, maxLength: Int = Length.name) {
+        for (path, element) in array(parent, key) {
+            checkText(element, at: path, maxLength: maxLength)
+        }
+    }
+
+    private mutating func checkText(_ value: JSONValue, at path: String, maxLength: Int) {
+        guard let text = check(value, at: path, maxLength: maxLength), Self.isBlank(text) else { return }
+        warn(path, (text.isEmpty ? "is empty" : "holds only white space") + "; Wallet has nothing to show: leave it out")
+    }
+
+    /// `value` as a string of at most `maxLength` characters, or nil with the problem reported.
     private mutating func check(_ value: JSONValue, at path: String, maxLength: Int) -> String? {
         guard let text = value.stringValue else {
             report(path, "must be a string, not \(value.typeName)")
-            return nil
-        }
-        if Self.isBlank(text) {
-            report(path, "must not be empty")
             return nil
         }
         let length = text.unicodeScalars.count

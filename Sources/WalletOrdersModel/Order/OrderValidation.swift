@@ -3,7 +3,8 @@
 public struct OrderValidation: Sendable, Hashable {
     /// Everything that makes the order invalid; empty when Wallet can read it.
     public var problems: [OrderProblem]
-    /// Things Wallet reads but not everywhere (objects newer than iOS 16, deprecated fields, plain-http links).
+    /// Things Wallet reads but not everywhere (objects newer than iOS 16, deprecated fields, plain-http links), and
+    /// optional strings left empty.
     public var warnings: [OrderProblem]
 
     /// A result from its problems and warnings.

@@ -264,9 +264,23 @@ import WalletOrdersTesting
                 ])
             }
         }
-        for accepted: JSONValue in [.string("23.40"), .string("-5"), .string("0"), .double(23.4), .int(23)] {
+        for accepted: JSONValue in [
+            .string("23.40"), .string("-5"), .string("0"), .double(23.4), .int(23),
+            .string("-" + String(repeating: "9", count: 28) + ".99"),
+        ] {
             #expect(amount(accepted) == [], "\(accepted)")
         }
+        // At most 32 characters, and the message does not repeat what it refuses.
+        #expect(
+            amount(.string(String(repeating: "9", count: 30) + ".99")) == [
+                OrderProblem(path: "payment.total.amount", message: "is 33 characters long; a decimal string has at most 32")
+            ]
+        )
+        #expect(
+            amount(.string(String(repeating: "1", count: 1_000_000))) == [
+                OrderProblem(path: "payment.total.amount", message: "is 1000000 characters long; a decimal string has at most 32")
+            ]
+        )
         for refused: JSONValue in [
             .string("23,40"), .string("1e3"), .string(".5"), .string("5."), .string(""),
             .string(" 23.40"), .string("23.40\n"),
@@ -338,19 +352,47 @@ import WalletOrdersTesting
         )
     }
 
-    // Issue 11, point 4: Apple types quantity as a number.
-    @Test func quantitiesArePositiveNumbersFractionsIncluded() {
+    // Issue 11, point 4: Apple's LineItem page types quantity as a number; its "Creating the source for an order"
+    // writes "quantity": "2". Both are accepted, with the same bounds.
+    @Test func quantitiesArePositiveNumbersOrDecimalStringsFractionsIncluded() {
         func quantity(_ value: JSONValue) -> [OrderProblem] {
             problems { order in
                 order["lineItems"] = .array([.object(["title": .string("Coffee"), "quantity": value])])
             }
         }
-        #expect(quantity(.double(1.5)) == [])
-        #expect(quantity(.double(0.25)) == [])
-        #expect(quantity(.int(3)) == [])
-        #expect(quantity(.int(0)) == [OrderProblem(path: "lineItems[0].quantity", message: "must be greater than 0")])
-        #expect(quantity(.double(-1.5)) == [OrderProblem(path: "lineItems[0].quantity", message: "must be greater than 0")])
-        #expect(quantity(.string("2")) == [OrderProblem(path: "lineItems[0].quantity", message: "must be a number, not a string")])
+        for accepted: JSONValue in [
+            .double(1.5), .double(0.25), .int(3), .string("2"), .string("0.5"), .string("007"),
+            .string(String(repeating: "9", count: 32)),
+        ] {
+            #expect(quantity(accepted) == [], "\(accepted)")
+        }
+        for zeroOrLess: JSONValue in [.int(0), .double(-1.5), .string("0"), .string("0.00"), .string("-1")] {
+            #expect(
+                quantity(zeroOrLess) == [OrderProblem(path: "lineItems[0].quantity", message: "must be greater than 0")],
+                "\(zeroOrLess)"
+            )
+        }
+        #expect(
+            quantity(.string("two")) == [
+                OrderProblem(path: "lineItems[0].quantity", message: "\"two\" is not a decimal number such as \"2\"")
+            ]
+        )
+        for refused: JSONValue in [.string("1e3"), .string(" 2"), .string("+2"), .string(""), .string("2.")] {
+            #expect(paths(quantity(refused)) == ["lineItems[0].quantity"], "\(refused)")
+        }
+        #expect(
+            quantity(.string(String(repeating: "1", count: 33))) == [
+                OrderProblem(path: "lineItems[0].quantity", message: "is 33 characters long; a decimal string has at most 32")
+            ]
+        )
+        #expect(
+            quantity(.bool(true)) == [
+                OrderProblem(
+                    path: "lineItems[0].quantity",
+                    message: "must be a number or a decimal string such as \"2\", not a boolean"
+                )
+            ]
+        )
     }
 
     // Issue 11, point 5: fields that used to pass through unchecked.

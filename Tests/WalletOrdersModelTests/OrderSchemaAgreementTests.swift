@@ -366,6 +366,7 @@ enum Probes {
     static let currencies = ["EUR", "eur", "USD ", "XXX", "ZWG", "JP"]
     static let identifiers = [
         "A-1001", "a.b_c:d~e", "a/b", "a b", "é", String(repeating: "x", count: 128), String(repeating: "x", count: 129),
+        ".", "..", "...", "..a",
     ]
     static let countryCodes = ["US", "us", "U", "USA", "  ", "é1", "\u{3000}A"]
     static let tokens = [

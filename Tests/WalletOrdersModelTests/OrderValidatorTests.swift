@@ -601,6 +601,24 @@ import WalletOrdersTesting
         )
     }
 
+    // A URL path segment . or .. is removed by clients before the request leaves (RFC 3986, 5.2.4): an order
+    // named so could never be fetched, and .. would name the order type's folder.
+    @Test func dotAndDotDotAreNoIdentifiers() {
+        for name in [".", ".."] {
+            #expect(Identifier.problem(with: name) == "must not be . or .., which clients remove from URLs as path steps")
+            #expect(!Identifier.isValid(name))
+            #expect(
+                problems { $0["orderIdentifier"] = .string(name) } == [
+                    OrderProblem(path: "orderIdentifier", message: "must not be . or .., which clients remove from URLs as path steps")
+                ]
+            )
+            #expect(paths(problems { $0["orderTypeIdentifier"] = .string(name) }) == ["orderTypeIdentifier"])
+        }
+        for name in ["...", ".a", "a..b", "A-1001."] {
+            #expect(Identifier.isValid(name), "\(name)")
+        }
+    }
+
     @Test func updatedAtMayNotPrecedeCreatedAt() {
         let found = problems { $0["updatedAt"] = .string("2026-11-19T00:00:00Z") }
         #expect(found == [OrderProblem(path: "updatedAt", message: "must not be earlier than createdAt")])

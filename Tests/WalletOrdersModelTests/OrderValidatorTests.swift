@@ -567,6 +567,31 @@ import WalletOrdersTesting
         #expect(OrderValidator.validate(SampleOrder.json()).warnings == [])
     }
 
+    // Apple's Payment page badges paymentMethods and applePayTransactionIdentifiers "Deprecated" and names no
+    // replacement: the warning says that much, and where iOS 17 keeps the same facts.
+    @Test func deprecatedPaymentFieldsAreAcceptedWithAWarningThatSaysWhatApplesPageSays() {
+        var fields = SampleOrder.json().objectValue!
+        fields["payment"] = .object([
+            "total": .object(["amount": .string("24.90"), "currency": .string("EUR")]), "status": .string("paid"),
+            "paymentMethods": .array([.string("Visa 1234")]), "applePayTransactionIdentifiers": .array([.string("A1B2")]),
+        ])
+        let validation = OrderValidator.validate(.object(fields))
+        #expect(validation.problems == [])
+        #expect(
+            validation.warnings == [
+                OrderProblem(
+                    path: "payment.paymentMethods",
+                    message: "is marked deprecated on Apple's Payment page; each of payment.transactions[] (iOS 17) has its own paymentMethod"
+                ),
+                OrderProblem(
+                    path: "payment.applePayTransactionIdentifiers",
+                    message: "is marked deprecated on Apple's Payment page; each of payment.transactions[] (iOS 17) has its own "
+                        + "applePayTransactionIdentifier"
+                ),
+            ]
+        )
+    }
+
     @Test func theValidationEncodesAsTheMerchantAPIAnswers() throws {
         let validation = OrderValidation(
             problems: [OrderProblem(path: "status", message: "is required")],

@@ -112,9 +112,9 @@ public struct Order: Codable, Sendable, Hashable {
         public var summaryItems: [SummaryItem]?
         /// iOS 17.0 and later.
         public var transactions: [Transaction]?
-        /// Deprecated by Apple in favour of `transactions`.
+        /// Marked deprecated on Apple's Payment page; each of `transactions` has its own `paymentMethod`.
         public var paymentMethods: [String]?
-        /// Deprecated by Apple in favour of `transactions`.
+        /// Marked deprecated on Apple's Payment page; each of `transactions` has its own identifier.
         public var applePayTransactionIdentifiers: [String]?
     }
 

@@ -182,8 +182,14 @@ public enum OrderValidator {
             c.string(item, "label", required: true)
             c.currencyAmount(item, "value", required: true)
         }
-        for key in ["paymentMethods", "applePayTransactionIdentifiers"] where payment.has(key) {
-            c.warn(payment.path(key), "is deprecated by Apple; payment.transactions[] (iOS 17) replaces it")
+        // Apple's Payment page badges both "Deprecated" (as it does payment.status), naming no replacement; each
+        // PaymentTransaction (iOS 17) has a paymentMethod and an applePayTransactionIdentifier of its own.
+        for (key, member) in [("paymentMethods", "paymentMethod"), ("applePayTransactionIdentifiers", "applePayTransactionIdentifier")]
+        where payment.has(key) {
+            c.warn(
+                payment.path(key),
+                "is marked deprecated on Apple's Payment page; each of payment.transactions[] (iOS 17) has its own \(member)"
+            )
         }
         c.texts(payment, "paymentMethods")
         c.texts(payment, "applePayTransactionIdentifiers")

@@ -24,7 +24,8 @@ public struct PackageBuilder: Sendable {
 
     /// The checks `build` runs, without signing: the order laid over the template's default fields and validated
     /// against the files the package will hold, the localizations of those files, and the order type against the
-    /// signing certificate. Throws `PackageError.invalidAsset` for an asset that cannot go into a package.
+    /// signing certificate. Throws `PackageError.invalidAsset` for an asset that cannot go into a package: a path
+    /// or content a package may not hold, a path that collides with another on Apple's file systems.
     public func validate(
         order: OrderDocument,
         template: OrderTemplate = OrderTemplate(),
@@ -163,8 +164,12 @@ public struct PackageBuilder: Sendable {
     ) throws -> (order: OrderDocument, validation: OrderValidation) {
         var paths = template.paths
         var files = template.files
-        for (path, data) in assets {
-            if let problem = PackagePath.problem(with: path) ?? FileContent.problem(path: path, data: data) {
+        var names = PackagePath.FileSystemNames()
+        // The template's own paths were checked when it was read; here they only stand in the way of assets.
+        for path in template.paths.sorted() { _ = names.add(path, label: "the template's \(path)") }
+        for (path, data) in assets.sorted(by: { $0.key < $1.key }) {
+            let problem = PackagePath.problem(with: path) ?? FileContent.problem(path: path, data: data)
+            if let problem = problem ?? names.add(path) {
                 throw PackageError.invalidAsset(path: path, problem: problem)
             }
             paths.insert(path)

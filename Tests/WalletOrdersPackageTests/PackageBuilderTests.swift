@@ -186,6 +186,55 @@ import WalletOrdersTesting
         #expect(notPNG == .invalidAsset(path: "fake.png", problem: "is not a PNG image"))
     }
 
+    // Apple's file systems tell neither letter case nor Unicode normalization apart: A.png beside a.png unpacks
+    // to one file, and which one Wallet reads is anyone's guess.
+    @Test func assetsThatCollideOnApplesFileSystemsAreRefusedNamingTheOtherFile() throws {
+        let png = try Data(contentsOf: SampleOrder.templateFolder.appendingPathComponent("mug.png"))
+        func refusal(_ assets: [String: Data], template other: OrderTemplate? = nil) throws -> PackageError? {
+            let builder = PackageBuilder(identity: keys.identity)
+            let template = try other ?? self.template()
+            let validated = #expect(throws: PackageError.self) {
+                try builder.validate(order: SampleOrder.document(), template: template, assets: assets)
+            }
+            let built = #expect(throws: PackageError.self) {
+                try builder.build(order: SampleOrder.document(), template: template, assets: assets, signingTime: signingTime)
+            }
+            #expect(validated == built)
+            return built
+        }
+        #expect(
+            try refusal(["A.png": png, "a.png": png])
+                == .invalidAsset(path: "a.png", problem: "collides with A.png on case-insensitive file systems, such as Apple's")
+        )
+        #expect(
+            try refusal(["Logo.png": png])
+                == .invalidAsset(
+                    path: "Logo.png",
+                    problem: "collides with the template's logo.png on case-insensitive file systems, such as Apple's"
+                )
+        )
+        #expect(
+            try refusal(["EN.lproj/order.strings": Data(#""MERCHANT_NAME" = "Shop";"#.utf8)])
+                == .invalidAsset(
+                    path: "EN.lproj/order.strings",
+                    problem: "collides with the template's en.lproj/order.strings on case-insensitive file systems, such as Apple's"
+                )
+        )
+        // A template holding é.png as one scalar (NFC), an asset spelling it e and an accent (NFD).
+        let template = OrderTemplate(files: ["logo.png": png, "caf\u{E9}.png": png], defaults: try self.template().defaults)
+        #expect(
+            try refusal(["cafe\u{301}.png": png], template: template)
+                == .invalidAsset(
+                    path: "cafe\u{301}.png",
+                    problem: "collides with the template's café.png, the same name in another Unicode normalization form "
+                        + "(NFC, NFD), which Apple's file systems do not tell apart"
+                )
+        )
+        // The same path exactly replaces the template's file, as before.
+        let replaced = try build(assets: ["logo.png": png])
+        #expect(try ZipArchive.read(replaced).first { $0.path == "logo.png" }?.data == png)
+    }
+
     @Test func packagesOfFiveMegabytesOrMoreAreRefused() throws {
         // Random bytes do not compress, so the package grows with the asset.
         var big = Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])

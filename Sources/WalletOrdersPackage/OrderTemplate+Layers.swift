@@ -48,13 +48,16 @@ extension OrderTemplate {
     }
 
     /// What is wrong with a template sent as `files` and default fields, laid over `base`, as a template folder
-    /// is checked and then some: each file's path and content, the default fields (an object), the localizations
-    /// of the files together, the images the defaults name (`merchant.logo`, `orderProvider`'s tracking logos), and
-    /// the 5 MB a package may weigh. Empty when it may be used.
+    /// is checked and then some: each file's path and content, paths that collide on Apple's file systems with
+    /// another (`A.png` beside `a.png`), the default fields (an object), the localizations of the files together,
+    /// the images the defaults name (`merchant.logo`, `orderProvider`'s tracking logos), the number of files a
+    /// package may hold and the 5 MB it may weigh. Empty when it may be used.
     public static func problems(files: [String: Data], defaults: JSONValue?, over base: OrderTemplate) -> [OrderProblem] {
         var problems: [OrderProblem] = []
+        var names = PackagePath.FileSystemNames()
+        for path in base.files.keys.sorted() { _ = names.add(path, label: "the underlying template's \(path)") }
         for (path, data) in files.sorted(by: { $0.key < $1.key }) {
-            if let problem = PackagePath.problem(with: path) ?? FileContent.problem(path: path, data: data) {
+            if let problem = PackagePath.problem(with: path) ?? FileContent.problem(path: path, data: data) ?? names.add(path) {
                 problems.append(OrderProblem(path: "files.\(path)", message: problem))
             }
         }
@@ -82,6 +85,16 @@ extension OrderTemplate {
             let present =
                 PackagePath.isImageBaseName(name) ? index.containsImage(forBaseName: name) : index.contains(file: name)
             if !present { problems.append(OrderProblem(path: path, message: "names \(name), which the template does not hold")) }
+        }
+        let entries = layered.files.count + PackageBuilder.ownFiles
+        if entries > PackageBuilder.limits.maxEntries {
+            problems.append(
+                OrderProblem(
+                    path: "files",
+                    message: "would make packages of \(entries) files with order.json, manifest.json and signature; a "
+                        + "package may hold at most \(PackageBuilder.limits.maxEntries), the most verify reads"
+                )
+            )
         }
         let bytes = layered.files.values.reduce(0) { $0 + $1.count }
         if bytes >= PackageBuilder.maxPackageBytes {

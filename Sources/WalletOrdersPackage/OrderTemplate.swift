@@ -62,8 +62,9 @@ public struct OrderTemplate: Sendable {
             throw PackageError.template("\(directory.path) is not a folder")
         }
         var files: [String: Data] = [:]
+        var names = PackagePath.FileSystemNames()
         var defaults: JSONValue?
-        for name in try manager.contentsOfDirectory(atPath: directory.path) where !name.hasPrefix(".") {
+        for name in try manager.contentsOfDirectory(atPath: directory.path).sorted() where !name.hasPrefix(".") {
             let url = directory.appendingPathComponent(name)
             if name == Self.defaultsFileName {
                 do {
@@ -78,11 +79,11 @@ public struct OrderTemplate: Sendable {
             }
             if name == "README.md" { continue }
             if manager.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-                for inner in try manager.contentsOfDirectory(atPath: url.path) where !inner.hasPrefix(".") {
-                    try Self.add("\(name)/\(inner)", from: url.appendingPathComponent(inner), to: &files)
+                for inner in try manager.contentsOfDirectory(atPath: url.path).sorted() where !inner.hasPrefix(".") {
+                    try Self.add("\(name)/\(inner)", from: url.appendingPathComponent(inner), to: &files, names: &names)
                 }
             } else {
-                try Self.add(name, from: url, to: &files)
+                try Self.add(name, from: url, to: &files, names: &names)
             }
         }
         let problems = Localizations.problems(in: files)
@@ -95,8 +96,14 @@ public struct OrderTemplate: Sendable {
         self.init(files: files, defaults: defaults, localizationProblems: [])
     }
 
-    private static func add(_ path: String, from url: URL, to files: inout [String: Data]) throws {
-        if let problem = PackagePath.problem(with: path) {
+    private static func add(
+        _ path: String,
+        from url: URL,
+        to files: inout [String: Data],
+        names: inout PackagePath.FileSystemNames
+    ) throws {
+        // A folder on Linux may hold A.png beside a.png, or é.png twice in two Unicode forms; a Mac holds one.
+        if let problem = PackagePath.problem(with: path) ?? names.add(path) {
             throw PackageError.template("\(url.path): \(problem)")
         }
         let data = try Data(contentsOf: url)

@@ -22,9 +22,12 @@ public struct PackageBuilder: Sendable {
         self.allowsHTTPWebService = allowsHTTPWebService
     }
 
-    /// The checks `build` runs, without signing: the order laid over the template's default fields and validated
-    /// against the files the package will hold, the localizations of those files, and the order type against the
-    /// signing certificate. Throws `PackageError.invalidAsset` for an asset that cannot go into a package.
+    /// The checks `build` runs, without compressing or signing: the order laid over the template's default fields
+    /// and validated against the files the package will hold, the localizations of those files, the order type
+    /// against the signing certificate, and the package against the limits `verify` reads within (`limits`).
+    /// Throws `PackageError.invalidAsset` for an asset that cannot go into a package: a path or content a package
+    /// may not hold, a file larger than a package's file may be, a path that collides with another on Apple's
+    /// file systems.
     public func validate(
         order: OrderDocument,
         template: OrderTemplate = OrderTemplate(),
@@ -58,6 +61,7 @@ public struct PackageBuilder: Sendable {
         let prepared = try prepare(order: order, template: template, assets: assets)
         guard prepared.validation.isValid else { throw PackageError.invalidOrder(prepared.validation.problems) }
         let contents = self.contents(order: prepared.order, template: template, assets: assets)
+        try checkCompression(contents, assets: assets)
         let signature: CMSSigner.Signature
         do {
             signature = try identity.signer.sign(contents.manifest, signingTime: signingTime)
@@ -109,7 +113,7 @@ public struct PackageBuilder: Sendable {
         template: OrderTemplate,
         assets: [String: Data]
     )
-        -> (order: Data, files: [String: PackageFile], manifest: Data)
+        -> Contents
     {
         // The template's files come compressed and hashed; only the order, the manifest, the signature and the
         // order's own assets are worked on here.
@@ -117,21 +121,29 @@ public struct PackageBuilder: Sendable {
         for (path, data) in assets where files[path]?.data != data {
             files[path] = PackageFile(data, effort: .perPackage, digests: [digest])
         }
-        let orderData = order.serialized
-        var manifest: [String: JSONValue] = ["order.json": .string(digest.hexDigest(orderData))]
+        let orderFile = PackageFile(order.serialized, effort: .perPackage, digests: [digest])
+        var manifest: [String: JSONValue] = ["order.json": .string(orderFile.digest(digest))]
         for (path, file) in files {
             manifest[path] = .string(file.digest(digest))
         }
-        return (orderData, files, JSONValue.object(manifest).serialized(pretty: true))
+        return Contents(order: orderFile, files: files, manifest: JSONValue.object(manifest).serialized(pretty: true))
+    }
+
+    /// What `contents(order:template:assets:)` assembles: order.json and the other files, compressed and hashed,
+    /// and the manifest.
+    struct Contents {
+        let order: PackageFile
+        let files: [String: PackageFile]
+        let manifest: Data
     }
 
     /// The zip of `contents` and `signature`, every timestamp `signingTime`.
     private func zip(
-        _ contents: (order: Data, files: [String: PackageFile], manifest: Data),
+        _ contents: Contents,
         signature: CMSSigner.Signature,
         signingTime: Date
     ) throws -> Data {
-        var members = [ZipWriter.Member(path: "order.json", body: .init(compressing: contents.order, effort: .perPackage))]
+        var members = [ZipWriter.Member(path: "order.json", body: contents.order.body)]
         members += contents.files.sorted { $0.key < $1.key }.map { ZipWriter.Member(path: $0.key, body: $0.value.body) }
         members.append(
             ZipWriter.Member(
@@ -163,8 +175,14 @@ public struct PackageBuilder: Sendable {
     ) throws -> (order: OrderDocument, validation: OrderValidation) {
         var paths = template.paths
         var files = template.files
-        for (path, data) in assets {
-            if let problem = PackagePath.problem(with: path) ?? FileContent.problem(path: path, data: data) {
+        var names = PackagePath.FileSystemNames()
+        // The template's own paths were checked when it was read; here they only stand in the way of assets.
+        for path in template.paths.sorted() { _ = names.add(path, label: "the template's \(path)") }
+        for (path, data) in assets.sorted(by: { $0.key < $1.key }) {
+            let problem =
+                PackagePath.problem(with: path) ?? FileContent.problem(path: path, data: data)
+                ?? Self.fileSizeProblem(data.count)
+            if let problem = problem ?? names.add(path) {
                 throw PackageError.invalidAsset(path: path, problem: problem)
             }
             paths.insert(path)
@@ -180,8 +198,14 @@ public struct PackageBuilder: Sendable {
                 )
             )
         }
-        // A template's own localizations were checked when it loaded; assets can change them.
-        validation.problems += assets.isEmpty ? template.localizationProblems : Localizations.problems(in: files)
+        let limitProblems = self.limitProblems(order: order, files: files, templateFiles: template.paths.count)
+        if limitProblems.isEmpty {
+            // A template's own localizations were checked when it loaded; assets can change them.
+            validation.problems += assets.isEmpty ? template.localizationProblems : Localizations.problems(in: files)
+        } else {
+            // Past the limits the files are read no further: their number or size is the problem.
+            validation.problems += limitProblems
+        }
         return (order, validation)
     }
 }

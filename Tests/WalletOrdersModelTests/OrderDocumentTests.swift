@@ -91,6 +91,12 @@ import WalletOrdersTesting
         #expect(String(decoding: document.serialized, as: UTF8.self).contains(#""amount": "23.40""#))
     }
 
+    @Test func theTypedViewReadsAQuantityWrittenAsADecimalString() throws {
+        let url = SampleOrder.fixturesFolder.appendingPathComponent("valid/quantity-as-a-string.json")
+        let order = try OrderDocument(data: Data(contentsOf: url)).typed()
+        #expect(order.lineItems?.map(\.quantity) == [2, Decimal(0.5)])
+    }
+
     @Test func theTypedViewRefusesAnAmountStringThatIsNotADecimal() {
         var fields = SampleOrder.json().objectValue!
         fields["payment"] = .object([

@@ -114,34 +114,47 @@ import WalletOrdersTesting
         #expect(paths(problems { $0["schemaVersion"] = .int(3) }) == ["schemaVersion"])
     }
 
-    @Test func aRefundDecidesThePaymentStatus() {
-        func order(refundStatus: String, paymentStatus: String) -> [OrderProblem] {
-            problems { order in
-                order["payment"] = .object([
-                    "total": .object(["amount": .double(24.9), "currency": .string("EUR")]),
-                    "status": .string(paymentStatus),
-                    "transactions": .array([
-                        .object([
-                            "transactionType": .string("refund"), "status": .string(refundStatus),
-                            "amount": .object(["amount": .double(24.9), "currency": .string("EUR")]),
-                            "createdAt": .string("2026-11-21T10:00:00Z"),
-                            "paymentMethod": .object(["displayName": .string("Visa 1234")]),
-                        ])
-                    ]),
+    // Apple's pages tie payment.status to no refund: one item of three refunded leaves the payment paid.
+    @Test func aPartialRefundIsAcceptedWhileThePaymentIsStillPaid() throws {
+        func payment(status: String, refund: (status: String, amount: String)?) -> OrderValidation {
+            var transactions: [JSONValue] = [
+                .object([
+                    "transactionType": .string("purchase"), "status": .string("completed"),
+                    "amount": .object(["amount": .string("24.90"), "currency": .string("EUR")]),
+                    "createdAt": .string("2026-11-20T10:00:00Z"),
+                    "paymentMethod": .object(["displayName": .string("Visa 1234")]),
                 ])
-            }
-        }
-        #expect(order(refundStatus: "completed", paymentStatus: "refunded") == [])
-        #expect(order(refundStatus: "failed", paymentStatus: "paid") == [])
-        #expect(
-            order(refundStatus: "pending", paymentStatus: "paid") == [
-                OrderProblem(
-                    path: "payment.status",
-                    message: "must be refunded while the refund at payment.transactions[0] is pending, not paid"
-                )
             ]
-        )
-        #expect(paths(order(refundStatus: "cancelled", paymentStatus: "refunded")) == ["payment.status"])
+            if let refund {
+                transactions.append(
+                    .object([
+                        "transactionType": .string("refund"), "status": .string(refund.status),
+                        "amount": .object(["amount": .string(refund.amount), "currency": .string("EUR")]),
+                        "createdAt": .string("2026-11-21T10:00:00Z"),
+                        "paymentMethod": .object(["displayName": .string("Visa 1234")]),
+                    ])
+                )
+            }
+            var fields = SampleOrder.json().objectValue!
+            fields["payment"] = .object([
+                "total": .object(["amount": .string("24.90"), "currency": .string("EUR")]),
+                "status": .string(status), "transactions": .array(transactions),
+            ])
+            return OrderValidator.validate(.object(fields))
+        }
+        let partial = payment(status: "paid", refund: ("completed", "8.30"))
+        #expect(partial.problems == [])
+        #expect(partial.warnings.map(\.path) == ["payment.transactions"], "the iOS 17 warning alone")
+        // Nothing else contradicts by Apple's pages either: a refund made outside Apple Pay lists none, and a
+        // pending or failed refund says nothing of the payment.
+        for (status, refund) in [
+            ("refunded", nil), ("refunded", ("failed", "24.90")), ("paid", ("pending", "24.90")),
+            ("paid", ("completed", "24.90")), ("authorized", ("cancelled", "1.00")),
+        ] as [(String, (status: String, amount: String)?)] {
+            #expect(payment(status: status, refund: refund).problems == [], "\(status) \(String(describing: refund))")
+        }
+        let fixture = try Corpus.fixture("valid/partial-refund-while-paid.json")
+        #expect(OrderValidator.validate(fixture).problems == [])
     }
 
     @Test func referencedImagesMustBeInThePackageAtTopLevelOrLocalized() {
@@ -251,9 +264,23 @@ import WalletOrdersTesting
                 ])
             }
         }
-        for accepted: JSONValue in [.string("23.40"), .string("-5"), .string("0"), .double(23.4), .int(23)] {
+        for accepted: JSONValue in [
+            .string("23.40"), .string("-5"), .string("0"), .double(23.4), .int(23),
+            .string("-" + String(repeating: "9", count: 28) + ".99"),
+        ] {
             #expect(amount(accepted) == [], "\(accepted)")
         }
+        // At most 32 characters, and the message does not repeat what it refuses.
+        #expect(
+            amount(.string(String(repeating: "9", count: 30) + ".99")) == [
+                OrderProblem(path: "payment.total.amount", message: "is 33 characters long; a decimal string has at most 32")
+            ]
+        )
+        #expect(
+            amount(.string(String(repeating: "1", count: 1_000_000))) == [
+                OrderProblem(path: "payment.total.amount", message: "is 1000000 characters long; a decimal string has at most 32")
+            ]
+        )
         for refused: JSONValue in [
             .string("23,40"), .string("1e3"), .string(".5"), .string("5."), .string(""),
             .string(" 23.40"), .string("23.40\n"),
@@ -325,19 +352,47 @@ import WalletOrdersTesting
         )
     }
 
-    // Issue 11, point 4: Apple types quantity as a number.
-    @Test func quantitiesArePositiveNumbersFractionsIncluded() {
+    // Issue 11, point 4: Apple's LineItem page types quantity as a number; its "Creating the source for an order"
+    // writes "quantity": "2". Both are accepted, with the same bounds.
+    @Test func quantitiesArePositiveNumbersOrDecimalStringsFractionsIncluded() {
         func quantity(_ value: JSONValue) -> [OrderProblem] {
             problems { order in
                 order["lineItems"] = .array([.object(["title": .string("Coffee"), "quantity": value])])
             }
         }
-        #expect(quantity(.double(1.5)) == [])
-        #expect(quantity(.double(0.25)) == [])
-        #expect(quantity(.int(3)) == [])
-        #expect(quantity(.int(0)) == [OrderProblem(path: "lineItems[0].quantity", message: "must be greater than 0")])
-        #expect(quantity(.double(-1.5)) == [OrderProblem(path: "lineItems[0].quantity", message: "must be greater than 0")])
-        #expect(quantity(.string("2")) == [OrderProblem(path: "lineItems[0].quantity", message: "must be a number, not a string")])
+        for accepted: JSONValue in [
+            .double(1.5), .double(0.25), .int(3), .string("2"), .string("0.5"), .string("007"),
+            .string(String(repeating: "9", count: 32)),
+        ] {
+            #expect(quantity(accepted) == [], "\(accepted)")
+        }
+        for zeroOrLess: JSONValue in [.int(0), .double(-1.5), .string("0"), .string("0.00"), .string("-1")] {
+            #expect(
+                quantity(zeroOrLess) == [OrderProblem(path: "lineItems[0].quantity", message: "must be greater than 0")],
+                "\(zeroOrLess)"
+            )
+        }
+        #expect(
+            quantity(.string("two")) == [
+                OrderProblem(path: "lineItems[0].quantity", message: "\"two\" is not a decimal number such as \"2\"")
+            ]
+        )
+        for refused: JSONValue in [.string("1e3"), .string(" 2"), .string("+2"), .string(""), .string("2.")] {
+            #expect(paths(quantity(refused)) == ["lineItems[0].quantity"], "\(refused)")
+        }
+        #expect(
+            quantity(.string(String(repeating: "1", count: 33))) == [
+                OrderProblem(path: "lineItems[0].quantity", message: "is 33 characters long; a decimal string has at most 32")
+            ]
+        )
+        #expect(
+            quantity(.bool(true)) == [
+                OrderProblem(
+                    path: "lineItems[0].quantity",
+                    message: "must be a number or a decimal string such as \"2\", not a boolean"
+                )
+            ]
+        )
     }
 
     // Issue 11, point 5: fields that used to pass through unchecked.
@@ -351,7 +406,7 @@ import WalletOrdersTesting
             ])
             order["payment"] = .object([
                 "total": .object(["amount": .string("1.00"), "currency": .string("EUR")]), "status": .string("paid"),
-                "paymentMethods": .string("Visa 1234"), "applePayTransactionIdentifiers": .array([.string(" ")]),
+                "paymentMethods": .string("Visa 1234"), "applePayTransactionIdentifiers": .array([.int(7)]),
             ])
             order["fulfillments"] = .array([
                 .object([
@@ -369,7 +424,7 @@ import WalletOrdersTesting
         #expect(
             found == [
                 OrderProblem(path: "payment.paymentMethods", message: "must be an array, not a string"),
-                OrderProblem(path: "payment.applePayTransactionIdentifiers[0]", message: "must not be empty"),
+                OrderProblem(path: "payment.applePayTransactionIdentifiers[0]", message: "must be a string, not a number"),
                 OrderProblem(path: "fulfillments[0].address.addressLines", message: "must be an array, not a string"),
                 OrderProblem(path: "fulfillments[0].location.altitude", message: "must be a number, not a string"),
                 OrderProblem(path: "fulfillments[1].recipient.givenName", message: "must be a string, not a number"),
@@ -381,6 +436,48 @@ import WalletOrdersTesting
                 OrderProblem(path: "associatedApplicationIdentifiers[1]", message: "must be a string, not a number"),
             ]
         )
+    }
+
+    // Apple's pages give optional strings no minimum length: a shop without a locality sends "".
+    @Test func emptyOptionalStringsAreAcceptedWithAWarningWhileRequiredOnesMustSaySomething() throws {
+        let validation = OrderValidator.validate(
+            .object(
+                SampleOrder.json().objectValue!.merging([
+                    "merchant": .object([
+                        "merchantIdentifier": .string("merchant.com.example.shop"), "displayName": .string("Shop"),
+                        "url": .string("https://shop.example.com"),
+                        "address": .object([
+                            "locality": .string(""), "postalCode": .string(""), "addressLines": .array([.string(" ")]),
+                        ]),
+                    ]),
+                    "lineItems": .array([.object(["title": .string("Mug"), "quantity": .int(1), "subtitle": .string("")])]),
+                ]) { $1 }
+            )
+        )
+        #expect(validation.problems == [])
+        #expect(
+            validation.warnings == [
+                OrderProblem(path: "merchant.address.addressLines[0]", message: "holds only white space; Wallet has nothing to show: leave it out"),
+                OrderProblem(path: "merchant.address.locality", message: "is empty; Wallet has nothing to show: leave it out"),
+                OrderProblem(path: "merchant.address.postalCode", message: "is empty; Wallet has nothing to show: leave it out"),
+                OrderProblem(path: "lineItems[0].subtitle", message: "is empty; Wallet has nothing to show: leave it out"),
+            ]
+        )
+        let required = problems { order in
+            order["lineItems"] = .array([.object(["title": .string(""), "quantity": .int(1)])])
+            order["merchant"] = order["merchant"]!.merging(patch: .object(["displayName": .string(" ")]))
+        }
+        #expect(
+            required == [
+                OrderProblem(path: "merchant.displayName", message: "must not be empty"),
+                OrderProblem(path: "lineItems[0].title", message: "must not be empty"),
+            ]
+        )
+        // A string that must hold a date, a URL or a country stays refused when empty.
+        #expect(paths(problems { $0["orderManagementURL"] = .string("") }) == ["orderManagementURL"])
+        let fixture = try Corpus.fixture("valid/empty-optional-strings.json")
+        #expect(OrderValidator.validate(fixture).problems == [])
+        #expect(OrderValidator.validate(fixture).warnings.filter { $0.message.hasSuffix("leave it out") }.count == 19)
     }
 
     // Issue 11, point 6: durations are ISO 8601.
@@ -470,6 +567,31 @@ import WalletOrdersTesting
         #expect(OrderValidator.validate(SampleOrder.json()).warnings == [])
     }
 
+    // Apple's Payment page badges paymentMethods and applePayTransactionIdentifiers "Deprecated" and names no
+    // replacement: the warning says that much, and where iOS 17 keeps the same facts.
+    @Test func deprecatedPaymentFieldsAreAcceptedWithAWarningThatSaysWhatApplesPageSays() {
+        var fields = SampleOrder.json().objectValue!
+        fields["payment"] = .object([
+            "total": .object(["amount": .string("24.90"), "currency": .string("EUR")]), "status": .string("paid"),
+            "paymentMethods": .array([.string("Visa 1234")]), "applePayTransactionIdentifiers": .array([.string("A1B2")]),
+        ])
+        let validation = OrderValidator.validate(.object(fields))
+        #expect(validation.problems == [])
+        #expect(
+            validation.warnings == [
+                OrderProblem(
+                    path: "payment.paymentMethods",
+                    message: "is marked deprecated on Apple's Payment page; each of payment.transactions[] (iOS 17) has its own paymentMethod"
+                ),
+                OrderProblem(
+                    path: "payment.applePayTransactionIdentifiers",
+                    message: "is marked deprecated on Apple's Payment page; each of payment.transactions[] (iOS 17) has its own "
+                        + "applePayTransactionIdentifier"
+                ),
+            ]
+        )
+    }
+
     @Test func theValidationEncodesAsTheMerchantAPIAnswers() throws {
         let validation = OrderValidation(
             problems: [OrderProblem(path: "status", message: "is required")],
@@ -502,6 +624,24 @@ import WalletOrdersTesting
                     OrderProblem(path: "orderTypeIdentifier", message: "is longer than 128 characters"),
                 ]
         )
+    }
+
+    // A URL path segment . or .. is removed by clients before the request leaves (RFC 3986, 5.2.4): an order
+    // named so could never be fetched, and .. would name the order type's folder.
+    @Test func dotAndDotDotAreNoIdentifiers() {
+        for name in [".", ".."] {
+            #expect(Identifier.problem(with: name) == "must not be . or .., which clients remove from URLs as path steps")
+            #expect(!Identifier.isValid(name))
+            #expect(
+                problems { $0["orderIdentifier"] = .string(name) } == [
+                    OrderProblem(path: "orderIdentifier", message: "must not be . or .., which clients remove from URLs as path steps")
+                ]
+            )
+            #expect(paths(problems { $0["orderTypeIdentifier"] = .string(name) }) == ["orderTypeIdentifier"])
+        }
+        for name in ["...", ".a", "a..b", "A-1001."] {
+            #expect(Identifier.isValid(name), "\(name)")
+        }
     }
 
     @Test func updatedAtMayNotPrecedeCreatedAt() {

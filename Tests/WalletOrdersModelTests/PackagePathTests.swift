@@ -49,3 +49,30 @@ import WalletOrdersModel
         }
     }
 }
+
+@Suite struct PackagePathFileSystemNamesTests {
+    @Test func pathsThatDifferByLetterCaseOrUnicodeFormCollideAndTheSamePathDoesNot() {
+        var names = PackagePath.FileSystemNames()
+        #expect(names.add("a.png", label: "the template's a.png") == nil)
+        #expect(names.add("a.png") == nil, "the same path again replaces the file")
+        #expect(names.add("A.png") == "collides with the template's a.png on case-insensitive file systems, such as Apple's")
+        #expect(names.add("EN.lproj/logo.png") == nil)
+        #expect(names.add("en.lproj/LOGO.png") == "collides with EN.lproj/logo.png on case-insensitive file systems, such as Apple's")
+
+        // é as one scalar (NFC) and as e with a combining acute accent (NFD): one name on APFS and HFS+.
+        let composed = "caf\u{E9}.png"
+        let decomposed = "cafe\u{301}.png"
+        #expect(names.add(composed) == nil)
+        #expect(
+            names.add(decomposed)
+                == "collides with café.png, the same name in another Unicode normalization form (NFC, NFD), which "
+                + "Apple's file systems do not tell apart"
+        )
+        #expect(
+            names.add("CAFE\u{301}.png")
+                == "collides with café.png on Apple's file systems, which tell neither letter case nor Unicode "
+                + "normalization forms (NFC, NFD) apart"
+        )
+        #expect(names.add("cafe.png") == nil, "an accent makes another name")
+    }
+}

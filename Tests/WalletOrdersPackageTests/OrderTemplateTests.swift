@@ -95,4 +95,31 @@ import WalletOrdersTesting
         #expect(result.status == 0, "\(result.output) \(result.error)")
         #expect(result.output.contains("No errors detected"))
     }
+
+    @Test func templateFilesThatCollideOnApplesFileSystemsAreRefused() throws {
+        let png = Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+        let folder = try TemporaryDirectory("template")
+        try folder.write("logo.png", png)
+        try folder.write("Logo.png", png)
+        let error = #expect(throws: PackageError.self) { try OrderTemplate(directory: folder.url) }
+        #expect(
+            "\(error!)".hasSuffix("logo.png: collides with Logo.png on case-insensitive file systems, such as Apple's"),
+            "\(error!)"
+        )
+
+        let problems = OrderTemplate.problems(
+            files: ["Mug.png": png, "new.png": png, "NEW.png": png],
+            defaults: nil,
+            over: try template()
+        )
+        #expect(
+            problems == [
+                OrderProblem(
+                    path: "files.Mug.png",
+                    message: "collides with the underlying template's mug.png on case-insensitive file systems, such as Apple's"
+                ),
+                OrderProblem(path: "files.new.png", message: "collides with NEW.png on case-insensitive file systems, such as Apple's"),
+            ]
+        )
+    }
 }

@@ -186,6 +186,55 @@ import WalletOrdersTesting
         #expect(notPNG == .invalidAsset(path: "fake.png", problem: "is not a PNG image"))
     }
 
+    // Apple's file systems tell neither letter case nor Unicode normalization apart: A.png beside a.png unpacks
+    // to one file, and which one Wallet reads is anyone's guess.
+    @Test func assetsThatCollideOnApplesFileSystemsAreRefusedNamingTheOtherFile() throws {
+        let png = try Data(contentsOf: SampleOrder.templateFolder.appendingPathComponent("mug.png"))
+        func refusal(_ assets: [String: Data], template other: OrderTemplate? = nil) throws -> PackageError? {
+            let builder = PackageBuilder(identity: keys.identity)
+            let template = try other ?? self.template()
+            let validated = #expect(throws: PackageError.self) {
+                try builder.validate(order: SampleOrder.document(), template: template, assets: assets)
+            }
+            let built = #expect(throws: PackageError.self) {
+                try builder.build(order: SampleOrder.document(), template: template, assets: assets, signingTime: signingTime)
+            }
+            #expect(validated == built)
+            return built
+        }
+        #expect(
+            try refusal(["A.png": png, "a.png": png])
+                == .invalidAsset(path: "a.png", problem: "collides with A.png on case-insensitive file systems, such as Apple's")
+        )
+        #expect(
+            try refusal(["Logo.png": png])
+                == .invalidAsset(
+                    path: "Logo.png",
+                    problem: "collides with the template's logo.png on case-insensitive file systems, such as Apple's"
+                )
+        )
+        #expect(
+            try refusal(["EN.lproj/order.strings": Data(#""MERCHANT_NAME" = "Shop";"#.utf8)])
+                == .invalidAsset(
+                    path: "EN.lproj/order.strings",
+                    problem: "collides with the template's en.lproj/order.strings on case-insensitive file systems, such as Apple's"
+                )
+        )
+        // A template holding é.png as one scalar (NFC), an asset spelling it e and an accent (NFD).
+        let template = OrderTemplate(files: ["logo.png": png, "caf\u{E9}.png": png], defaults: try self.template().defaults)
+        #expect(
+            try refusal(["cafe\u{301}.png": png], template: template)
+                == .invalidAsset(
+                    path: "cafe\u{301}.png",
+                    problem: "collides with the template's café.png, the same name in another Unicode normalization form "
+                        + "(NFC, NFD), which Apple's file systems do not tell apart"
+                )
+        )
+        // The same path exactly replaces the template's file, as before.
+        let replaced = try build(assets: ["logo.png": png])
+        #expect(try ZipArchive.read(replaced).first { $0.path == "logo.png" }?.data == png)
+    }
+
     @Test func packagesOfFiveMegabytesOrMoreAreRefused() throws {
         // Random bytes do not compress, so the package grows with the asset.
         var big = Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
@@ -198,6 +247,96 @@ import WalletOrdersTesting
         }
         #expect(bytes > limit)
         #expect(limit == 5_000_000)
+    }
+
+    /// `count` small PNG files, `f0.png` and on.
+    private func pngs(_ count: Int) -> [String: Data] {
+        let png = Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0])
+        return Dictionary(uniqueKeysWithValues: (0..<count).map { ("f\($0).png", png + [UInt8($0 % 256)]) })
+    }
+
+    // The merchant API signed packages of 3,009 files that `verify` refuses: the builder keeps its limits.
+    @Test func anOrderWithMoreFilesThanVerifyReadsIsRefusedBeforeAnythingIsCompressed() throws {
+        let builder = PackageBuilder(identity: keys.identity)
+        let template = try template()
+        let expected = OrderProblem(
+            path: "assets",
+            message: "would make a package of 1010 files (order.json, manifest.json, signature and the template's 6 "
+                + "among them); a package may hold at most 1000, the most verify reads"
+        )
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = #expect(throws: PackageError.self) {
+            try builder.build(order: SampleOrder.document(), template: template, assets: pngs(1_001), signingTime: signingTime)
+        }
+        #expect(clock.now - start < .seconds(2))
+        #expect(error == .invalidOrder([expected]))
+        #expect(try builder.validate(order: SampleOrder.document(), template: template, assets: pngs(1_001)).problems == [expected])
+    }
+
+    @Test func aPackageOfAsManyFilesAsVerifyReadsIsBuiltAndVerifies() throws {
+        // The sample template's 6 files, order.json, manifest.json and signature: 991 assets make 1,000 entries.
+        let limit = ZipArchive.ReadingLimits.package.maxEntries
+        #expect(PackageBuilder.limits == .package)
+        let package = try build(assets: pngs(limit - 9))
+        let report = PackageVerifier.verify(package, trustedRoots: [keys.chain.root])
+        #expect(report.problems == [])
+        #expect(report.files.count == limit)
+        let error = #expect(throws: PackageError.self) { try build(assets: pngs(limit - 8)) }
+        guard case .invalidOrder(let problems)? = error else {
+            Issue.record("expected invalidOrder, got \(String(describing: error))")
+            return
+        }
+        #expect(problems.map(\.path) == ["assets"])
+    }
+
+    @Test func filesLargerThanVerifyReadsAreRefusedBeforeCompressingAndSigning() throws {
+        let header = Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+        // One file past 8 MiB.
+        let big = header + Data(count: 8 << 20 - header.count + 1)
+        let one = #expect(throws: PackageError.self) { try build(assets: ["big.png": big]) }
+        #expect(
+            one
+                == .invalidAsset(
+                    path: "big.png",
+                    problem: "is 8388609 bytes; a file in a package may have at most 8388608 (8 MiB), the most verify reads"
+                )
+        )
+        // Three files of 6 MiB: past the 16 MiB of a whole package.
+        let six = header + Data(count: 6 << 20)
+        let total = #expect(throws: PackageError.self) {
+            try build(assets: ["a.png": six, "b.png": six, "c.png": six])
+        }
+        guard case .invalidOrder(let problems)? = total, let problem = problems.first else {
+            Issue.record("expected invalidOrder, got \(String(describing: total))")
+            return
+        }
+        #expect(problems.count == 1)
+        #expect(problem.path == "assets")
+        #expect(problem.message.hasSuffix("a package may hold at most 16777216 (16 MiB), the most verify reads"))
+    }
+
+    // verify takes a file of more than 1 MiB that inflates more than 100 times for a zip bomb.
+    @Test func aFileThatCompressesLikeAZipBombIsRefusedBeforeSigning() throws {
+        let header = Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+        let flat = header + Data(count: 2 << 20)
+        let error = #expect(throws: PackageError.self) { try build(assets: ["flat.png": flat]) }
+        guard case .invalidAsset(let path, let problem)? = error else {
+            Issue.record("expected invalidAsset, got \(String(describing: error))")
+            return
+        }
+        #expect(path == "flat.png")
+        #expect(problem.contains("more than 100 to 1"), "\(problem)")
+
+        // The same bytes in an archive verify reads: refused there too, so the builder refuses no more than it must.
+        let archive = try ZipArchive.write([ZipArchive.Entry(path: "flat.png", data: flat)], modified: signingTime)
+        #expect(ZipArchive.inspect(archive).problems.first?.contains("zip bomb") == true)
+
+        // Two MiB that do not compress are no bomb, and the package verifies.
+        var generator = SystemRandomNumberGenerator()
+        let noise = header + Data((0..<(2 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let package = try build(assets: ["noise.png": noise])
+        #expect(PackageVerifier.verify(package, trustedRoots: [keys.chain.root]).problems == [])
     }
 
     // Issue 11, points 1 to 4: the order of Apple's "Creating the source for an order" packages as written.

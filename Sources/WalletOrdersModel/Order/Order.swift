@@ -112,9 +112,9 @@ public struct Order: Codable, Sendable, Hashable {
         public var summaryItems: [SummaryItem]?
         /// iOS 17.0 and later.
         public var transactions: [Transaction]?
-        /// Deprecated by Apple in favour of `transactions`.
+        /// Marked deprecated on Apple's Payment page; each of `transactions` has its own `paymentMethod`.
         public var paymentMethods: [String]?
-        /// Deprecated by Apple in favour of `transactions`.
+        /// Marked deprecated on Apple's Payment page; each of `transactions` has its own identifier.
         public var applePayTransactionIdentifiers: [String]?
     }
 
@@ -143,7 +143,7 @@ public struct Order: Codable, Sendable, Hashable {
     /// One product in the order.
     public struct LineItem: Codable, Sendable, Hashable {
         public var title: String
-        /// A number, fractions allowed (1.5 kg).
+        /// A number, fractions allowed (1.5 kg), whether order.json writes it as a number or a decimal string.
         public var quantity: Decimal
         public var subtitle: String?
         public var image: String?
@@ -262,5 +262,20 @@ public struct Order: Codable, Sendable, Hashable {
         /// Any absolute URL, the app's own scheme included (`myapp://orders/88`).
         public var launchURL: String?
         public var customProductPageIdentifier: String?
+    }
+}
+
+extension Order.LineItem {
+    /// Reads a line item whose quantity is a number or a decimal string: Apple's "Creating the source for an order"
+    /// writes `"quantity": "2"` where its LineItem page types a number. It is written back as a number.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decode(String.self, forKey: .title)
+        quantity = try container.decode(Order.Amount.self, forKey: .quantity).value
+        subtitle = try container.decodeIfPresent(String.self, forKey: .subtitle)
+        image = try container.decodeIfPresent(String.self, forKey: .image)
+        price = try container.decodeIfPresent(Order.CurrencyAmount.self, forKey: .price)
+        sku = try container.decodeIfPresent(String.self, forKey: .sku)
+        gtin = try container.decodeIfPresent(String.self, forKey: .gtin)
     }
 }

@@ -85,28 +85,42 @@ struct OrderChecker {
         return elements.enumerated().map { ("\(parent.path(key))[\($0.offset)]", $0.element) }
     }
 
-    /// The array of strings at `key`, each checked as `string(_:_:)` checks one.
-    mutating func strings(_ parent: Object, _ key: String, maxLength: Int = Length.name) {
-        for (path, element) in array(parent, key) {
-            check(element, at: path, maxLength: maxLength)
-        }
-    }
-
-    /// The string at `key`: not blank, at most `maxLength` characters.
+    /// The string at `key`: not blank, at most `maxLength` characters. For what Apple requires (a title, a display
+    /// name) and for strings that must hold a date, a URL or a name from a list.
     @discardableResult
     mutating func string(_ parent: Object, _ key: String, required: Bool = false, maxLength: Int = Length.text) -> String? {
         guard let value = value(parent, key, required: required) else { return nil }
-        return check(value, at: parent.path(key), maxLength: maxLength)
+        guard let text = check(value, at: parent.path(key), maxLength: maxLength) else { return nil }
+        if Self.isBlank(text) {
+            report(parent.path(key), "must not be empty")
+            return nil
+        }
+        return text
     }
 
-    @discardableResult
+    /// The optional plain text at `key` (a subtitle, a postal code): at most `maxLength` characters. Apple's pages
+    /// give these no minimum length, so an empty or blank one is accepted, with a warning.
+    mutating func text(_ parent: Object, _ key: String, maxLength: Int = Length.text) {
+        guard let value = value(parent, key, required: false) else { return }
+        checkText(value, at: parent.path(key), maxLength: maxLength)
+    }
+
+    /// The array of plain texts at `key` (address lines), each checked as `text(_:_:maxLength:)` checks one.
+    mutating func texts(_ parent: Object, _ key: String, maxLength: Int = Length.name) {
+        for (path, element) in array(parent, key) {
+            checkText(element, at: path, maxLength: maxLength)
+        }
+    }
+
+    private mutating func checkText(_ value: JSONValue, at path: String, maxLength: Int) {
+        guard let text = check(value, at: path, maxLength: maxLength), Self.isBlank(text) else { return }
+        warn(path, (text.isEmpty ? "is empty" : "holds only white space") + "; Wallet has nothing to show: leave it out")
+    }
+
+    /// `value` as a string of at most `maxLength` characters, or nil with the problem reported.
     private mutating func check(_ value: JSONValue, at path: String, maxLength: Int) -> String? {
         guard let text = value.stringValue else {
             report(path, "must be a string, not \(value.typeName)")
-            return nil
-        }
-        if Self.isBlank(text) {
-            report(path, "must not be empty")
             return nil
         }
         let length = text.unicodeScalars.count
@@ -289,14 +303,21 @@ struct OrderChecker {
         }
     }
 
-    /// The number above zero at `key`; fractions allowed (1.5 kg).
+    /// The number above zero at `key`; fractions allowed (1.5 kg). A decimal string counts as the number it writes:
+    /// Apple's "Creating the source for an order" writes `"quantity": "2"` where its LineItem page types a number.
     mutating func positiveNumber(_ parent: Object, _ key: String, required: Bool = false) {
         guard let value = value(parent, key, required: required) else { return }
         switch value {
         case .int(let whole) where whole > 0: break
         case .double(let fraction) where fraction > 0: break
         case .int, .double: report(parent.path(key), "must be greater than 0")
-        default: report(parent.path(key), "must be a number, not \(value.typeName)")
+        case .string(let text):
+            if let problem = Self.decimalProblem(text, example: "2") {
+                report(parent.path(key), problem)
+            } else if !Self.isPositiveDecimal(text) {
+                report(parent.path(key), "must be greater than 0")
+            }
+        default: report(parent.path(key), "must be a number or a decimal string such as \"2\", not \(value.typeName)")
         }
     }
 
@@ -321,8 +342,8 @@ struct OrderChecker {
             // Apple's CurrencyAmount page types the amount as a string; order builders that work send numbers.
             break
         case .string(let text)?:
-            if !Self.isDecimal(text) {
-                report(money.path("amount"), "\"\(text)\" is not a decimal number such as \"23.40\"")
+            if let problem = Self.decimalProblem(text, example: "23.40") {
+                report(money.path("amount"), problem)
             }
         case let other?:
             report(money.path("amount"), "must be a decimal string such as \"23.40\" or a number, not \(other.typeName)")
@@ -332,12 +353,30 @@ struct OrderChecker {
         }
     }
 
+    /// The longest decimal string accepted (an amount, a quantity): 32 characters hold any sum of money with digits
+    /// to spare, and stay exact in Foundation's `Decimal` (38 digits), while a string of a megabyte is no number.
+    static let maxDecimalLength = 32
+
+    /// Why `text` is not a decimal string of at most `maxDecimalLength` characters, or nil when it is one.
+    static func decimalProblem(_ text: String, example: String) -> String? {
+        let length = text.unicodeScalars.count
+        if length > maxDecimalLength {
+            return "is \(length) characters long; a decimal string has at most \(maxDecimalLength)"
+        }
+        return isDecimal(text) ? nil : "\"\(text)\" is not a decimal number such as \"\(example)\""
+    }
+
     /// `-?[0-9]+(\.[0-9]+)?`: digits with an optional fraction and sign, nothing else.
     static func isDecimal(_ text: String) -> Bool {
         var scalars = Array(text.unicodeScalars)[...]
         if scalars.first == "-" { scalars = scalars.dropFirst() }
         let parts = scalars.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         return parts.allSatisfy { part in !part.isEmpty && part.allSatisfy { ("0"..."9").contains($0) } }
+    }
+
+    /// Whether the decimal string `text` is above zero: no sign, and a digit other than 0 somewhere.
+    static func isPositiveDecimal(_ text: String) -> Bool {
+        text.unicodeScalars.first != "-" && text.unicodeScalars.contains { ("1"..."9").contains($0) }
     }
 
     /// The image named at `key`, by file name or base name, remembered so the package can be checked for it.

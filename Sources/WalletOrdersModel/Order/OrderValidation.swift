@@ -3,7 +3,8 @@
 public struct OrderValidation: Sendable, Hashable {
     /// Everything that makes the order invalid; empty when Wallet can read it.
     public var problems: [OrderProblem]
-    /// Things Wallet reads but not everywhere (objects newer than iOS 16, deprecated fields, plain-http links).
+    /// Things Wallet reads but not everywhere (objects newer than iOS 16, deprecated fields, plain-http links), and
+    /// optional strings left empty.
     public var warnings: [OrderProblem]
 
     /// A result from its problems and warnings.
@@ -43,9 +44,6 @@ extension OrderValidation: Codable {
 public enum OrderRule: String, CaseIterable, Sendable, Hashable {
     /// `updatedAt` is not earlier than `createdAt`: a schema cannot compare two values.
     case updatedAtNotBeforeCreatedAt
-    /// `payment.status` agrees with the last refund in `payment.transactions` (`refunded` while it is pending,
-    /// approved or completed, `paid` once it failed or was cancelled): a schema cannot pick the last match.
-    case refundMatchesPaymentStatus
     /// Every image and attachment order.json names is in the package, by file name or by base name: a schema
     /// sees order.json alone.
     case referencedFilesInPackage

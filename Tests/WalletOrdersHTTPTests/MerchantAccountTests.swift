@@ -48,6 +48,20 @@ import WalletOrdersTesting
         }
     }
 
+    @Test func aMerchantsOwnIdentifierIsNeverDotOrDotDot() async throws {
+        try await ServiceHarness().run { client in
+            let key = try await client.addMerchant("acme")
+            for own in [".", ".."] {
+                var fields = SampleOrder.json(orderIdentifier: own).objectValue!
+                for name in ["updatedAt", "createdAt", "merchant"] { fields.removeValue(forKey: name) }
+                let answer = try await client.merchant(.post, "/api/v1/orders", json: .object(fields), key: key)
+                // Wallet's identifier would be acme:.., a fine path segment; the merchant's own is one of its URLs too.
+                #expect(answer.status == .badRequest, "\(own)")
+                #expect(answer.json["problems"]?.arrayValue?.first?["path"] == .string("orderIdentifier"))
+            }
+        }
+    }
+
     @Test(arguments: StoreEngine.allCases)
     func aMerchantsLimitsAnswerWithTheLimitTheyName(engine: StoreEngine) async throws {
         let harness = try ServiceHarness(engine)

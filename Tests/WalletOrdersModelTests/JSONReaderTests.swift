@@ -121,6 +121,17 @@ import WalletOrdersModel
         )
     }
 
+    /// `é.png` as one scalar and as `e` and a combining accent: one key to Swift, one file on Apple's file systems.
+    @Test func keysThatDifferOnlyInNormalizationAreRefusedAndRepeatedKeysKeepTheFirst() throws {
+        let composed = "\u{E9}.png"
+        let decomposed = "e\u{301}.png"
+        let text = #"{"assets": {"\#(composed)": "QQ==", "\#(decomposed)": "Qg=="}}"#
+        let error = try #require(throws: JSONValue.ParseError.self) { try JSONValue.parse(Data(text.utf8)) }
+        #expect(error.description.contains("differ only in Unicode normalization"), "\(error)")
+        let repeated = try JSONValue.parse(Data(#"{"a": 1, "a": 2}"#.utf8))
+        #expect(repeated == .object(["a": .int(1)]))
+    }
+
     /// Random documents, written with random spacing and number and string forms, then bent at random: both
     /// readers must accept the same texts and make the same values of them.
     @Test func agreesWithFoundationOnRandomAndDamagedDocuments() {

@@ -82,8 +82,17 @@ struct JSONReader: ~Copyable {
             guard peek() == UInt8(ascii: ":") else { throw problem("a colon must follow an object's key") }
             index += 1
             let value = try value()
-            // The first of repeated keys wins, as in JSONDecoder.
-            if members.index(forKey: key) == nil { members[key] = value }
+            // The first of repeated keys wins, as in JSONDecoder. Two keys that differ only in Unicode normalization
+            // (é as one scalar or as e and an accent) are one key to Swift and one file name to Apple's file
+            // systems: refused rather than one dropped in silence.
+            if let existing = members.index(forKey: key) {
+                let first = members[existing].key
+                if !first.unicodeScalars.elementsEqual(key.unicodeScalars) {
+                    throw problem("the keys \"\(first)\" and \"\(key)\" differ only in Unicode normalization (NFC, NFD)")
+                }
+            } else {
+                members[key] = value
+            }
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1

@@ -105,7 +105,8 @@ extension OrderService {
         }
         guard problems.isEmpty else { throw OrderServiceError.invalid(problems) }
         let walletID = merchant.walletIdentifier(id)
-        if let problem = Identifier.problem(with: walletID) {
+        // The merchant's own identifier is a path segment of its API too (`acme:..` is Wallet's, `..` its own).
+        if let problem = Identifier.problem(with: merchant.ownIdentifier(walletID)) ?? Identifier.problem(with: walletID) {
             throw OrderServiceError.invalid([OrderProblem(path: "orderIdentifier", message: problem)])
         }
         if merchant.isDefault, let colon = walletID.firstIndex(of: ":"),

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Issue 29's four findings of medium severity, probed again as the outside test probed them: the real server with
+# an order type configured (development keys), SQLite, on loopback. Prints each probe's answers.
+#   1. The admin key on /playground, with the playground off (the default) and on: what the page's key can write.
+#   2. 1,500 wrong keys each on /admin (Basic), /metrics and /api/v1/orders (Bearer), on one connection each.
+#   3. 3,000 made-up devices registered for one order with its token; the pushes the next update queues.
+#   4. 4,200 idle sockets from one address, then one normal request from it and one from another address.
+# Usage: Benchmarks/security-probes.sh [BUILD]   (BUILD: debug, the default, or release)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-debug}
+for tool in curl python3; do
+  command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install curl python3)"; exit 1; }
+done
+swift build -c "$build" --product wallet-orders >/dev/null
+bin=$PWD/.build/$build/wallet-orders
+for name in $(env | sed -n 's/^\(WALLET_ORDERS_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$name"; done
+
+work=$(mktemp -d)
+server=
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+port=18290
+base=http://127.0.0.1:$port
+"$bin" keys dev --out "$work/keys" >/dev/null
+set -a
+# shellcheck disable=SC1091
+. "$work/keys/dev.env"
+set +a
+export WALLET_ORDERS_TEMPLATE=$PWD/OrderTemplates/sample
+export WALLET_ORDERS_MERCHANT_KEY=$(openssl rand -hex 16)
+export WALLET_ORDERS_ADMIN_KEY=$(openssl rand -hex 16)
+export WALLET_ORDERS_OPERATOR_KEY=$(openssl rand -hex 16)
+# Pushes go nowhere: the probes count what is queued, not what is sent.
+export WALLET_ORDERS_APNS_ENVIRONMENT=https://127.0.0.1:9
+
+start() {
+  "$bin" serve --port $port --database "$work/data/orders.sqlite" >>"$work/serve.log" 2>&1 &
+  server=$!
+  for _ in $(seq 300); do curl -sf "$base/healthz" >/dev/null && return; sleep 0.1; done
+  echo "serve did not start:"; cat "$work/serve.log"; exit 1
+}
+stop() { kill "$server"; wait "$server" 2>/dev/null || true; server=; }
+
+echo "1. The admin key and /playground"
+start
+echo "   playground off (default): GET /playground with the admin key -> $(curl -s -o /dev/null -w '%{http_code}' -u "admin:$WALLET_ORDERS_ADMIN_KEY" "$base/playground")"
+shop=$(curl -s -X POST "$base/api/v1/orders" -H "Authorization: Bearer $WALLET_ORDERS_MERCHANT_KEY" \
+  -H 'Content-Type: application/json' -d @Examples/order.json)
+read -r type id token < <(python3 -c 'import json,sys; d=json.loads(sys.argv[1])["orderDetails"]; print(d["orderTypeIdentifier"], d["orderIdentifier"], d["authenticationToken"])' "$shop")
+stop
+WALLET_ORDERS_PLAYGROUND=true start
+page_key=$(curl -s -u "admin:$WALLET_ORDERS_ADMIN_KEY" "$base/playground" | sed -n 's/.*name="playground-key" content="\([0-9a-f]*\)".*/\1/p')
+created=$(curl -s -w ' %{http_code}' -X POST "$base/api/v1/orders" -H "Authorization: Bearer $page_key" \
+  -H 'Content-Type: application/json' -d @Examples/order.json)
+echo "   playground on: the page's key creates an order -> ${created##* }, identifier $(python3 -c 'import json,sys; print(json.loads(sys.argv[1].rsplit(" ",1)[0])["orderDetails"]["orderIdentifier"])' "$created")"
+echo "   the page's key reads the shop's order $id -> $(curl -s -o /dev/null -w '%{http_code}' "$base/api/v1/orders/$type/$id" -H "Authorization: Bearer $page_key")"
+echo "   the page's key patches the shop's order -> $(curl -s -o /dev/null -w '%{http_code}' -X PATCH "$base/api/v1/orders/$type/$id" -H "Authorization: Bearer $page_key" -H 'Content-Type: application/merge-patch+json' -d '{"status":"cancelled"}')"
+echo "   the admin key on the merchant API -> $(curl -s -o /dev/null -w '%{http_code}' -X POST "$base/api/v1/orders" -H "Authorization: Bearer $WALLET_ORDERS_ADMIN_KEY" -H 'Content-Type: application/json' -d @Examples/order.json)"
+stop
+
+echo "2. 1,500 wrong keys on each door, one connection each"
+start
+python3 - "$port" <<'EOF'
+import base64, http.client, os, sys, time
+port = int(sys.argv[1])
+doors = [
+    ("/admin", lambda k: "Basic " + base64.b64encode(b"admin:" + k.encode()).decode()),
+    ("/metrics", lambda k: "Bearer " + k),
+    ("/api/v1/orders", lambda k: "Bearer " + k),
+]
+for path, header in doors:
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    statuses = {}
+    first_429 = None
+    started = time.monotonic()
+    for n in range(1500):
+        connection.request("GET", path, headers={"Authorization": header(os.urandom(16).hex())})
+        response = connection.getresponse()
+        response.read()
+        statuses[response.status] = statuses.get(response.status, 0) + 1
+        if response.status == 429 and first_429 is None:
+            first_429 = n + 1
+    elapsed = time.monotonic() - started
+    print(f"   {path:16} {dict(sorted(statuses.items()))}, first 429 at guess {first_429}, {1500 / elapsed:.0f} guesses/s")
+    connection.close()
+EOF
+stop
+
+echo "3. 3,000 made-up devices for one order"
+start
+python3 - "$port" "$type" "$id" "$token" <<'EOF'
+import http.client, json, os, sys
+port, type_, id_, token = int(sys.argv[1]), *sys.argv[2:]
+connection = http.client.HTTPConnection("127.0.0.1", port)
+statuses = {}
+retry_after = None
+for n in range(3000):
+    connection.request("POST", f"/v1/devices/device-{n}-{os.urandom(4).hex()}/registrations/{type_}/{id_}",
+                       body=json.dumps({"pushToken": os.urandom(32).hex()}),
+                       headers={"Authorization": f"AppleOrder {token}"})
+    response = connection.getresponse()
+    response.read()
+    statuses[response.status] = statuses.get(response.status, 0) + 1
+    retry_after = response.getheader("Retry-After") or retry_after
+print(f"   registrations: {dict(sorted(statuses.items()))}, Retry-After {retry_after}")
+EOF
+refused=$(curl -s "$base/metrics" -H "Authorization: Bearer $WALLET_ORDERS_ADMIN_KEY" | sed -n 's/^wallet_orders_registrations_refused_total //p')
+curl -s -o /dev/null -X PATCH "$base/api/v1/orders/$type/$id" -H "Authorization: Bearer $WALLET_ORDERS_MERCHANT_KEY" \
+  -H 'Content-Type: application/merge-patch+json' -d '{"statusDescription":"probe"}'
+echo "   wallet_orders_registrations_refused_total $refused"
+stop
+echo "   pushes the next update queued: $(sqlite3 "$work/data/orders.sqlite" "SELECT COUNT(*) FROM push_outbox WHERE order_identifier = '$id'")"
+
+echo "4. 4,200 idle sockets from one address"
+start
+python3 - "$port" <<'EOF'
+import http.client, resource, socket, sys, time
+port = int(sys.argv[1])
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 10000), hard))
+held, refused = [], 0
+for _ in range(4200):
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=2)
+        held.append(s)
+    except OSError:
+        refused += 1
+time.sleep(1)
+# The server closes what is over its cap: count the sockets still open.
+open_ = 0
+for s in held:
+    s.setblocking(False)
+    try:
+        data = s.recv(1)
+        if data != b"":
+            open_ += 1
+    except BlockingIOError:
+        open_ += 1
+    except OSError:
+        pass
+for source in ["127.0.0.1", "127.0.0.2"]:
+    started = time.monotonic()
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20, source_address=(source, 0))
+        connection.request("GET", "/healthz")
+        status = connection.getresponse().status
+    except Exception as error:
+        status = type(error).__name__
+    print(f"   {len(held)} connected, {open_} still open after 1 s; GET /healthz from {source}: {status} in {time.monotonic() - started:.2f} s")
+for s in held:
+    s.close()
+EOF
+stop

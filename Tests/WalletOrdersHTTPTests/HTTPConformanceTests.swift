@@ -1,0 +1,57 @@
+import Foundation
+import HTTPTypes
+import Testing
+import WalletOrdersHTTP
+import WalletOrdersModel
+import WalletOrdersStore
+import WalletOrdersTesting
+
+/// What HTTP/1.1 asks of a server at its edge, against the real server on a real port with raw sockets: one `Host`
+/// per request (and in development only this machine's names).
+@Suite struct HTTPConformanceTests {
+    /// The status and JSON body of the final response in `text`.
+    func response(_ text: String) -> (status: Int?, json: JSONValue) {
+        var rest = Substring(text)
+        while rest.hasPrefix("HTTP/1.1 1"), let end = rest.range(of: "\r\n\r\n") { rest = rest[end.upperBound...] }
+        let status = Int(rest.dropFirst("HTTP/1.1 ".count).prefix(3))
+        let body = rest.range(of: "\r\n\r\n").map { rest[$0.upperBound...] } ?? ""
+        return (status, (try? JSONValue.parse(Data(body.utf8))) ?? .null)
+    }
+
+    @Test func aRequestWithoutAHostHeaderOrWithTwoIsRefusedWith400AndAJSONBody() async throws {
+        try await ServiceHarness().run { client in
+            let port = try #require(client.client.port)
+            let none = response(try await RawConnection(port: port).exchange("GET /healthz HTTP/1.1\r\n\r\n"))
+            #expect(none.status == 400)
+            #expect(none.json["error"]?.stringValue?.contains("no Host header") == true, "\(none.json)")
+            let two = response(
+                try await RawConnection(port: port).exchange(
+                    "GET /healthz HTTP/1.1\r\nHost: localhost\r\nHost: elsewhere.example\r\n\r\n"
+                )
+            )
+            #expect(two.status == 400)
+            #expect(two.json["error"]?.stringValue?.contains("more than one Host header") == true, "\(two.json)")
+            // One Host, whatever its name, outside development.
+            let one = response(try await RawConnection(port: port).exchange("GET /healthz HTTP/1.1\r\nHost: orders.example.com\r\n\r\n"))
+            #expect(one.status == 200)
+        }
+    }
+
+    @Test func inDevelopmentOnlyLoopbackNamesAreAnsweredSoThatNoRebindingPageReadsTheService() async throws {
+        try await ServiceHarness().run(hosts: .loopback()) { client in
+            let port = try #require(client.client.port)
+            for host in ["localhost", "localhost:\(port)", "127.0.0.1:\(port)", "[::1]:8080", "LOCALHOST"] {
+                let answered = response(try await RawConnection(port: port).exchange("GET /healthz HTTP/1.1\r\nHost: \(host)\r\n\r\n"))
+                #expect(answered.status == 200, "\(host)")
+            }
+            for host in ["rebind.example.com:\(port)", "127.0.0.1.nip.io", "localhost.example", "localhost:80x", "[::1"] {
+                let refused = response(try await RawConnection(port: port).exchange("GET /healthz HTTP/1.1\r\nHost: \(host)\r\n\r\n"))
+                #expect(refused.status == 421, "\(host)")
+                #expect(refused.json["error"]?.stringValue?.contains("DNS rebinding") == true, "\(refused.json)")
+            }
+            // Every route, not only the playground's.
+            let admin = response(try await RawConnection(port: port).exchange("GET /metrics HTTP/1.1\r\nHost: rebind.example.com\r\n\r\n"))
+            #expect(admin.status == 421)
+        }
+    }
+}

@@ -7,7 +7,7 @@ import WalletOrdersStore
 import WalletOrdersTesting
 
 /// What HTTP/1.1 asks of a server at its edge, against the real server on a real port with raw sockets: one `Host`
-/// per request (and in development only this machine's names).
+/// per request (and in development only this machine's names), and `Expect: 100-continue` answered.
 @Suite struct HTTPConformanceTests {
     /// The status and JSON body of the final response in `text`.
     func response(_ text: String) -> (status: Int?, json: JSONValue) {
@@ -52,6 +52,46 @@ import WalletOrdersTesting
             // Every route, not only the playground's.
             let admin = response(try await RawConnection(port: port).exchange("GET /metrics HTTP/1.1\r\nHost: rebind.example.com\r\n\r\n"))
             #expect(admin.status == 421)
+        }
+    }
+
+    @Test func aClientExpecting100ContinueIsAskedForItsBodyOrAnsweredAtOnceWhenTheBodyIsNotWanted() async throws {
+        try await ServiceHarness().run { client in
+            let port = try #require(client.client.port)
+            // The log endpoint reads the body: 100 Continue first, then, once the body came, 200.
+            let body = #"{"logs": ["sent after 100 Continue"]}"#
+            let log = try RawConnection(port: port)
+            #expect(
+                log.send(
+                    "POST /v1/log HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(body.utf8.count)\r\nExpect: 100-continue\r\n\r\n"
+                )
+            )
+            let interim = try await log.receive(within: .seconds(3)) { $0.contains("\r\n\r\n") }
+            #expect(interim.hasPrefix("HTTP/1.1 100 Continue\r\n"), "\(interim)")
+            let logged = response(try await log.exchange(body))
+            #expect(logged.status == 200)
+            let entries = try await client.store.logs(LogFilter(), page: PageRequest(limit: 10)).records
+            #expect(entries.map(\.message) == ["sent after 100 Continue"])
+
+            // A registration body whose Content-Length is over the limit: 413 at once, never asked for.
+            let large = try RawConnection(port: port)
+            let refused = try await large.exchange(
+                "POST /v1/devices/device-1/registrations/order.com.example.dev/A-1 HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Authorization: AppleOrder 0123456789abcdef\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 100000\r\nExpect: 100-continue\r\n\r\n",
+                within: .seconds(3)
+            )
+            #expect(refused.hasPrefix("HTTP/1.1 413"), "\(refused)")
+            #expect(response(refused).json["error"] == .string("the request body is too large"))
+
+            // A merchant call with a wrong key: 401 at once, the body never asked for.
+            let wrongKey = try await RawConnection(port: port).exchange(
+                "POST /api/v1/orders HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer not-the-key-0123456789\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: 2000000\r\nExpect: 100-continue\r\n\r\n",
+                within: .seconds(3)
+            )
+            #expect(wrongKey.hasPrefix("HTTP/1.1 401"), "\(wrongKey)")
         }
     }
 }

@@ -132,7 +132,7 @@ struct DeviceAPI: Sendable {
             // (HummingbirdTesting's does), and Wallet must see a 200.
             return Response(status: .ok)
         }
-        let buffer = try await request.body.collect(upTo: Self.logBodyLimit)
+        let buffer = try await request.collectedBody(limit: Self.logBodyLimit)
         guard let logs = (try? JSONValue.parse(Data(buffer: buffer)))?["logs"]?.arrayValue else {
             guards.metrics.deviceLogRequestDropped("unreadable")
             return Response(status: .ok)

@@ -30,6 +30,7 @@ public enum ServiceRouter {
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: HostMiddleware(policy: hosts))
+        router.add(middleware: ContinueMiddleware())
         DeviceAPI(service: service, guards: guards).add(to: router)
         OperatorAPI(service: service, guards: guards, operatorKey: operatorKey).add(to: router)
         MerchantAPI(service: service, guards: guards).add(to: router)

@@ -7,7 +7,8 @@ import WalletOrdersStore
 import WalletOrdersTesting
 
 /// What HTTP/1.1 asks of a server at its edge, against the real server on a real port with raw sockets: one `Host`
-/// per request (and in development only this machine's names), and `Expect: 100-continue` answered.
+/// per request (and in development only this machine's names), `Expect: 100-continue` answered, and error
+/// messages that do not send a request's input back whole.
 @Suite struct HTTPConformanceTests {
     /// The status and JSON body of the final response in `text`.
     func response(_ text: String) -> (status: Int?, json: JSONValue) {
@@ -92,6 +93,35 @@ import WalletOrdersTesting
                 within: .seconds(3)
             )
             #expect(wrongKey.hasPrefix("HTTP/1.1 401"), "\(wrongKey)")
+        }
+    }
+
+    @Test func anErrorMessageQuotesAtMost64CharactersOfTheRequest() async throws {
+        try await ServiceHarness().run { client in
+            let digits = String(repeating: "1", count: 200_000)
+            let response = try await client.request(
+                .post,
+                "/api/v1/orders",
+                headers: [.authorization: "Bearer \(ServiceHarness.merchantKey)", .contentType: "application/json"],
+                body: Data(#"{"orderNumber": \#(digits)}"#.utf8)
+            )
+            #expect(response.status == .badRequest)
+            let message = try #require(response.json["error"]?.stringValue)
+            #expect(message.count < 200, "\(message.prefix(300))")
+            #expect(message.contains(String(repeating: "1", count: 64) + "…"), "\(message)")
+            #expect(!message.contains(String(repeating: "1", count: 65)))
+            #expect(message.hasPrefix("the body is not valid JSON: the number "), "\(message)")
+
+            // A long string a validation problem quotes is cut the same way, spaces and all.
+            var order = try #require(SampleOrder.json(orderIdentifier: "A-1").objectValue)
+            for key in ["updatedAt", "createdAt", "merchant"] { order.removeValue(forKey: key) }
+            order["status"] = .string(String(repeating: "not a status ", count: 300))
+            let invalid = try await client.merchant(.post, "/api/v1/orders", json: .object(order))
+            #expect(invalid.status == .badRequest)
+            let problem = invalid.json["problems"]?.arrayValue?.first { $0["path"] == .string("status") }
+            let quoted = try #require(problem?["message"]?.stringValue, "\(String(buffer: invalid.body).prefix(500))")
+            #expect(quoted.hasPrefix(#""not a status not a status"#) && quoted.contains(#"…" is not one of"#), "\(quoted)")
+            #expect(quoted.count < 200)
         }
     }
 }

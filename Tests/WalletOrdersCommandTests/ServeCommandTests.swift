@@ -59,6 +59,19 @@ import WalletOrdersTesting
         #expect(server.command.stop())
     }
 
+    /// A graceful stop with nothing in flight hands back nothing and says nothing went wrong.
+    @Test func sigtermWithNothingInFlightLogsNoError() async throws {
+        let folder = try TemporaryDirectory("quiet-stop")
+        // With the local APNs in the process, so that a push worker runs and stops with the server.
+        let server = try await DevelopmentServer.start(in: folder)
+        #expect(try server.curl(["\(server.base)/healthz"]) == #"{"database":"ok"}"#)
+        let serve = server.command
+        serve.process.terminate()
+        serve.process.waitUntilExit()
+        #expect(serve.process.terminationReason == .exit && serve.process.terminationStatus == 0, "\(serve.output)")
+        #expect(!serve.output.contains("cannot hand back pushes"), "\(serve.output)")
+    }
+
     /// The README's push tour: `apns-sandbox` on the development keys, `serve` pointed at it with two variables;
     /// an update reaches every registered device.
     @Test func anUpdateReachesTheAPNSSandboxThroughServe() async throws {

@@ -18,7 +18,8 @@ cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; r
 trap cleanup EXIT
 
 port=18080; nginx_port=18081
-env -u WALLET_ORDERS_MERCHANT_KEY .build/release/wallet-orders serve --port $port --database "$work/data/orders.sqlite" \
+# Every wrk connection comes from 127.0.0.1: no cap on connections per client, whatever the connection count.
+env -u WALLET_ORDERS_MERCHANT_KEY WALLET_ORDERS_MAX_CONNECTIONS_PER_CLIENT=0 .build/release/wallet-orders serve --port $port --database "$work/data/orders.sqlite" \
   >"$work/serve.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done

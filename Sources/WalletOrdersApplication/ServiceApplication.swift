@@ -26,6 +26,7 @@ public enum ServiceApplication {
             adminKey: configuration.adminKey,
             operatorKey: configuration.operatorKey,
             limits: configuration.clientLimits,
+            hosts: configuration.hosts,
             routes: routes
         )
         return ServiceServer.make(

@@ -73,6 +73,11 @@ struct Serve: AsyncParsableCommand {
                 throw CommandFailure("cannot start: \(rootFile) holds no certificate: remove \(folder.path) to make new development keys")
             }
             let development = Playground(access: .open, trustedRoots: roots)
+            // The playground is open and its page holds a merchant key: only pages under this machine's own names
+            // may read it, never one of an attacker's name rebound to this address.
+            configuration.hosts = .loopback(
+                adding: [configuration.host] + (configuration.publicURL.flatMap { URL(string: $0)?.host }.map { [$0] } ?? [])
+            )
             if configuration.developmentAPNS == nil, localAPNS {
                 let apns = try await DevelopmentAPNS.start(keys: folder.path, port: 0) { push in development.record(push) }
                 development.deliver(from: apns.apns, url: apns.url)

@@ -10,6 +10,8 @@ public protocol HTTPMetrics: Sendable {
     func rateLimited(_ limit: String)
     /// A connection was closed because its client sent a request's head or body too slowly.
     func slowClientClosed(_ phase: SlowClientPhase)
+    /// A connection was closed as soon as it was accepted: its client already held `maxConnectionsPerClient`.
+    func clientConnectionRefused()
     /// A merchant API request of the merchant `slug` was let through.
     func merchantRequest(_ slug: String)
     /// A request or write of the merchant `slug` was refused by one of its limits (`requestsPerSecond`, `maxOrders`,

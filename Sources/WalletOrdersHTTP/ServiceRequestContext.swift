@@ -12,9 +12,12 @@ public struct ServiceRequestContext: RequestContext, RemoteAddressRequestContext
     public var clientAddress: String?
     /// The merchant the request's merchant API key speaks for, once the merchant API authenticated it.
     public var merchant: Merchant?
+    /// The connection the request came on, for what is written outside its response: `100 Continue`.
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        channel = source.channel
         remoteAddress = source.channel.remoteAddress
         clientAddress = remoteAddress?.ipAddress
     }

@@ -76,9 +76,12 @@ public final class PushWorker: Sendable {
             group.cancelAll()
         }
         // A round in progress has finished and recorded its outcomes; anything still held (a round whose
-        // outcomes could not be recorded) goes back to the outbox now rather than when its lease runs out.
+        // outcomes could not be recorded) goes back to the outbox now rather than when its lease runs out. This
+        // task is cancelled by now (that is how the worker is stopped), and the stores give up at once on a
+        // cancelled task (GRDB throws CancellationError before it writes): the hand-back runs in a task of its own.
+        let (store, owner) = (store, owner)
         do {
-            let released = try await store.releaseClaims(owner: owner)
+            let released = try await Task { try await store.releaseClaims(owner: owner) }.value
             if released > 0 { logger.info("handed back pushes on stopping", metadata: ["count": "\(released)"]) }
         } catch {
             logger.error(

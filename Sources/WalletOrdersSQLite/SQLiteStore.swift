@@ -4,6 +4,10 @@ import WalletOrdersMigrations
 import WalletOrdersModel
 import WalletOrdersStore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The store in one SQLite file: the embedded default, for one instance of the service.
 ///
 /// WAL mode with a busy timeout and foreign keys on: one writer at a time, readers alongside it, the log synced
@@ -31,9 +35,19 @@ public final class SQLiteStore: OrderStore {
         self.checkpointer = checkpointer
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        Self.createPrivately(path)
         pool = try DatabasePool(path: path, configuration: configuration)
         durability = WALSync(databasePath: path)
         self.path = path
+    }
+
+    /// Creates the database file, empty, readable and writable by its owner alone (less if the umask says so),
+    /// unless it exists: it holds every order's token and every push token, and SQLite would create it 0644. Its
+    /// `-wal` and `-shm` files take the database file's mode. When the file cannot be created here, SQLite's open
+    /// says why.
+    private static func createPrivately(_ path: String) {
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 { Glibc.close(descriptor) }
     }
 
     /// Every write: a transaction of its own, on disk once this returns (see `WALSync`). When the sync fails, the

@@ -165,6 +165,7 @@ import WalletOrdersTesting
                 "WALLET_ORDERS_TRUSTED_PROXY_HEADER": "X-Forwarded-For",
                 "WALLET_ORDERS_IDLE_TIMEOUT": "0",
                 "WALLET_ORDERS_RATE_LIMIT_CLIENTS": "5000",
+                "WALLET_ORDERS_MAX_CONNECTIONS_PER_CLIENT": "8",
             ]
         )
         let limits = configuration.clientLimits
@@ -175,7 +176,10 @@ import WalletOrdersTesting
         #expect(limits.trustedProxyHeader == "X-Forwarded-For")
         #expect(limits.headerTimeout == .seconds(5) && limits.bodyTimeout == .seconds(30) && limits.idleTimeout == nil)
         #expect(limits.maxConnections == nil && limits.trackedClients == 5_000)
+        #expect(defaults.clientLimits.maxConnectionsPerClient == 64 && limits.maxConnectionsPerClient == 8)
         #expect(configuration.deviceLogs.maxTotalBytes == 16 * 1_024 * 1_024)
+        let uncapped = try await ServiceConfiguration.load(file: nil, environment: ["WALLET_ORDERS_MAX_CONNECTIONS_PER_CLIENT": "0"])
+        #expect(uncapped.clientLimits.maxConnectionsPerClient == nil)
     }
 
     @Test func theDeviceCapThePlaygroundAndTheDevelopmentTemplateAreRead() async throws {

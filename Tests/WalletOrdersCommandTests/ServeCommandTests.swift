@@ -44,6 +44,34 @@ import WalletOrdersTesting
         #expect(server.command.stop())
     }
 
+    /// In development the playground is open and its page holds a merchant key: `serve` answers only to this
+    /// machine's names, so a page under another name rebound to 127.0.0.1 cannot read it.
+    @Test func developmentServeAnswersOnlyToLoopbackNames() async throws {
+        let folder = try TemporaryDirectory("loopback")
+        let server = try await DevelopmentServer.start(in: folder, arguments: ["--no-local-apns"])
+        let port = try #require(server.base.split(separator: ":").last)
+        let status = { (host: String) in
+            try server.curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: \(host)", "\(server.base)/playground"])
+        }
+        #expect(try status("rebind.example.com:\(port)") == "421")
+        #expect(try status("localhost:\(port)") == "200")
+        #expect(try status("127.0.0.1:\(port)") == "200")
+        #expect(server.command.stop())
+    }
+
+    /// A graceful stop with nothing in flight hands back nothing and says nothing went wrong.
+    @Test func sigtermWithNothingInFlightLogsNoError() async throws {
+        let folder = try TemporaryDirectory("quiet-stop")
+        // With the local APNs in the process, so that a push worker runs and stops with the server.
+        let server = try await DevelopmentServer.start(in: folder)
+        #expect(try server.curl(["\(server.base)/healthz"]) == #"{"database":"ok"}"#)
+        let serve = server.command
+        serve.process.terminate()
+        serve.process.waitUntilExit()
+        #expect(serve.process.terminationReason == .exit && serve.process.terminationStatus == 0, "\(serve.output)")
+        #expect(!serve.output.contains("cannot hand back pushes"), "\(serve.output)")
+    }
+
     /// The README's push tour: `apns-sandbox` on the development keys, `serve` pointed at it with two variables;
     /// an update reaches every registered device.
     @Test func anUpdateReachesTheAPNSSandboxThroughServe() async throws {

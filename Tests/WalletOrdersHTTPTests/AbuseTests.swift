@@ -236,6 +236,41 @@ import WalletOrdersTesting
         }
     }
 
+    @Test func connectionsPastTheCapPerClientAreClosedAtOnceAndAFreshOneIsServedOnceTheOthersAreReleased() async throws {
+        try await ServiceHarness().run(limits: limits { $0.maxConnectionsPerClient = 4 }) { client in
+            // The test client's own connection is one of 127.0.0.1's four.
+            #expect(try await client.request(.get, "/healthz").status == .ok)
+            let port = try #require(client.client.port)
+            // Three more, each served (so counted) before the next opens: connections are accepted on several
+            // threads, in no set order.
+            var held: [RawConnection] = []
+            for _ in 0..<3 {
+                let connection = try RawConnection(port: port)
+                #expect(connection.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"))
+                let answer = try await connection.receive(within: .seconds(5)) { $0.contains(#"{"database":"ok"}"#) }
+                #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+                held.append(connection)
+            }
+            let extra = try (0..<2).map { _ in try RawConnection(port: port) }
+            for connection in extra { #expect(try await connection.closes(within: .seconds(5))) }
+            for connection in held { #expect(!connection.isClosed) }
+            let metrics = String(buffer: try await client.request(.get, "/metrics").body)
+            #expect(value("wallet_orders_client_connections_refused_total", in: metrics) == 2)
+
+            // Released, the held connections make room: a fresh one is served (once the server saw them close).
+            held.removeAll()
+            var served = ""
+            let end = ContinuousClock.now + .seconds(5)
+            while !served.hasPrefix("HTTP/1.1 200"), ContinuousClock.now < end {
+                let fresh = try RawConnection(port: port)
+                _ = fresh.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                served = try await fresh.receive(within: .seconds(2)) { $0.contains(#"{"database":"ok"}"#) }
+                if !served.hasPrefix("HTTP/1.1 200") { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(served.hasPrefix("HTTP/1.1 200"), "\(served)")
+        }
+    }
+
     @Test func anIdleKeepAliveConnectionIsClosedAfterTheIdleTimeout() async throws {
         try await ServiceHarness().run(limits: limits { $0.idleTimeout = .seconds(1) }) { client in
             let idle = try RawConnection(port: try #require(client.client.port))

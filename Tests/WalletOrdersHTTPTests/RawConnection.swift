@@ -51,6 +51,61 @@ final class RawConnection {
         }
     }
 
+    /// Waits up to `limit` for the server to close the connection; answers whether it did.
+    func closes(within limit: Duration) async throws -> Bool {
+        let end = ContinuousClock.now + limit
+        while ContinuousClock.now < end {
+            if isClosed { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return isClosed
+    }
+
+    /// What the server sends within `limit`, read until `complete` holds for it (or the server closes, or the
+    /// time is up).
+    func receive(within limit: Duration, until complete: (String) -> Bool = { _ in false }) async throws -> String {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        let end = ContinuousClock.now + limit
+        while ContinuousClock.now < end {
+            let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if count > 0 {
+                received += buffer[0..<count]
+                if complete(String(decoding: received, as: UTF8.self)) { break }
+                continue
+            }
+            if count == 0 || !(errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Sends `request` and answers what the server sends back, read until a whole final response is in (see
+    /// `holdsResponse`) or `limit` passes.
+    func exchange(_ request: String, within limit: Duration = .seconds(5)) async throws -> String {
+        guard send(request) else { return "" }
+        return try await receive(within: limit, until: Self.holdsResponse)
+    }
+
+    /// Whether `text` holds a whole final response: after any interim (1xx) ones, a head and as many bytes after
+    /// it as its Content-Length says.
+    static func holdsResponse(_ text: String) -> Bool {
+        var rest = Substring(text)
+        while let end = rest.range(of: "\r\n\r\n") {
+            let head = rest[..<end.lowerBound]
+            let after = rest[end.upperBound...]
+            if head.hasPrefix("HTTP/1.1 1") {
+                rest = after
+                continue
+            }
+            let length =
+                head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+            return after.utf8.count >= length
+        }
+        return false
+    }
+
     /// Sends `text` a byte at a time, `interval` apart, until the server closes the connection or `limit` passes;
     /// answers whether it was closed.
     func trickle(_ text: String, every interval: Duration, giveUpAfter limit: Duration) async throws -> Bool {

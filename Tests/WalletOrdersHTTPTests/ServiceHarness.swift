@@ -61,6 +61,7 @@ final class ServiceHarness: Sendable {
         operatorKey: String? = nil,
         limits: ClientLimits = ClientLimits(),
         logLimits: DeviceLogLimits = DeviceLogLimits(),
+        hosts: HostPolicy = .any,
         _ body: @escaping @Sendable (Client) async throws -> Void
     ) async throws {
         let store = try await openStore()
@@ -81,6 +82,7 @@ final class ServiceHarness: Sendable {
         configuration.merchantKeys = [Self.merchantKey]
         configuration.adminKey = adminKey
         configuration.operatorKey = operatorKey
+        configuration.hosts = hosts
         var logger = Logger(label: "tests")
         logger.logLevel = .warning
         let app = ServiceApplication.make(service: service, metrics: metrics, configuration: configuration, logger: logger)

@@ -154,6 +154,9 @@ extension ServiceConfiguration {
         clientLimits.idleTimeout = try seconds(.idleTimeout, clientLimits.idleTimeout)
         if let connections = try number(.maxConnections) { clientLimits.maxConnections = connections == 0 ? nil : connections }
         if let devices = try number(.maxDevicesPerOrder) { maxDevicesPerOrder = devices == 0 ? nil : devices }
+        if let connections = try number(.maxConnectionsPerClient) {
+            clientLimits.maxConnectionsPerClient = connections == 0 ? nil : connections
+        }
         if let size = reader.text(.logMaxBytes) {
             guard let bytes = Self.byteCount(size), bytes >= 1_024 * 1_024 else {
                 throw ConfigurationError("logMaxBytes must be a size of at least 1MB (bytes, or with KB, MB, GB), not \(size)")

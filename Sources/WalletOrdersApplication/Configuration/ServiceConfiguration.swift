@@ -51,6 +51,10 @@ public struct ServiceConfiguration: Sendable {
     public var clientLimits = ClientLimits()
     /// What is kept of device logs: per entry, per request, in total.
     public var deviceLogs = DeviceLogLimits()
+    /// The names the service answers to in `Host`: any, unless `serve` runs in development, where the open
+    /// playground must not be readable by a page under another name (DNS rebinding). Not a setting: it follows from
+    /// whether an order type is configured.
+    public var hosts = HostPolicy.any
 
     public init() {}
 }

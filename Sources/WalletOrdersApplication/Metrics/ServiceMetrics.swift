@@ -16,6 +16,7 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
     private let fetchStoreReads: Counter
     private let merchantWriteWaits: Counter
     private let registrationsRefused: Counter
+    private let clientConnectionsRefused: Counter
     /// The merchants that have a label of their own, at most `maxMerchantLabels`; the others share `other`.
     private let merchantLabels = Mutex<Set<String>>([])
     /// Series per merchant stop at this many merchants, so that a platform of thousands keeps `/metrics` small.
@@ -59,6 +60,13 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
                 "registrations_refused",
                 "total",
                 "New device registrations refused (429): the order had maxDevicesPerOrder devices already"
+            )
+        )
+        clientConnectionsRefused = registry.makeCounter(
+            descriptor: Self.name(
+                "client_connections_refused",
+                "total",
+                "Connections closed as soon as they were accepted: their client already held maxConnectionsPerClient"
             )
         )
     }
@@ -135,6 +143,11 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
             ),
             labels: [("phase", phase.rawValue)]
         ).increment()
+    }
+
+    /// Counts a connection closed on arrival because its client already held as many as it may.
+    public func clientConnectionRefused() {
+        clientConnectionsRefused.increment()
     }
 
     /// Counts what became of a round of pushes.

@@ -23,6 +23,9 @@ public struct ClientLimits: Sendable, Equatable {
     public var idleTimeout: Duration? = .seconds(60)
     /// The most connections open at once; past it, new ones wait in the listen backlog.
     public var maxConnections: Int? = 4_096
+    /// The most connections one client address (an IPv6 /64) may hold at once; past it, a new one is closed as soon
+    /// as it is accepted. Counted by the socket's peer: behind a reverse proxy, that is the proxy.
+    public var maxConnectionsPerClient: Int? = 64
 
     public init() {}
 }

@@ -62,7 +62,7 @@ struct AdminPage: Sendable {
         headers[.init("x-content-type-options")!] = "nosniff"
         // Parsed per request: the page is for a few people, and a template error then answers 500 rather than
         // stopping the server.
-        let page = try MustacheTemplate(string: Self.html).render(context)
+        let page = try MustacheTemplate(string: Self.html).render(Self.visible(context))
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
     }
 
@@ -71,6 +71,16 @@ struct AdminPage: Sendable {
             ? "none"
             : values.map { ($0.key.rawValue, $0.value) }.sorted { $0.0 < $1.0 }
                 .map { "\($0.0) \($0.1)" }.joined(separator: " · ")
+    }
+
+    /// `value` with every string in it made `VisibleText`, which the template puts in as HTML.
+    private static func visible(_ value: Any) -> Any {
+        switch value {
+        case let text as String: VisibleText(text: text)
+        case let members as [String: Any]: members.mapValues(visible)
+        case let elements as [Any]: elements.map(visible)
+        default: value
+        }
     }
 
     /// Records as Mustache reads them: their JSON form as dictionaries, arrays and strings.
@@ -87,7 +97,8 @@ struct AdminPage: Sendable {
         return plain(try JSONValue.encoding(records))
     }
 
-    /// Mustache escapes every `{{value}}` for HTML: device log messages and identifiers come from outside.
+    /// Every value is `VisibleText`, HTML already (escaped, its controls shown): text goes in with `{{{value}}}`.
+    /// Device log messages and identifiers come from outside. Long values wrap anywhere rather than widen the page.
     static let html = """
         <!doctype html>
         <html lang="en">
@@ -99,35 +110,36 @@ struct AdminPage: Sendable {
         body { font: 14px/1.4 system-ui, sans-serif; margin: 2rem; color: #1d1d1f; }
         h1 { font-size: 1.4rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
         table { border-collapse: collapse; width: 100%; }
-        th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
+        th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; overflow-wrap: anywhere; }
         th { background: #f5f5f7; } td.message { font-family: ui-monospace, monospace; white-space: pre-wrap; }
         td.token { font-family: ui-monospace, monospace; max-width: 12ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+        span.control { font-family: ui-monospace, monospace; font-size: .85em; color: #cf222e; background: #ffebe9; border: 1px solid #ffcecb; border-radius: 3px; padding: 0 .15em; }
         .delivered, .completed { color: #1a7f37; } .failed, .cancelled, .suspended { color: #cf222e; } .pending, .sending { color: #9a6700; }
         </style>
         </head>
         <body>
         <h1>wallet-orders admin</h1>
-        <p>Read-only, as of {{generatedAt}}; the newest \(rows) rows of each table.</p>
-        <table id="stats">{{#stats}}<tr><th>{{name}}</th><td>{{value}}</td></tr>{{/stats}}</table>
+        <p>Read-only, as of {{{generatedAt}}}; the newest \(rows) rows of each table.</p>
+        <table id="stats">{{#stats}}<tr><th>{{{name}}}</th><td>{{{value}}}</td></tr>{{/stats}}</table>
         <h2>Orders</h2>
         <table id="orders"><tr><th>Type</th><th>Order</th><th>Status</th><th>Version</th><th>Devices</th><th>Updated</th></tr>
-        {{#orders}}<tr><td>{{orderTypeIdentifier}}</td><td>{{orderIdentifier}}</td><td class="{{status}}">{{status}}</td><td>{{version}}</td><td>{{registrations}}</td><td>{{updatedAt}}</td></tr>
+        {{#orders}}<tr><td>{{{orderTypeIdentifier}}}</td><td>{{{orderIdentifier}}}</td><td class="{{status}}">{{{status}}}</td><td>{{{version}}}</td><td>{{{registrations}}}</td><td>{{{updatedAt}}}</td></tr>
         {{/orders}}</table>
         <h2>Registrations</h2>
         <table id="registrations"><tr><th>Device</th><th>Order</th><th>Push token</th><th>Updated</th></tr>
-        {{#registrations}}<tr><td>{{deviceIdentifier}}</td><td>{{orderTypeIdentifier}}/{{orderIdentifier}}</td><td class="token">{{pushToken}}</td><td>{{updatedAt}}</td></tr>
+        {{#registrations}}<tr><td>{{{deviceIdentifier}}}</td><td>{{{orderTypeIdentifier}}}/{{{orderIdentifier}}}</td><td class="token">{{{pushToken}}}</td><td>{{{updatedAt}}}</td></tr>
         {{/registrations}}</table>
         <h2>Pushes</h2>
         <table id="pushes"><tr><th>#</th><th>Order</th><th>Device</th><th>Status</th><th>Attempts</th><th>Updated</th><th>Last error</th></tr>
-        {{#pushes}}<tr><td>{{id}}</td><td>{{orderTypeIdentifier}}/{{orderIdentifier}}</td><td>{{deviceIdentifier}}</td><td class="{{status}}">{{status}}</td><td>{{attempts}}</td><td>{{updatedAt}}</td><td>{{lastError}}</td></tr>
+        {{#pushes}}<tr><td>{{{id}}}</td><td>{{{orderTypeIdentifier}}}/{{{orderIdentifier}}}</td><td>{{{deviceIdentifier}}}</td><td class="{{status}}">{{{status}}}</td><td>{{{attempts}}}</td><td>{{{updatedAt}}}</td><td>{{{lastError}}}</td></tr>
         {{/pushes}}</table>
         <h2>Merchants</h2>
         <table id="merchants"><tr><th>Slug</th><th>Name</th><th>Status</th><th>Orders</th><th>Asset bytes</th><th>Limits</th></tr>
-        {{#merchants}}<tr><td>{{slug}}</td><td>{{name}}</td><td class="{{status}}">{{status}}</td><td>{{orders}}</td><td>{{assetBytes}}</td><td>{{limits}}</td></tr>
+        {{#merchants}}<tr><td>{{{slug}}}</td><td>{{{name}}}</td><td class="{{status}}">{{{status}}}</td><td>{{{orders}}}</td><td>{{{assetBytes}}}</td><td>{{{limits}}}</td></tr>
         {{/merchants}}</table>
         <h2>Device logs</h2>
         <table id="logs"><tr><th>Received</th><th>Last seen</th><th>Times</th><th>From</th><th>Message</th></tr>
-        {{#logs}}<tr><td>{{receivedAt}}</td><td>{{lastSeenAt}}</td><td>{{count}}</td><td>{{remoteAddress}}</td><td class="message">{{message}}</td></tr>
+        {{#logs}}<tr><td>{{{receivedAt}}}</td><td>{{{lastSeenAt}}}</td><td>{{{count}}}</td><td>{{{remoteAddress}}}</td><td class="message">{{{message}}}</td></tr>
         {{/logs}}</table>
         </body>
         </html>

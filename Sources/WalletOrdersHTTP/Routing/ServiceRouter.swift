@@ -11,15 +11,16 @@ import WalletOrdersService
 public enum ServiceRouter {
     /// The router over `service`. The merchant API accepts the keys `service.merchants` knows (stored ones, and the
     /// configuration's for the default merchant); `/admin` and `/metrics` are behind `adminKey` when one is set
-    /// (`/admin` is off without one); the operator's API behind `operatorKey` (off without one). `routes` adds the
-    /// routes of other modules (the playground), given the admin key's guard (nil without an admin key) to put
-    /// theirs behind.
+    /// (`/admin` is off without one); the operator's API behind `operatorKey` (off without one). Every request needs
+    /// one `Host` header that `hosts` accepts. `routes` adds the routes of other modules (the playground), given the
+    /// admin key's guard (nil without an admin key) to put theirs behind; they are behind the same middleware.
     public static func make(
         service: OrderService,
         metrics: any HTTPMetrics,
         adminKey: String? = nil,
         operatorKey: String? = nil,
         limits: ClientLimits = ClientLimits(),
+        hosts: HostPolicy = .any,
         routes: (Router<ServiceRequestContext>, AdminKeyMiddleware?) -> Void = { _, _ in }
     ) -> Router<ServiceRequestContext> {
         let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -28,6 +29,8 @@ public enum ServiceRouter {
         router.add(middleware: ClientAddressMiddleware(trustedHeader: limits.trustedProxyHeader.flatMap { HTTPField.Name($0) }))
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: HostMiddleware(policy: hosts))
+        router.add(middleware: ContinueMiddleware())
         DeviceAPI(service: service, guards: guards).add(to: router)
         OperatorAPI(service: service, guards: guards, operatorKey: operatorKey).add(to: router)
         MerchantAPI(service: service, guards: guards).add(to: router)

@@ -18,16 +18,10 @@ public enum ServiceServer {
         logger: Logger,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<ServiceRequestContext>> {
-        // Hummingbird closes connections that send nothing for the idle timeout; the slow-client handler closes
-        // those that send a request too slowly, and the connection cap keeps the rest waiting in the backlog.
+        // One table of open connections for the whole server; the handlers are made anew for each connection.
+        let perClient = limits.maxConnectionsPerClient.map(ClientConnections.init(limit:))
         let http1 = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [
-                SlowClientHandler(
-                    headerTimeout: limits.headerTimeout.map(TimeAmount.init),
-                    bodyTimeout: limits.bodyTimeout.map(TimeAmount.init),
-                    onClose: { metrics.slowClientClosed($0) }
-                )
-            ],
+            additionalChannelHandlers: connectionHandlers(limits, perClient: perClient, metrics: metrics),
             idleTimeout: limits.idleTimeout.map(TimeAmount.init)
         )
         return Application(
@@ -44,5 +38,28 @@ public enum ServiceServer {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger
         )
+    }
+
+    /// The handlers of one new connection, after the HTTP/1 decoder. Hummingbird closes connections that send
+    /// nothing for the idle timeout; the per-client cap closes those of a client that holds too many already, the
+    /// slow-client handler those that send a request too slowly, and the connection cap keeps the rest waiting in
+    /// the backlog.
+    private static func connectionHandlers(
+        _ limits: ClientLimits,
+        perClient: ClientConnections?,
+        metrics: any HTTPMetrics
+    ) -> [any RemovableChannelHandler] {
+        var handlers: [any RemovableChannelHandler] = []
+        if let perClient {
+            handlers.append(ClientConnectionHandler(connections: perClient, onRefuse: { metrics.clientConnectionRefused() }))
+        }
+        handlers.append(
+            SlowClientHandler(
+                headerTimeout: limits.headerTimeout.map(TimeAmount.init),
+                bodyTimeout: limits.bodyTimeout.map(TimeAmount.init),
+                onClose: { metrics.slowClientClosed($0) }
+            )
+        )
+        return handlers
     }
 }

@@ -31,11 +31,16 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         self.limit = limit
     }
 
+    /// The answer; what its texts quote of the request is cut short (`ErrorText`).
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var body: [String: JSONValue] = ["error": .string(message)]
+        var body: [String: JSONValue] = ["error": .string(ErrorText.clipped(message))]
         if let limit { body["limit"] = .string(limit) }
         if !problems.isEmpty {
-            body["problems"] = .array(problems.map { .object(["path": .string($0.path), "message": .string($0.message)]) })
+            body["problems"] = .array(
+                problems.map {
+                    .object(["path": .string(ErrorText.clipped($0.path)), "message": .string(ErrorText.clipped($0.message))])
+                }
+            )
         }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"

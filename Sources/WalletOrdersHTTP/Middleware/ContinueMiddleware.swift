@@ -1,0 +1,72 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOHTTPTypes
+import Synchronization
+
+/// Answers `Expect: 100-continue` (RFC 9110, section 10.1.1) with `100 Continue` when the handler first reads the
+/// request's body. A client that sends it waits for that answer before its body (curl does, for large bodies),
+/// so a request refused before its body is read (a wrong key; a body whose `Content-Length` is over the limit) gets
+/// its final answer at once and never sends the body, and any other gets its body asked for.
+struct ContinueMiddleware: RouterMiddleware {
+    typealias Context = ServiceRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard Self.expectsContinue(request.headers) else { return try await next(request, context) }
+        var request = request
+        let channel = context.channel
+        let interim = ContinueOnce {
+            // A connection gone by now fails the body's read that follows, which says so better than this write.
+            try? await channel.writeAndFlush(HTTPResponsePart.head(HTTPResponse(status: .continue))).get()
+        }
+        request.body = RequestBody(asyncSequence: ContinuedBody(base: request.body, interim: interim))
+        return try await next(request, context)
+    }
+
+    /// Whether `headers` hold the `100-continue` expectation (the field's value is case-insensitive).
+    static func expectsContinue(_ headers: HTTPFields) -> Bool {
+        headers[values: .expect].contains { value in
+            value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "100-continue" }
+        }
+    }
+}
+
+/// Sends the interim answer once, however many times the body is read.
+private final class ContinueOnce: Sendable {
+    private let sent = Mutex(false)
+    private let send: @Sendable () async -> Void
+
+    init(_ send: @escaping @Sendable () async -> Void) {
+        self.send = send
+    }
+
+    func sendIfFirst() async {
+        let first = sent.withLock { sent in
+            defer { sent = true }
+            return !sent
+        }
+        if first { await send() }
+    }
+}
+
+/// A request's body that asks the client for it (`100 Continue`) when it is first read.
+private struct ContinuedBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let base: RequestBody
+    let interim: ContinueOnce
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: RequestBody.AsyncIterator
+        let interim: ContinueOnce
+
+        mutating func next() async throws -> ByteBuffer? {
+            await interim.sendIfFirst()
+            return try await base.next()
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: base.makeAsyncIterator(), interim: interim)
+    }
+}

@@ -111,7 +111,17 @@ public final class SQLiteStore: OrderStore {
     public func close() async {
         hub.close()
         await checkpointer.close()
-        try? pool.close()
+        // `DatabasePool.close` blocks until every reader is given back, and a read in flight finishes on GRDB's
+        // queues, which run on Dispatch's global threads, as Swift's tasks do: on a two-core machine two stores
+        // closing at once from tasks held both threads, and the reads they waited for never ran. It blocks a
+        // thread of its own instead.
+        let pool = self.pool
+        await withCheckedContinuation { (closed: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                try? pool.close()
+                closed.resume()
+            }
+        }
     }
 
     public func events() -> AsyncStream<StoreEvent> { hub.subscribe() }

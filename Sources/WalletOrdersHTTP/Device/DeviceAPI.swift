@@ -137,17 +137,7 @@ struct DeviceAPI: Sendable {
             guards.metrics.deviceLogRequestDropped("unreadable")
             return Response(status: .ok)
         }
-        _ = await service.appendLogs(logs.compactMap(\.stringValue).map(Self.storable), remoteAddress: context.clientAddress)
+        _ = await service.appendLogs(logs.compactMap(\.stringValue), remoteAddress: context.clientAddress)
         return Response(status: .ok)
-    }
-
-    /// A log message as it can be stored: each NUL becomes U+2400 SYMBOL FOR NULL (␀), the character made to show
-    /// one. GRDB binds text to SQLite up to its first NUL, so the rest of the message was lost, and PostgreSQL's
-    /// text refuses a NUL, so every message of the request was dropped.
-    static func storable(_ message: String) -> String {
-        guard message.utf8.contains(0) else { return message }
-        var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: message.unicodeScalars.lazy.map { $0 == "\u{0}" ? "\u{2400}" : $0 })
-        return String(scalars)
     }
 }

@@ -137,7 +137,7 @@ extension OrderService {
     private func storeLogs(_ messages: [String], remoteAddress: String?) async -> DeviceLogReport {
         var report = DeviceLogReport()
         report.droppedOverRequestCap = max(0, messages.count - logLimits.maxEntriesPerRequest)
-        let kept = messages.prefix(logLimits.maxEntriesPerRequest).map { message in
+        let kept = messages.prefix(logLimits.maxEntriesPerRequest).map(Self.storable).map { message in
             guard message.utf8.count > logLimits.maxEntryBytes else { return message }
             report.truncated += 1
             return Self.prefix(of: message, bytes: logLimits.maxEntryBytes)
@@ -160,6 +160,16 @@ extension OrderService {
         }
         counters.deviceLogs(report)
         return report
+    }
+
+    /// A log message as it can be stored: each NUL becomes U+2400 SYMBOL FOR NULL (␀), the character made to show
+    /// one. GRDB binds text to SQLite up to its first NUL, so the rest of the message was lost, and PostgreSQL's
+    /// text refuses a NUL, so every message of the request was dropped.
+    static func storable(_ message: String) -> String {
+        guard message.utf8.contains(0) else { return message }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: message.unicodeScalars.lazy.map { $0 == "\u{0}" ? "\u{2400}" : $0 })
+        return String(scalars)
     }
 
     /// The longest prefix of `text` that is whole characters and at most `bytes` UTF-8 bytes.

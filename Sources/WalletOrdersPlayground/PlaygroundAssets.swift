@@ -51,6 +51,9 @@ enum PlaygroundAssets {
         .wallet-card .price { margin-left: auto; } .wallet-card .fulfillment { background: #f5f5f7; border-radius: 10px; padding: .6rem; margin: .5rem 0; }
         .wallet-card .meta { color: #57606a; font-size: 12px; }
         #note { color: #57606a; }
+        #link-snippet { white-space: pre-wrap; word-break: break-all; }
+        a.wallet-button { display: inline-block; background: #000; color: #fff; border-radius: 8px; padding: .55rem 1.1rem;
+          text-decoration: none; font-weight: 600; margin: .5rem 0; }
         </style>
         <script src="/playground/playground.js" defer></script>
         </head>
@@ -66,6 +69,13 @@ enum PlaygroundAssets {
         <button data-testid="update" id="update" type="button" disabled>Update</button>
         <h2>orderDetails (what Apple Pay receives)</h2>
         <pre data-testid="order-details" id="order-details">Not paid yet.</pre>
+        <h2>Track with Apple Wallet</h2>
+        <p>Away from checkout (an order page, an email), Wallet takes the order from a download link. A shop's page
+        makes one when its signed-in customer presses Apple's button; here the link is made at once, and the button
+        below stands in for Apple's, which its JavaScript SDK draws.</p>
+        <button data-testid="make-link" id="make-link" type="button" disabled>Make a download link</button>
+        <a data-testid="wallet-button" id="wallet-button" class="wallet-button" hidden>Track with Apple Wallet</a>
+        <pre data-testid="link-snippet" id="link-snippet" hidden></pre>
         </div>
         <div>
         <h2>Preview <select id="localization" aria-label="localization"></select></h2>
@@ -88,6 +98,7 @@ enum PlaygroundAssets {
           const base = location.origin;
           const editor = $("editor"), problems = $("problems"), pay = $("pay"), update = $("update");
           const details = $("order-details"), transcript = $("transcript"), preview = $("preview"), localization = $("localization");
+          const makeLink = $("make-link"), walletButton = $("wallet-button"), linkSnippet = $("link-snippet");
           let order = null;          // {type, id, sent}: the order as created or last patched
           let device = null;         // the simulated device's identifier
           let merchantEntries = [], deviceEntries = [];
@@ -138,6 +149,7 @@ enum PlaygroundAssets {
             if (json.error) return json.error + (json.problems ? ": " + json.problems.map((p) => p.path + " " + p.message).join("; ") : "");
             if (label === "create") return "order " + json.orderDetails.orderIdentifier + " created";
             if (label === "update") return "version " + json.version + ", " + json.pushesQueued + " push(es) queued";
+            if (label === "link") return "link " + json.id + ", one download, until " + json.expiresAt;
             return "";
           }
 
@@ -197,6 +209,7 @@ enum PlaygroundAssets {
               details.textContent = JSON.stringify(orderDetails, null, 2);
               order = {type: orderDetails.orderTypeIdentifier, id: orderDetails.orderIdentifier, sent: input.value};
               update.disabled = false;
+              makeLink.disabled = false;
               pay.disabled = true;
               if (devicesOn) {
                 const added = await call("POST", "/playground/devices", orderDetails);
@@ -220,6 +233,20 @@ enum PlaygroundAssets {
               if (answer.status === 200) order.sent = input.value;
               else if (answer.json && answer.json.problems) showProblems(answer.json.problems);
             } finally { busy--; }
+          });
+
+          makeLink.addEventListener("click", async () => {
+            if (!order) return;
+            const path = "/api/v1/orders/" + encodeURIComponent(order.type) + "/" + encodeURIComponent(order.id) + "/links";
+            const answer = await call("POST", path, undefined, undefined, "link");
+            if (answer.status !== 201) return;
+            // The link lives under the order's webServiceURL; the page reaches this same service at its own origin.
+            const reference = answer.json.url.split("/").pop();
+            walletButton.href = base + "/links/" + reference;
+            walletButton.hidden = false;
+            linkSnippet.textContent = '<apple-wallet-button buttonstyle="black" locale="en-US"\n' +
+              '  onclick="window.location = ' + JSON.stringify(answer.json.url) + '"></apple-wallet-button>';
+            linkSnippet.hidden = false;
           });
 
           localization.addEventListener("change", () => { shownLocalization = localization.value; shownVersion = -1; });

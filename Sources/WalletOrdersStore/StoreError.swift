@@ -14,6 +14,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case quotaExceeded(MerchantQuota)
     /// The order has as many devices registered as it may.
     case tooManyDevices
+    /// The order has as many live download links as it may.
+    case tooManyLinks
     /// The database says something the store cannot use.
     case unexpected(String)
 
@@ -25,6 +27,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .merchantExists: "a merchant with this slug already exists"
         case .quotaExceeded(let quota): "the write would pass the merchant's \(quota.rawValue)"
         case .tooManyDevices: "the order has as many devices registered as it may"
+        case .tooManyLinks: "the order has as many live download links as it may"
         case .unexpected(let detail): detail
         }
     }

@@ -24,6 +24,28 @@ import WalletOrdersTesting
         let png = try Data(contentsOf: URL(fileURLWithPath: String(screenshot)))
         #expect(png.starts(with: [0x89, 0x50, 0x4e, 0x47]), "a PNG screenshot is kept at \(screenshot)")
 
+        // The order Chromium downloaded through the link made before the update: signed, checked by `verify` and
+        // by `openssl cms -verify`, and of the updated version.
+        let downloaded = try #require(run.output.firstMatch(of: /downloaded: (\S+)/)?.1, "\(run.output)")
+        let root = folder.path("data/dev-keys/root-ca.pem")
+        let verified = try Command.run(
+            Command.walletOrdersBinary,
+            ["verify", String(downloaded), "--ca", root, "--allow-http-web-service"]
+        )
+        #expect(verified.status == 0, "\(verified.output)\(verified.error)")
+        let orderJSON = try Command.run("unzip", ["-p", String(downloaded), "order.json"]).output
+        #expect(orderJSON.contains("EP123456789FR"), "the link serves the version after the update: \(orderJSON)")
+        let unpacked = try TemporaryDirectory("downloaded")
+        _ = try Command.run("unzip", ["-q", String(downloaded), "-d", unpacked.url.path])
+        let cms = try Command.run(
+            "openssl",
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", unpacked.path("signature"), "-content",
+                unpacked.path("manifest.json"), "-CAfile", root, "-purpose", "any", "-out", "/dev/null",
+            ]
+        )
+        #expect(cms.status == 0, "\(cms.error)")
+
         // What the page did is in the service: the order at version 2, one device registered, its push delivered.
         let orders = try JSONValue.parse(
             Data(

@@ -238,4 +238,21 @@ final class CountingStore: OrderStore {
     func merchantsVersion() async throws -> Int64 {
         try await store.merchantsVersion()
     }
+
+    func addOrderLink(_ link: OrderLink, maxLive: Int) async throws {
+        count()
+        try await store.addOrderLink(link, maxLive: maxLive)
+    }
+    func useOrderLink(hash: Data, client: String, now: Date, grace: TimeInterval) async throws -> OrderLinkUse? {
+        count()
+        return try await store.useOrderLink(hash: hash, client: client, now: now, grace: grace)
+    }
+    func revokeOrderLink(id: String, merchantID: Int64, type: String, orderID: String, now: Date) async throws -> Bool {
+        count()
+        return try await store.revokeOrderLink(id: id, merchantID: merchantID, type: type, orderID: orderID, now: now)
+    }
+    func pruneOrderLinks(expiredBefore date: Date) async throws -> Int {
+        count()
+        return try await store.pruneOrderLinks(expiredBefore: date)
+    }
 }

@@ -1,6 +1,8 @@
 """The playground's whole cycle in real headless Chromium: a bad status is shown at its path, fixed; Pay creates
-the order and a simulated device registers; Update changes a fulfillment and the transcript shows the push, the
-listing, the conditional fetch and the check, and the preview the new status. Keeps a screenshot in OUTPUT_DIR.
+the order and a simulated device registers; a download link is made; Update changes a fulfillment and the
+transcript shows the push, the listing, the conditional fetch and the check, and the preview the new status; the
+"Track with Apple Wallet" button then downloads the order through the link made before the update. Keeps a
+screenshot and the downloaded .order in OUTPUT_DIR.
 
     playground.py BASE_URL OUTPUT_DIR
 Exits 1 with the reason on the first thing that is not as it should be."""
@@ -35,7 +37,13 @@ options.binary_location = "/usr/bin/chromium"
 for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,2000"]:
     options.add_argument(argument)
 options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+DOWNLOADS = os.path.join(OUTPUT, "downloads")
+os.makedirs(DOWNLOADS, exist_ok=True)
+for name in os.listdir(DOWNLOADS):
+    os.remove(os.path.join(DOWNLOADS, name))
+options.add_experimental_option("prefs", {"download.default_directory": DOWNLOADS, "download.prompt_for_download": False})
 driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": DOWNLOADS})
 # The page redraws the transcript at each poll: an element read between two redraws may be gone.
 wait = WebDriverWait(driver, 60, poll_frequency=0.2, ignored_exceptions=[StaleElementReferenceException])
 
@@ -98,6 +106,13 @@ try:
     if "Ceramic mug" not in testid("preview").text or not testid("preview").find_elements(By.CSS_SELECTOR, "ul.line-items img"):
         fail(f"the preview lacks the localized line item and its image: {testid('preview').text}")
 
+    # A download link, made now, before the update it will serve.
+    testid("make-link").click()
+    until("the link is made (201)", lambda: ("merchant", "link", "201") in entries())
+    until("the button appears", lambda: testid("wallet-button").is_displayed())
+    if "<apple-wallet-button" not in testid("link-snippet").text:
+        fail(f"no snippet for Apple's button: {testid('link-snippet').text}")
+
     # Update a fulfillment: push, listing, conditional fetch, check, and the new status in the preview.
     ORDER["fulfillments"][0].update(status="onTheWay", trackingNumber="EP123456789FR",
                                     trackingURL="https://post.example.com/track/EP123456789FR")
@@ -128,6 +143,13 @@ try:
         fail(f"no curl for the merge patch: {curls}")
     if any(details["authenticationToken"] in c for c in curls):
         fail("a curl command shows the order's authentication token")
+
+    # The button downloads the order through the link, as Wallet would take it: the version after the update.
+    testid("wallet-button").click()
+    until("the order is downloaded",
+          lambda: [name for name in os.listdir(DOWNLOADS) if name.endswith(".order")])
+    downloaded = os.path.join(DOWNLOADS, [name for name in os.listdir(DOWNLOADS) if name.endswith(".order")][0])
+    print(f"downloaded: {downloaded}")
 
     # The other localization of the sample template.
     Select(driver.find_element(By.ID, "localization")).select_by_value("fr")

@@ -133,7 +133,7 @@ extension ServiceConfiguration {
         }
         for (key, path) in [
             (Setting.authFailureLimit, \ClientLimits.authFailures), (.listingLimit, \ClientLimits.listing),
-            (.merchantLimit, \ClientLimits.merchant), (.logLimit, \ClientLimits.log),
+            (.merchantLimit, \ClientLimits.merchant), (.logLimit, \ClientLimits.log), (.linkLimit, \ClientLimits.links),
         ] {
             if let value = reader.text(key) {
                 clientLimits[keyPath: path] = try RateLimit.setting(value, key: key.rawValue)

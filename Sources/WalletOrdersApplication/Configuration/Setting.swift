@@ -13,7 +13,7 @@ public enum Setting: String, CaseIterable, Sendable {
     // Its pushes.
     case apnsKey, apnsKeyId, apnsTeamId, apnsCert, apnsCertKey, apnsEnvironment, apnsCa
     // What one client may ask and how long it may take; what is kept of device logs.
-    case authFailureLimit, listingLimit, merchantLimit, logLimit, rateLimitClients, trustedProxyHeader
+    case authFailureLimit, listingLimit, merchantLimit, logLimit, linkLimit, rateLimitClients, trustedProxyHeader
     case headerTimeout, bodyTimeout, idleTimeout, maxConnections, maxConnectionsPerClient, logMaxBytes
     // What devices and the playground may do.
     case maxDevicesPerOrder, playground

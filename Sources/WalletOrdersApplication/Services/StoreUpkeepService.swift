@@ -1,8 +1,9 @@
+import Foundation
 import ServiceLifecycle
 import WalletOrdersStore
 
-/// Keeps the store's query planner statistics current while the service runs, and closes the store when the
-/// service stops (it is the first service, so it stops last).
+/// Keeps the store's query planner statistics current and deletes links a day after they expired, every hour while
+/// the service runs, and closes the store when the service stops (it is the first service, so it stops last).
 struct StoreUpkeepService: Service {
     let store: any OrderStore
     static let interval: Duration = .seconds(3_600)
@@ -13,6 +14,8 @@ struct StoreUpkeepService: Service {
                 try? await Task.sleep(for: Self.interval)
                 if Task.isCancelled { break }
                 try? await store.optimize()
+                // Expired links serve nothing; a day later they are gone, so that making links takes no room for good.
+                _ = try? await store.pruneOrderLinks(expiredBefore: Date().addingTimeInterval(-86_400))
             }
         }
         await store.close()

@@ -13,6 +13,7 @@ final class ClientGuards: Sendable {
     let listing: RateLimiter?
     let merchant: RateLimiter?
     let log: RateLimiter?
+    let links: RateLimiter?
     let metrics: any HTTPMetrics
     /// Limiters for merchants with a request rate of their own, by that rate.
     private let merchantRates = Mutex<[Int: RateLimiter]>([:])
@@ -26,11 +27,12 @@ final class ClientGuards: Sendable {
         listing = limits.listing.map { RateLimiter($0, capacity: capacity) }
         merchant = limits.merchant.map { RateLimiter($0, capacity: capacity) }
         log = limits.log.map { RateLimiter($0, capacity: capacity) }
+        links = limits.links.map { RateLimiter($0, capacity: capacity) }
     }
 
     /// The limiters by the name `/metrics` shows them under.
     var named: [(String, RateLimiter)] {
-        [("auth_failures", authFailures), ("listing", listing), ("merchant", merchant), ("log", log)]
+        [("auth_failures", authFailures), ("listing", listing), ("merchant", merchant), ("log", log), ("links", links)]
             .compactMap { name, limiter in limiter.map { (name, $0) } }
     }
 

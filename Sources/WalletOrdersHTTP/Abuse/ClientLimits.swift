@@ -10,6 +10,8 @@ public struct ClientLimits: Sendable, Equatable {
     public var merchant: RateLimit? = RateLimit(burst: 1_000, per: .seconds(1))
     /// Log endpoint requests per client address; past it, the messages are dropped (and counted), still with 200.
     public var log: RateLimit? = RateLimit(burst: 60, per: .seconds(60))
+    /// Downloads through order links per client address, found or not: a customer downloads an order or two.
+    public var links: RateLimit? = RateLimit(burst: 30, per: .seconds(60))
     /// The most clients each limiter remembers; the memory of the limiters is bounded by it.
     public var trackedClients = 100_000
     /// A header a reverse proxy in front of the service sets to the client's address (`X-Forwarded-For`,

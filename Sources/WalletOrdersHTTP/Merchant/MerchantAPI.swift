@@ -27,6 +27,8 @@ struct MerchantAPI: Sendable {
         api.patch("orders/:orderTypeIdentifier/:orderIdentifier", use: patch)
         api.get("orders/:orderTypeIdentifier/:orderIdentifier/package", use: package)
         api.get("orders/:orderTypeIdentifier/:orderIdentifier/registrations", use: registrations)
+        api.post("orders/:orderTypeIdentifier/:orderIdentifier/links", use: createLink)
+        api.delete("orders/:orderTypeIdentifier/:orderIdentifier/links/:linkId", use: revokeLink)
         api.get("pushes", use: pushes)
         api.get("logs", use: logs)
     }
@@ -163,7 +165,7 @@ struct MerchantAPI: Sendable {
         return JSONResponse.make(.ok, try await service.logs(LogFilter(), page: try page(request), for: merchant).json("logs"))
     }
 
-    private func identifiers(_ context: ServiceRequestContext) throws -> (String, String) {
+    func identifiers(_ context: ServiceRequestContext) throws -> (String, String) {
         (try context.parameters.identifier("orderTypeIdentifier"), try context.parameters.identifier("orderIdentifier"))
     }
 

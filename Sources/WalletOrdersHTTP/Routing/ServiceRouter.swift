@@ -34,6 +34,7 @@ public enum ServiceRouter {
         DeviceAPI(service: service, guards: guards).add(to: router)
         OperatorAPI(service: service, guards: guards, operatorKey: operatorKey).add(to: router)
         MerchantAPI(service: service, guards: guards).add(to: router)
+        LinkDownloadRoute(service: service, guards: guards).add(to: router)
         AdminPage(service: service, gate: adminGate).add(to: router)
         OperationsRoutes(service: service, metrics: metrics, guards: guards, adminGate: adminGate).add(to: router)
         routes(router, adminGate)

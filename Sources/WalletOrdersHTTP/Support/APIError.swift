@@ -76,6 +76,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         case .limitReached(let quota, _): self.init(.forbidden, error.description, limit: quota.rawValue)
         // Wallet keeps the order and tries the registration again later; an hour is long enough not to be busy.
         case .tooManyDevices: self.init(.tooManyRequests, error.description, retryAfter: 3_600)
+        case .linkNotFound: self.init(.notFound, error.description)
+        case .tooManyLinks: self.init(.conflict, error.description)
         }
     }
 

@@ -33,7 +33,12 @@ extension OrderService {
 
     /// The signed package of the current version of `merchant`'s order, with the head it belongs to.
     public func package(type: String, id: String, for merchant: Merchant = .singleShop) async throws -> FetchedPackage {
-        let id = try await owned(id, by: merchant)
+        // The identifier, namespaced, is the merchant's own: no other merchant's order can be named.
+        try await currentPackage(type: type, id: try await owned(id, by: merchant))
+    }
+
+    /// The current package of the order Wallet knows as `type` and `id`.
+    func currentPackage(type: String, id: String) async throws -> FetchedPackage {
         if let entry = cache?.entry(type: type, id: id) {
             counters.packageCacheHit()
             return FetchedPackage(head: entry.head, package: entry.package)

@@ -21,6 +21,11 @@ public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertib
     case limitReached(MerchantQuota, merchant: Merchant)
     /// The order has `limit` devices registered; a new one is refused until one leaves.
     case tooManyDevices(limit: Int)
+    /// No link serves this reference (none has it, or it expired, was revoked or is used up); or the merchant has
+    /// no such link.
+    case linkNotFound
+    /// The order has `limit` live links; a new one is refused until one expires or is revoked.
+    case tooManyLinks(limit: Int)
 
     public var description: String {
         switch self {
@@ -39,6 +44,9 @@ public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertib
         case .limitReached(.maxAssetBytes, let merchant):
             "these files would take merchant \(merchant.slug) past its limit of "
                 + "\(merchant.limits.maxAssetBytes.map(String.init) ?? "some") bytes of order files (maxAssetBytes)"
+        case .linkNotFound: "no such link"
+        case .tooManyLinks(let limit):
+            "this order has \(limit) links that are neither expired nor revoked, the most it may have; revoke one"
         case .tooManyDevices(let limit):
             "this order has \(limit) devices registered, the most one order may have (maxDevicesPerOrder); "
                 + "a device that unregisters makes room"

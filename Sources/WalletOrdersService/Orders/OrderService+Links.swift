@@ -1,0 +1,78 @@
+import Foundation
+import WalletOrdersModel
+import WalletOrdersStore
+
+/// Download links: the URL a "Track with Apple Wallet" button or an email points at, which answers the order's
+/// current package to whoever holds it, within Apple's three rules for such URLs (unguessable, not anonymous,
+/// not transferable) as far as a URL can keep them.
+extension OrderService {
+    /// Makes a link to `merchant`'s order.
+    public func createLink(type: String, id: String, for merchant: Merchant, _ request: LinkRequest) async throws -> CreatedLink {
+        let lifetime = request.expiresIn ?? OrderLinks.defaultLifetime
+        guard (OrderLinks.minLifetime...OrderLinks.maxLifetime).contains(lifetime) else {
+            throw OrderServiceError.invalidOrder(
+                "the link is not valid",
+                problems: [
+                    OrderProblem(
+                        path: "expiresIn",
+                        message: "must be \(OrderLinks.minLifetime) to \(OrderLinks.maxLifetime) seconds (30 days), not \(lifetime)"
+                    )
+                ]
+            )
+        }
+        // The identifier, namespaced, is the merchant's own: no other merchant's order can be named.
+        let walletID = try await owned(id, by: merchant)
+        guard try await store.orderHead(type: type, id: walletID) != nil else { throw OrderServiceError.orderNotFound }
+        let (linkID, reference) = OrderLinks.make()
+        let time = now()
+        let link = OrderLink(
+            id: linkID,
+            hash: OrderLinks.hash(reference),
+            merchantID: merchant.id,
+            orderTypeIdentifier: type,
+            orderIdentifier: walletID,
+            reusable: request.reusable,
+            createdAt: time,
+            expiresAt: time.addingTimeInterval(TimeInterval(lifetime))
+        )
+        do {
+            try await store.addOrderLink(link, maxLive: OrderLinks.maxLivePerOrder)
+        } catch StoreError.tooManyLinks {
+            throw OrderServiceError.tooManyLinks(limit: OrderLinks.maxLivePerOrder)
+        }
+        return CreatedLink(
+            id: linkID,
+            url: "\(webServiceURL)/\(OrderLinks.path)/\(reference)",
+            expiresAt: link.expiresAt,
+            reusable: link.reusable
+        )
+    }
+
+    /// Revokes one of the links of `merchant`'s order.
+    public func revokeLink(_ linkID: String, type: String, id: String, for merchant: Merchant) async throws {
+        let walletID = try await owned(id, by: merchant)
+        guard try await store.revokeOrderLink(id: linkID, merchantID: merchant.id, type: type, orderID: walletID, now: now()) else {
+            throw OrderServiceError.linkNotFound
+        }
+    }
+
+    /// The current package of the order the link `reference` is for, downloaded by `client` (its address), when the
+    /// link serves it. Every link that does not, whatever the reason, is refused alike (`linkNotFound`).
+    public func download(reference: String, client: String?) async throws -> LinkDownload {
+        guard reference.utf8.count <= OrderLinks.maxReferenceLength else { throw OrderServiceError.linkNotFound }
+        let use = try await priority.device {
+            try await store.useOrderLink(
+                hash: OrderLinks.hash(reference),
+                client: ConstantTime.digest(client ?? ""),
+                now: now(),
+                grace: OrderLinks.grace
+            )
+        }
+        guard let use else { throw OrderServiceError.linkNotFound }
+        let package = try await priority.device {
+            try await currentPackage(type: use.orderTypeIdentifier, id: use.orderIdentifier)
+        }
+        let merchant = try await merchants.merchant(id: use.merchantID) ?? .singleShop
+        return LinkDownload(package: package, ownIdentifier: merchant.ownIdentifier(use.orderIdentifier), use: use)
+    }
+}

@@ -99,6 +99,8 @@ let package = Package(
             name: "WalletOrdersService",
             dependencies: [
                 "WalletOrdersModel", "WalletOrdersCrypto", "WalletOrdersPackage", "WalletOrdersStore",
+                // Webhook URLs are checked by the same address policy the deliveries keep.
+                "WalletOrdersWebhooks",
                 // ByteBuffer only: packages are kept in the fetch cache as the bytes the HTTP layer sends.
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
@@ -140,6 +142,7 @@ let package = Package(
                 "WalletOrdersService",
                 "WalletOrdersAPNS",
                 "WalletOrdersPush",
+                "WalletOrdersWebhooks",
                 "WalletOrdersHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -176,6 +179,18 @@ let package = Package(
             dependencies: [
                 "CCurl",
                 "WalletOrdersAPNS",
+                "WalletOrdersCrypto",
+                "WalletOrdersModel",
+                "WalletOrdersStore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Telling merchants what happened: Standard Webhooks signatures, the address policy that keeps deliveries off
+        // private networks, the libcurl transport and the delivery worker.
+        .target(
+            name: "WalletOrdersWebhooks",
+            dependencies: [
+                "CCurl",
                 "WalletOrdersCrypto",
                 "WalletOrdersModel",
                 "WalletOrdersStore",
@@ -276,6 +291,17 @@ let package = Package(
             path: "Benchmarks/PushBenchmark"
         ),
 
+        // `Benchmarks/webhooks.sh`: webhook deliveries per second from the outbox to a local receiver.
+        .executableTarget(
+            name: "webhook-benchmark",
+            dependencies: [
+                "WalletOrdersStore", "WalletOrdersSQLite", "WalletOrdersPostgres", "WalletOrdersModel", "WalletOrdersWebhooks",
+                "WalletOrdersTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/WebhookBenchmark"
+        ),
+
         // `Benchmarks/merchants.sh`: seeds a store of many merchants (or one) before wrk measures the service.
         .executableTarget(
             name: "merchant-benchmark",
@@ -346,6 +372,14 @@ let package = Package(
                 "WalletOrdersStore",
                 "WalletOrdersCrypto", "WalletOrdersTesting", "WalletOrdersModel", "WalletOrdersPackage",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "WalletOrdersWebhooksTests",
+            dependencies: [
+                "WalletOrdersWebhooks", "WalletOrdersService", "WalletOrdersStore", "WalletOrdersModel", "WalletOrdersPackage",
+                "WalletOrdersCrypto", "WalletOrdersTesting",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

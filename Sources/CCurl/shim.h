@@ -13,4 +13,11 @@ static inline CURLcode wo_curl_easy_set_write_callback(CURL *h, wo_curl_write_ca
 static inline const curl_version_info_data *wo_curl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
 // CURLMsg carries its result in a union Swift reads awkwardly.
 static inline CURLcode wo_curl_msg_result(const CURLMsg *m) { return m->data.result; }
+// Webhooks check every address before connecting to it: the open-socket callback, and its data.
+typedef curl_socket_t (*wo_curl_opensocket_callback)(void *clientp, curlsocktype purpose, struct curl_sockaddr *address);
+static inline CURLcode wo_curl_easy_set_opensocket(CURL *h, wo_curl_opensocket_callback f, void *data) {
+    CURLcode c = curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, f);
+    return c != CURLE_OK ? c : curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, data);
+}
+static inline CURLcode wo_curl_easy_set_write_data(CURL *h, void *data) { return curl_easy_setopt(h, CURLOPT_WRITEDATA, data); }
 #endif

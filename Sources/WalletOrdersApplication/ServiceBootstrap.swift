@@ -4,6 +4,7 @@ import ServiceLifecycle
 import WalletOrdersPush
 import WalletOrdersService
 import WalletOrdersStore
+import WalletOrdersWebhooks
 
 /// Turns a configuration into a ready service: database opened and migrated, order types loaded and checked,
 /// and, when nothing is configured, development keys and a merchant key made in the data folder.
@@ -15,13 +16,16 @@ public struct ServiceBootstrap: Sendable {
     public let store: any OrderStore
     /// The push worker, when any order type has APNs credentials.
     public let pushWorker: PushWorker?
+    /// The webhook worker: always, since any merchant may add an endpoint.
+    public let webhookWorker: WebhookWorker
     /// Lines for the person starting the service (what was set up for development, and how to use it).
     public let notes: [String]
 
     /// What runs beside the HTTP server: the store's upkeep (listed first, so it stops last and closes the
-    /// store) and the push worker.
+    /// store), the push worker and the webhook worker.
     public var services: [any Service] {
         [StoreUpkeepService(store: store)] + (pushWorker.map { [PushWorkerService(worker: $0)] } ?? [])
+            + [WebhookWorkerService(worker: webhookWorker)]
     }
 
     /// A ready service for `configuration`; `extraMerchantKeys` speak for the default merchant beside the
@@ -92,6 +96,16 @@ public struct ServiceBootstrap: Sendable {
                 now: now,
                 onOutcomes: metrics.pushesFinished
             )
+        if configuration.webhookAllowPrivate {
+            logger.warning("webhookAllowPrivate is on: webhooks may reach loopback and private addresses (tests and development only)")
+        }
+        let webhookWorker = WebhookWorker(
+            store: store,
+            transport: CurlWebhookTransport(allowPrivate: configuration.webhookAllowPrivate),
+            logger: logger,
+            now: now,
+            onOutcomes: metrics.webhooksFinished
+        )
         return ServiceBootstrap(
             configuration: configuration,
             service: OrderService(
@@ -102,11 +116,13 @@ public struct ServiceBootstrap: Sendable {
                 counters: metrics.serviceCounters,
                 logLimits: configuration.deviceLogs,
                 merchantKeys: configuration.merchantKeys + extraMerchantKeys,
-                maxDevicesPerOrder: configuration.maxDevicesPerOrder
+                maxDevicesPerOrder: configuration.maxDevicesPerOrder,
+                webhookAllowPrivate: configuration.webhookAllowPrivate
             ),
             metrics: metrics,
             store: store,
             pushWorker: worker,
+            webhookWorker: webhookWorker,
             notes: notes
         )
     }

@@ -13,7 +13,7 @@ struct Admin: AsyncParsableCommand {
         discussion: "Tables for people; --json for scripts. The database comes from the same configuration as serve.",
         subcommands: [
             AdminOrders.self, AdminOrder.self, AdminRegistrations.self, AdminLogs.self, AdminPushes.self, AdminStats.self,
-            AdminResend.self, AdminPrune.self, AdminRebuildPackages.self,
+            AdminResend.self, AdminPrune.self, AdminRebuildPackages.self, AdminWebhooks.self,
         ]
     )
 }

@@ -15,6 +15,7 @@ extension PostgresStore {
     static func payload(_ event: StoreEvent) -> String {
         switch event {
         case .pushesQueued: "p"
+        case .webhooksQueued: "w"
         case .orderChanged(let type, let id, let version): "o \(version) \(type) \(id)"
         case .merchantsChanged: "m"
         // Said by each instance's own listener, never sent.
@@ -27,6 +28,7 @@ extension PostgresStore {
         let parts = payload.split(separator: " ")
         switch parts.first {
         case "p": return .pushesQueued
+        case "w": return .webhooksQueued
         case "m": return .merchantsChanged
         case "o" where parts.count == 4:
             guard let version = Int(parts[1]) else { return nil }

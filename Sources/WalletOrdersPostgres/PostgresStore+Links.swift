@@ -26,20 +26,35 @@ extension PostgresStore {
 
     public func useOrderLink(hash: Data, client address: String, now: Date, grace: TimeInterval) async throws -> OrderLinkUse? {
         // One statement for every link, live or not: a refused one costs what a missing one does.
+        // A download served tells the merchant's endpoints (`link.downloaded`) in the same statement.
+        let event = WebhookEvent.linkDownloaded
         let rows = try await client.query(
             """
-            UPDATE order_links
-            SET first_used_at = COALESCE(first_used_at, \(now.unixSeconds)), first_user = COALESCE(first_user, \(address)),
-                downloads = downloads + 1
-            WHERE hash = \(ByteBuffer(bytes: hash)) AND revoked_at IS NULL AND expires_at > \(now.unixSeconds)
-              AND (reusable OR first_used_at IS NULL
-                   OR (first_user = \(address) AND first_used_at >= \(now.unixSeconds - Int64(grace))))
-            RETURNING id, merchant_id, order_type_identifier, order_identifier, downloads
+            WITH used AS (
+                UPDATE order_links
+                SET first_used_at = COALESCE(first_used_at, \(now.unixSeconds)), first_user = COALESCE(first_user, \(address)),
+                    downloads = downloads + 1
+                WHERE hash = \(ByteBuffer(bytes: hash)) AND revoked_at IS NULL AND expires_at > \(now.unixSeconds)
+                  AND (reusable OR first_used_at IS NULL
+                       OR (first_user = \(address) AND first_used_at >= \(now.unixSeconds - Int64(grace))))
+                RETURNING id, merchant_id, order_type_identifier, order_identifier, downloads
+            ), hooked AS (
+                INSERT INTO webhook_deliveries (message_id, endpoint_id, event, order_type_identifier, order_identifier,
+                                                detail, occurred_at, status, next_attempt_at, updated_at)
+                SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, \(event.rawValue), u.order_type_identifier,
+                       u.order_identifier, json_build_object('downloads', u.downloads, 'linkId', u.id)::text,
+                       \(now.unixSeconds), 'pending', \(now.unixSeconds), \(now.unixSeconds)
+                FROM webhook_endpoints e JOIN used u ON u.merchant_id = e.merchant_id
+                WHERE e.disabled_at IS NULL AND (e.events & \(event.bit)) <> 0
+                RETURNING 1
+            )
+            SELECT *, (SELECT count(*) FROM hooked) AS webhooks FROM used
             """,
             logger: logger
         ).collect()
         guard let row = rows.first else { return nil }
         let columns = Columns(row)
+        try await announceWebhooks(Int(try columns["webhooks"] as Int64))
         return OrderLinkUse(
             linkID: try columns["id"],
             merchantID: try columns["merchant_id"],

@@ -57,6 +57,7 @@ extension PostgresStore {
         let stored = StoredOrder(committed: order, changeTag: row.changeTag, version: version, createdAt: row.createdAt)
         hub.publish(.orderChanged(type: type, id: id, version: version))
         if row.devices > 0 { hub.publish(.pushesQueued) }
+        if row.webhooks > 0 { hub.publish(.webhooksQueued) }
         return OrderUpdate(order: stored, pushesQueued: row.devices)
     }
 

@@ -97,7 +97,8 @@ extension PostgresStore {
             }
         }
         let seconds = now.unixSeconds
-        try await transaction { connection in
+        let pushFailed = WebhookEvent.pushFailed
+        let webhooks = try await transaction { connection -> Int in
             // Every change is guarded by the claim: a push reclaimed from this owner belongs to someone else now.
             if !delivered.isEmpty {
                 try await connection.query(
@@ -109,15 +110,32 @@ extension PostgresStore {
                     logger: self.logger
                 )
             }
+            var webhooks = 0
             if !failed.ids.isEmpty {
-                try await connection.query(
+                // Each push that failed for good tells the merchant's endpoints (`push.failed`).
+                webhooks += try await self.count(
+                    connection,
                     """
-                    UPDATE push_outbox p SET status = 'failed', last_error = f.reason, updated_at = \(seconds),
-                                             claimed_by = NULL, lease_until = NULL
-                    FROM unnest(\(failed.ids)::bigint[], \(failed.reasons)::text[]) AS f(id, reason)
-                    WHERE p.id = f.id AND p.status = 'sending' AND p.claimed_by = \(owner)
-                    """,
-                    logger: self.logger
+                    WITH failed AS (
+                        UPDATE push_outbox p SET status = 'failed', last_error = f.reason, updated_at = \(seconds),
+                                                 claimed_by = NULL, lease_until = NULL
+                        FROM unnest(\(failed.ids)::bigint[], \(failed.reasons)::text[]) AS f(id, reason)
+                        WHERE p.id = f.id AND p.status = 'sending' AND p.claimed_by = \(owner)
+                        RETURNING p.order_type_identifier, p.order_identifier, p.attempts, p.merchant_id, f.reason
+                    ), hooked AS (
+                        INSERT INTO webhook_deliveries (message_id, endpoint_id, event, order_type_identifier,
+                                                        order_identifier, detail, occurred_at, status, next_attempt_at,
+                                                        updated_at)
+                        SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, \(pushFailed.rawValue),
+                               f.order_type_identifier, f.order_identifier,
+                               json_build_object('attempts', f.attempts, 'reason', f.reason)::text,
+                               \(seconds), 'pending', \(seconds), \(seconds)
+                        FROM failed f JOIN webhook_endpoints e ON e.merchant_id = f.merchant_id
+                        WHERE e.disabled_at IS NULL AND (e.events & \(pushFailed.bit)) <> 0
+                        RETURNING 1
+                    )
+                    SELECT count(*) FROM hooked
+                    """
                 )
             }
             if !retried.ids.isEmpty {
@@ -145,6 +163,29 @@ extension PostgresStore {
                 try await self.notify(connection, .pushesQueued)
             }
             for (job, reason) in rejected {
+                webhooks += try await self.count(
+                    connection,
+                    """
+                    WITH failed AS (
+                        UPDATE push_outbox SET status = 'failed', last_error = \(reason), updated_at = \(seconds),
+                                               claimed_by = NULL, lease_until = NULL
+                        WHERE id = \(job.id) AND status = 'sending' AND claimed_by = \(owner)
+                        RETURNING order_type_identifier, order_identifier, attempts, merchant_id
+                    ), hooked AS (
+                        INSERT INTO webhook_deliveries (message_id, endpoint_id, event, order_type_identifier,
+                                                        order_identifier, detail, occurred_at, status, next_attempt_at,
+                                                        updated_at)
+                        SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, \(pushFailed.rawValue),
+                               f.order_type_identifier, f.order_identifier,
+                               json_build_object('attempts', f.attempts, 'reason', \(reason)::text)::text,
+                               \(seconds), 'pending', \(seconds), \(seconds)
+                        FROM failed f JOIN webhook_endpoints e ON e.merchant_id = f.merchant_id
+                        WHERE e.disabled_at IS NULL AND (e.events & \(pushFailed.bit)) <> 0
+                        RETURNING 1
+                    )
+                    SELECT count(*) FROM hooked
+                    """
+                )
                 try await connection.query(
                     """
                     UPDATE push_outbox SET status = 'failed', last_error = \(reason), updated_at = \(seconds),
@@ -163,8 +204,11 @@ extension PostgresStore {
                     logger: self.logger
                 )
             }
+            if webhooks > 0 { try await self.notify(connection, .webhooksQueued) }
+            return webhooks
         }
         if !retried.ids.isEmpty { hub.publish(.pushesQueued) }
+        if webhooks > 0 { hub.publish(.webhooksQueued) }
     }
 
     public func nextPushDue(types: [String]) async throws -> Date? {

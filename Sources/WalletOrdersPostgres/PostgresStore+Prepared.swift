@@ -192,13 +192,25 @@ extension PostgresStore {
             ), registered AS (
                 SELECT count(*) AS devices FROM registrations
                 WHERE order_type_identifier = $5 AND order_identifier = $6
+            ), hooked AS (
+                -- order.updated for every enabled endpoint of the merchant's that listens for it.
+                INSERT INTO webhook_deliveries (message_id, endpoint_id, event, order_type_identifier, order_identifier,
+                                                detail, occurred_at, status, next_attempt_at, updated_at)
+                SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, 'order.updated', $5, $6, $15, $9,
+                       'pending', $9, $9
+                FROM webhook_endpoints e, updated
+                WHERE e.merchant_id = $14 AND e.disabled_at IS NULL AND (e.events & $16) <> 0
+                RETURNING 1
+            ), hooks AS (
+                SELECT count(*) AS webhooks FROM hooked
             )
-            SELECT u.change_tag, u.created_at, r.devices,
+            SELECT u.change_tag, u.created_at, r.devices, h.webhooks,
                    pg_notify($10, $11)::text AS changed,
-                   CASE WHEN r.devices > 0 THEN pg_notify($10, $12)::text END AS pushes
-            FROM updated u, registered r
+                   CASE WHEN r.devices > 0 THEN pg_notify($10, $12)::text END AS pushes,
+                   CASE WHEN h.webhooks > 0 THEN pg_notify($10, $17)::text END AS hooks
+            FROM updated u, registered r, hooks h
             """
-        typealias Row = (changeTag: Int64, createdAt: Int64, devices: Int)
+        typealias Row = (changeTag: Int64, createdAt: Int64, devices: Int, webhooks: Int)
         let order: OrderWrite
         let document: String
         let expectedVersion: Int
@@ -208,7 +220,7 @@ extension PostgresStore {
             let type = order.orderTypeIdentifier
             let id = order.orderIdentifier
             let version = expectedVersion + 1
-            var bindings = PostgresBindings(capacity: 14)
+            var bindings = PostgresBindings(capacity: 17)
             bindings.append(document)
             bindings.append(order.status.rawValue)
             bindings.append(order.updatedAt.unixSeconds)
@@ -223,12 +235,18 @@ extension PostgresStore {
             bindings.append(PostgresStore.payload(.pushesQueued))
             bindings.append(order.orderNumber)
             bindings.append(order.merchantID)
+            bindings.append(WebhookEvent.detail(["version": version, "status": order.status.rawValue]))
+            bindings.append(WebhookEvent.orderUpdated.bit)
+            bindings.append(PostgresStore.payload(.webhooksQueued))
             return bindings
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
             let columns = Columns(row)
-            return (try columns["change_tag"], try columns["created_at"], Int(try columns["devices"] as Int64))
+            return (
+                try columns["change_tag"], try columns["created_at"], Int(try columns["devices"] as Int64),
+                Int(try columns["webhooks"] as Int64)
+            )
         }
     }
 

@@ -19,35 +19,73 @@ extension PostgresStore {
         // xmax is 0 on a row this statement inserted, and the updating transaction's id on one it updated. A new
         // device past the cap selects no row to insert, so nothing comes back.
         let cap = maxDevices.map(Int64.init)
+        let added = WebhookEvent.orderAddedToWallet
+        // The order's first device puts it in a Wallet: `order.added_to_wallet`, in the same statement. The WITH
+        // clauses see the registrations as they were before it, so "no other device" is read as it should be.
         let rows = try await client.query(
             """
-            INSERT INTO registrations AS r (device_identifier, order_type_identifier, order_identifier, push_token,
-                                            created_at, updated_at)
-            SELECT \(device), \(type), \(id), \(pushToken), \(now.unixSeconds), \(now.unixSeconds)
-            WHERE \(cap)::bigint IS NULL
-               OR EXISTS (SELECT 1 FROM registrations WHERE device_identifier = \(device)
-                          AND order_type_identifier = \(type) AND order_identifier = \(id))
-               OR (SELECT count(*) FROM registrations WHERE order_type_identifier = \(type) AND order_identifier = \(id))
-                  < \(cap)::bigint
-            ON CONFLICT (device_identifier, order_type_identifier, order_identifier) DO UPDATE
-                SET push_token = excluded.push_token,
-                    updated_at = CASE WHEN r.push_token = excluded.push_token THEN r.updated_at ELSE excluded.updated_at END
-            RETURNING (xmax = 0) AS inserted
+            WITH registered AS (
+                INSERT INTO registrations AS r (device_identifier, order_type_identifier, order_identifier, push_token,
+                                                created_at, updated_at)
+                SELECT \(device), \(type), \(id), \(pushToken), \(now.unixSeconds), \(now.unixSeconds)
+                WHERE \(cap)::bigint IS NULL
+                   OR EXISTS (SELECT 1 FROM registrations WHERE device_identifier = \(device)
+                              AND order_type_identifier = \(type) AND order_identifier = \(id))
+                   OR (SELECT count(*) FROM registrations WHERE order_type_identifier = \(type) AND order_identifier = \(id))
+                      < \(cap)::bigint
+                ON CONFLICT (device_identifier, order_type_identifier, order_identifier) DO UPDATE
+                    SET push_token = excluded.push_token,
+                        updated_at = CASE WHEN r.push_token = excluded.push_token THEN r.updated_at ELSE excluded.updated_at END
+                RETURNING (xmax = 0) AS inserted
+            ), hooked AS (
+                INSERT INTO webhook_deliveries (message_id, endpoint_id, event, order_type_identifier, order_identifier,
+                                                detail, occurred_at, status, next_attempt_at, updated_at)
+                SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, \(added.rawValue), \(type), \(id), '{}',
+                       \(now.unixSeconds), 'pending', \(now.unixSeconds), \(now.unixSeconds)
+                FROM webhook_endpoints e JOIN orders o ON o.merchant_id = e.merchant_id
+                WHERE o.order_type_identifier = \(type) AND o.order_identifier = \(id)
+                  AND e.disabled_at IS NULL AND (e.events & \(added.bit)) <> 0
+                  AND EXISTS (SELECT 1 FROM registered WHERE inserted)
+                  AND NOT EXISTS (SELECT 1 FROM registrations WHERE order_type_identifier = \(type)
+                                  AND order_identifier = \(id) AND device_identifier <> \(device))
+                RETURNING 1
+            )
+            SELECT inserted, (SELECT count(*) FROM hooked) AS webhooks FROM registered
             """,
             logger: logger
         ).collect()
         guard let row = rows.first else { throw StoreError.tooManyDevices }
-        return try Columns(row)["inserted"] as Bool ? .created : .existing
+        let columns = Columns(row)
+        try await announceWebhooks(Int(try columns["webhooks"] as Int64))
+        return try columns["inserted"] as Bool ? .created : .existing
     }
 
-    public func unregister(device: String, type: String, id: String) async throws {
-        try await client.query(
+    public func unregister(device: String, type: String, id: String, now: Date) async throws {
+        let removed = WebhookEvent.orderRemovedFromWallet
+        // The order's last device takes it out of every Wallet: `order.removed_from_wallet`, in the same statement.
+        let webhooks = try await count(
             """
-            DELETE FROM registrations
-            WHERE device_identifier = \(device) AND order_type_identifier = \(type) AND order_identifier = \(id)
-            """,
-            logger: logger
+            WITH gone AS (
+                DELETE FROM registrations
+                WHERE device_identifier = \(device) AND order_type_identifier = \(type) AND order_identifier = \(id)
+                RETURNING 1
+            ), hooked AS (
+                INSERT INTO webhook_deliveries (message_id, endpoint_id, event, order_type_identifier, order_identifier,
+                                                detail, occurred_at, status, next_attempt_at, updated_at)
+                SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, \(removed.rawValue), \(type), \(id),
+                       '{}', \(now.unixSeconds), 'pending', \(now.unixSeconds), \(now.unixSeconds)
+                FROM webhook_endpoints e JOIN orders o ON o.merchant_id = e.merchant_id
+                WHERE o.order_type_identifier = \(type) AND o.order_identifier = \(id)
+                  AND e.disabled_at IS NULL AND (e.events & \(removed.bit)) <> 0
+                  AND EXISTS (SELECT 1 FROM gone)
+                  AND NOT EXISTS (SELECT 1 FROM registrations WHERE order_type_identifier = \(type)
+                                  AND order_identifier = \(id) AND device_identifier <> \(device))
+                RETURNING 1
+            )
+            SELECT count(*) FROM hooked
+            """
         )
+        try await announceWebhooks(webhooks)
     }
 
     public func changedOrders(device: String, type: String, since tag: Int64?) async throws -> ChangedOrders? {

@@ -34,6 +34,19 @@ extension PostgresStore {
         Int(try await first(Int64.self, query) ?? 0)
     }
 
+    /// A statement on `connection` whose single row holds a count.
+    func count(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> Int {
+        Int(try await connection.query(query, logger: logger).collect().first?.decode(Int64.self) ?? 0)
+    }
+
+    /// Tells this instance's worker, and every other instance's, that webhook deliveries were queued by a statement
+    /// that committed on its own.
+    func announceWebhooks(_ queued: Int) async throws {
+        guard queued > 0 else { return }
+        hub.publish(.webhooksQueued)
+        try await client.query("SELECT pg_notify(\(Self.channel), \(Self.payload(.webhooksQueued)))", logger: logger)
+    }
+
     func strings(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> [String] {
         try await connection.query(query, logger: logger).collect().map { try Columns($0)["name"] }
     }

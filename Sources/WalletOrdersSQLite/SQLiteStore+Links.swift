@@ -41,7 +41,7 @@ extension SQLiteStore {
             ) ?? false
         }
         guard live else { return nil }
-        return try await write { db in
+        let used = try await write { db -> (OrderLinkUse, Int)? in
             let row = try Row.fetchOne(
                 db.cachedStatement(
                     sql: """
@@ -54,16 +54,27 @@ extension SQLiteStore {
                 ),
                 arguments: arguments
             )
-            return row.map { row in
-                OrderLinkUse(
-                    linkID: row["id"],
-                    merchantID: row["merchant_id"],
-                    orderTypeIdentifier: row["order_type_identifier"],
-                    orderIdentifier: row["order_identifier"],
-                    downloads: row["downloads"]
-                )
-            }
+            guard let row else { return nil }
+            let use = OrderLinkUse(
+                linkID: row["id"],
+                merchantID: row["merchant_id"],
+                orderTypeIdentifier: row["order_type_identifier"],
+                orderIdentifier: row["order_identifier"],
+                downloads: row["downloads"]
+            )
+            let webhooks = try Self.queueWebhooks(
+                db,
+                .linkDownloaded,
+                type: use.orderTypeIdentifier,
+                id: use.orderIdentifier,
+                merchant: use.merchantID,
+                detail: ["linkId": use.linkID, "downloads": use.downloads],
+                now: now
+            )
+            return (use, webhooks)
         }
+        if let used, used.1 > 0 { hub.publish(.webhooksQueued) }
+        return used?.0
     }
 
     /// The link of `:hash` that may serve `:client` at `:now`: unrevoked, unexpired, and reusable, unused, or used

@@ -73,7 +73,7 @@ extension SQLiteStore {
     public func finishPushes(_ outcomes: [(PushJob, PushOutcome)], owner: String, now: Date) async throws {
         guard !outcomes.isEmpty else { return }
         let seconds = now.unixSeconds
-        let requeued = try await write { db -> Bool in
+        let (requeued, webhooks) = try await write { db -> (Bool, Int) in
             // Every change is guarded by the claim: a push reclaimed from this owner belongs to someone else now.
             let held = "id = ? AND status = 'sending' AND claimed_by = ?"
             let delivered = try db.cachedStatement(
@@ -84,6 +84,7 @@ extension SQLiteStore {
                     """
             )
             var requeued = false
+            var webhooks = 0
             for (job, outcome) in outcomes {
                 switch outcome {
                 case .delivered:
@@ -109,6 +110,7 @@ extension SQLiteStore {
                             """,
                         arguments: [reason, seconds, job.id, owner]
                     )
+                    if db.changesCount == 1 { webhooks += try Self.queuePushFailed(db, job, reason: reason, now: now) }
                 case .tokenRejected(let reason):
                     try db.execute(
                         sql: """
@@ -118,6 +120,7 @@ extension SQLiteStore {
                             """,
                         arguments: [reason, seconds, job.id, owner]
                     )
+                    if db.changesCount == 1 { webhooks += try Self.queuePushFailed(db, job, reason: reason, now: now) }
                     try db.execute(
                         sql: """
                             UPDATE push_outbox SET status = 'failed', last_error = ?, updated_at = ?
@@ -133,9 +136,23 @@ extension SQLiteStore {
                     )
                 }
             }
-            return requeued
+            return (requeued, webhooks)
         }
         if requeued { hub.publish(.pushesQueued) }
+        if webhooks > 0 { hub.publish(.webhooksQueued) }
+    }
+
+    /// Queues `push.failed` for a push that failed for good, with APNs' reason.
+    private static func queuePushFailed(_ db: Database, _ job: PushJob, reason: String, now: Date) throws -> Int {
+        try queueWebhooks(
+            db,
+            .pushFailed,
+            type: job.orderTypeIdentifier,
+            id: job.orderIdentifier,
+            merchant: nil,
+            detail: ["reason": reason, "attempts": job.attempts],
+            now: now
+        )
     }
 
     public func nextPushDue(types: [String]) async throws -> Date? {

@@ -15,7 +15,7 @@ extension SQLiteStore {
     )
         async throws -> RegistrationOutcome
     {
-        try await write { db in
+        let (outcome, webhooks) = try await write { db -> (RegistrationOutcome, Int) in
             let existing = try String.fetchOne(
                 db.cachedStatement(
                     sql: """
@@ -35,7 +35,7 @@ extension SQLiteStore {
                         arguments: [pushToken, now.unixSeconds, device, type, id]
                     )
                 }
-                return .existing
+                return (.existing, 0)
             }
             if let maxDevices {
                 let registered =
@@ -54,12 +54,27 @@ extension SQLiteStore {
                     VALUES (?, ?, ?, ?, ?, ?)
                     """
             ).execute(arguments: [device, type, id, pushToken, now.unixSeconds, now.unixSeconds])
-            return .created
+            // The order's first device: it is in a Wallet now.
+            let others =
+                try Bool.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT EXISTS (SELECT 1 FROM registrations WHERE order_type_identifier = ? AND order_identifier = ?
+                                                                          AND device_identifier <> ?)
+                            """
+                    ),
+                    arguments: [type, id, device]
+                ) ?? false
+            let webhooks =
+                others ? 0 : try Self.queueWebhooks(db, .orderAddedToWallet, type: type, id: id, merchant: nil, now: now)
+            return (.created, webhooks)
         }
+        if webhooks > 0 { hub.publish(.webhooksQueued) }
+        return outcome
     }
 
-    public func unregister(device: String, type: String, id: String) async throws {
-        try await write { db in
+    public func unregister(device: String, type: String, id: String, now: Date) async throws {
+        let webhooks = try await write { db -> Int in
             try db.execute(
                 sql: """
                     DELETE FROM registrations
@@ -67,7 +82,19 @@ extension SQLiteStore {
                     """,
                 arguments: [device, type, id]
             )
+            guard db.changesCount == 1 else { return 0 }
+            // The order's last device: no Wallet holds it any more.
+            let others =
+                try Bool.fetchOne(
+                    db,
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM registrations WHERE order_type_identifier = ? AND order_identifier = ?)
+                        """,
+                    arguments: [type, id]
+                ) ?? false
+            return others ? 0 : try Self.queueWebhooks(db, .orderRemovedFromWallet, type: type, id: id, merchant: nil, now: now)
         }
+        if webhooks > 0 { hub.publish(.webhooksQueued) }
     }
 
     public func changedOrders(device: String, type: String, since tag: Int64?) async throws -> ChangedOrders? {

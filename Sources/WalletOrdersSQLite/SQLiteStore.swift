@@ -172,7 +172,7 @@ public final class SQLiteStore: OrderStore {
         let version = expectedVersion + 1
         // Serialized before taking the writer: registrations and every other write wait while it is held.
         let document = Self.text(order.document)
-        let update = try await write { db in
+        let update = try await write { db -> (OrderUpdate, Int) in
             let tag = try Self.nextChangeTag(db)
             // Cached statements on the write paths devices and merchants hit most: compiling SQL showed in profiles.
             try db.cachedStatement(
@@ -211,6 +211,15 @@ public final class SQLiteStore: OrderStore {
             }
             try Self.storePackage(db, type: type, id: id, version: version, data: order.package)
             let queued = try Self.queuePushes(db, type: type, id: id, merchant: order.merchantID, now: now)
+            let webhooks = try Self.queueWebhooks(
+                db,
+                .orderUpdated,
+                type: type,
+                id: id,
+                merchant: order.merchantID,
+                detail: ["version": version, "status": order.status.rawValue],
+                now: now
+            )
             let createdAt =
                 try Int64.fetchOne(
                     db.cachedStatement(
@@ -221,11 +230,12 @@ public final class SQLiteStore: OrderStore {
                     arguments: [type, id]
                 ) ?? order.createdAt.unixSeconds
             let stored = StoredOrder(committed: order, changeTag: tag, version: version, createdAt: createdAt)
-            return OrderUpdate(order: stored, pushesQueued: queued)
+            return (OrderUpdate(order: stored, pushesQueued: queued), webhooks)
         }
         hub.publish(.orderChanged(type: type, id: id, version: version))
-        if update.pushesQueued > 0 { hub.publish(.pushesQueued) }
-        return update
+        if update.0.pushesQueued > 0 { hub.publish(.pushesQueued) }
+        if update.1 > 0 { hub.publish(.webhooksQueued) }
+        return update.0
     }
 
     public func order(type: String, id: String) async throws -> StoredOrder? {

@@ -68,7 +68,7 @@ public protocol OrderStore: Sendable {
     ) async throws
         -> RegistrationOutcome
     /// Removes a device's registration for an order; nothing happens when there is none.
-    func unregister(device: String, type: String, id: String) async throws
+    func unregister(device: String, type: String, id: String, now: Date) async throws
     /// The device's orders of `type` changed after `tag` (all of them without one); nil when the device is
     /// registered for no order of that type. The answer's tag never runs ahead of a write not yet visible, so
     /// a device that hands it back never misses an update.
@@ -178,6 +178,49 @@ public protocol OrderStore: Sendable {
     /// Deletes the links that expired before `date`; answers how many.
     @discardableResult
     func pruneOrderLinks(expiredBefore date: Date) async throws -> Int
+
+    // MARK: Webhooks
+
+    /// Stores a merchant's new endpoint; throws `StoreError.tooManyWebhooks` when the merchant has `maxPerMerchant`.
+    func addWebhookEndpoint(_ endpoint: WebhookEndpoint, maxPerMerchant: Int) async throws
+    /// The endpoints of one merchant, or of every merchant (nil), oldest first.
+    func webhookEndpoints(merchantID: Int64?) async throws -> [WebhookEndpoint]
+    /// Changes what `change` names of an endpoint of `merchantID`; nil when the merchant has no such endpoint.
+    /// Enabling an endpoint puts its failed deliveries of the last `retention` back in the queue.
+    func changeWebhookEndpoint(
+        id: String,
+        merchantID: Int64,
+        _ change: WebhookEndpointChange,
+        now: Date
+    ) async throws
+        -> WebhookEndpoint?
+    /// Deletes an endpoint of `merchantID` with its deliveries; answers whether there was one.
+    func deleteWebhookEndpoint(id: String, merchantID: Int64) async throws -> Bool
+    /// Claims up to `limit` deliveries for `claim`, oldest first: the due pending deliveries of enabled endpoints,
+    /// and those whose claim's lease ran out (their instance died). They become `sending`; two instances never
+    /// claim the same delivery.
+    func claimDueDeliveries(limit: Int, claim: PushClaim, now: Date) async throws -> [WebhookJob]
+    /// Records what became of deliveries `owner` sent; a delivery it no longer holds is left alone. A `failed`
+    /// outcome disables the endpoint with its reason.
+    func finishDeliveries(_ outcomes: [(WebhookJob, WebhookOutcome)], owner: String, now: Date) async throws
+    /// Puts the deliveries `owner` holds back in the queue (a graceful stop); answers how many.
+    @discardableResult
+    func releaseDeliveries(owner: String) async throws -> Int
+    /// When the next delivery is due (a pending one of an enabled endpoint, or a claim whose lease runs out).
+    func nextDeliveryDue() async throws -> Date?
+    /// An endpoint's deliveries, newest first, one page; nil when `merchantID` has no such endpoint.
+    func webhookDeliveries(
+        endpointID: String,
+        merchantID: Int64,
+        page: PageRequest
+    ) async throws
+        -> Page<WebhookDelivery>?
+    /// Queues a delivery of an endpoint of `merchantID` again, due at `now`, with the same message id; answers the
+    /// delivery, nil when there is no such delivery.
+    func redeliver(deliveryID: Int64, endpointID: String, merchantID: Int64, now: Date) async throws -> WebhookDelivery?
+    /// Deletes delivered and failed deliveries last touched before `date`; answers how many.
+    @discardableResult
+    func pruneDeliveries(finishedBefore date: Date) async throws -> Int
 
     // MARK: Counts and bulk loading
 

@@ -16,6 +16,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyDevices
     /// The order has as many live download links as it may.
     case tooManyLinks
+    /// The merchant has as many webhook endpoints as it may.
+    case tooManyWebhooks
     /// The database says something the store cannot use.
     case unexpected(String)
 
@@ -28,6 +30,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .quotaExceeded(let quota): "the write would pass the merchant's \(quota.rawValue)"
         case .tooManyDevices: "the order has as many devices registered as it may"
         case .tooManyLinks: "the order has as many live download links as it may"
+        case .tooManyWebhooks: "the merchant has as many webhook endpoints as it may"
         case .unexpected(let detail): detail
         }
     }

@@ -174,12 +174,19 @@ final class ServiceHarness: Sendable {
             return key
         }
 
-        func patch(_ order: OrderDetails, _ patch: JSONValue) async throws -> TestResponse {
+        func patch(
+            _ order: OrderDetails,
+            _ patch: JSONValue,
+            key: String = ServiceHarness.merchantKey
+        ) async throws
+            -> TestResponse
+        {
             try await merchant(
                 .patch,
                 "/api/v1/orders/\(order.type)/\(order.id)",
                 json: patch,
-                contentType: "application/merge-patch+json"
+                contentType: "application/merge-patch+json",
+                key: key
             )
         }
     }

@@ -96,9 +96,9 @@ final class CountingStore: OrderStore {
         count()
         return try await store.register(device: device, type: type, id: id, pushToken: pushToken, now: now, maxDevices: maxDevices)
     }
-    func unregister(device: String, type: String, id: String) async throws {
+    func unregister(device: String, type: String, id: String, now: Date) async throws {
         count()
-        try await store.unregister(device: device, type: type, id: id)
+        try await store.unregister(device: device, type: type, id: id, now: now)
     }
     func changedOrders(device: String, type: String, since tag: Int64?) async throws -> ChangedOrders? {
         count()
@@ -254,5 +254,56 @@ final class CountingStore: OrderStore {
     func pruneOrderLinks(expiredBefore date: Date) async throws -> Int {
         count()
         return try await store.pruneOrderLinks(expiredBefore: date)
+    }
+    func addWebhookEndpoint(_ endpoint: WebhookEndpoint, maxPerMerchant: Int) async throws {
+        count()
+        try await store.addWebhookEndpoint(endpoint, maxPerMerchant: maxPerMerchant)
+    }
+    func webhookEndpoints(merchantID: Int64?) async throws -> [WebhookEndpoint] {
+        count()
+        return try await store.webhookEndpoints(merchantID: merchantID)
+    }
+    func changeWebhookEndpoint(
+        id: String,
+        merchantID: Int64,
+        _ change: WebhookEndpointChange,
+        now: Date
+    ) async throws
+        -> WebhookEndpoint?
+    {
+        count()
+        return try await store.changeWebhookEndpoint(id: id, merchantID: merchantID, change, now: now)
+    }
+    func deleteWebhookEndpoint(id: String, merchantID: Int64) async throws -> Bool {
+        count()
+        return try await store.deleteWebhookEndpoint(id: id, merchantID: merchantID)
+    }
+    func claimDueDeliveries(limit: Int, claim: PushClaim, now: Date) async throws -> [WebhookJob] {
+        count()
+        return try await store.claimDueDeliveries(limit: limit, claim: claim, now: now)
+    }
+    func finishDeliveries(_ outcomes: [(WebhookJob, WebhookOutcome)], owner: String, now: Date) async throws {
+        count()
+        try await store.finishDeliveries(outcomes, owner: owner, now: now)
+    }
+    func releaseDeliveries(owner: String) async throws -> Int {
+        count()
+        return try await store.releaseDeliveries(owner: owner)
+    }
+    func nextDeliveryDue() async throws -> Date? {
+        count()
+        return try await store.nextDeliveryDue()
+    }
+    func webhookDeliveries(endpointID: String, merchantID: Int64, page: PageRequest) async throws -> Page<WebhookDelivery>? {
+        count()
+        return try await store.webhookDeliveries(endpointID: endpointID, merchantID: merchantID, page: page)
+    }
+    func redeliver(deliveryID: Int64, endpointID: String, merchantID: Int64, now: Date) async throws -> WebhookDelivery? {
+        count()
+        return try await store.redeliver(deliveryID: deliveryID, endpointID: endpointID, merchantID: merchantID, now: now)
+    }
+    func pruneDeliveries(finishedBefore date: Date) async throws -> Int {
+        count()
+        return try await store.pruneDeliveries(finishedBefore: date)
     }
 }

@@ -118,7 +118,7 @@ import WalletOrdersTesting
         #expect(
             applied == [
                 "0001_initial", "0002_order_versions", "0003_claims_and_history", "0004_bounded_device_logs",
-                "0005_fewer_pages_per_write", "0006_merchants", "0007_order_links",
+                "0005_fewer_pages_per_write", "0006_merchants", "0007_order_links", "0008_webhooks",
             ]
         )
         await store.close()
@@ -140,7 +140,7 @@ import WalletOrdersTesting
                 == [
                     "wal",
                     "0001_initial,0002_order_versions,0003_claims_and_history,0004_bounded_device_logs,"
-                        + "0005_fewer_pages_per_write,0006_merchants,0007_order_links", "True",
+                        + "0005_fewer_pages_per_write,0006_merchants,0007_order_links,0008_webhooks", "True",
                 ]
         )
     }

@@ -103,6 +103,7 @@ extension ServiceConfiguration {
             }
         }
         playground = try Self.flag(reader.text(.playground), key: .playground) ?? false
+        webhookAllowPrivate = try Self.flag(reader.text(.webhookAllowPrivate), key: .webhookAllowPrivate) ?? false
         for name in reader.texts(.orderTypes) {
             guard let extra = try Self.orderType(reader.orderType(named: name)) else {
                 throw ConfigurationError("orderTypes names \(name), but \(name).orderType is missing")

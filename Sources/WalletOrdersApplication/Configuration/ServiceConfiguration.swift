@@ -42,6 +42,8 @@ public struct ServiceConfiguration: Sendable {
     /// Whether `/playground` is on once an order type is configured (behind the admin key, as a merchant of its
     /// own, `playground`, that touches no other merchant's orders). In development it is always on.
     public var playground = false
+    /// Whether webhook URLs may name loopback, private and link-local addresses: for tests and development only.
+    public var webhookAllowPrivate = false
     /// The most devices one order may have registered; past it, a new device's registration is refused (429).
     public var maxDevicesPerOrder: Int? = OrderService.defaultMaxDevicesPerOrder
     /// With no order type configured, where the development order type's pushes go: a local APNs

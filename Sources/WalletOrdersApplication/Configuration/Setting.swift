@@ -15,8 +15,8 @@ public enum Setting: String, CaseIterable, Sendable {
     // What one client may ask and how long it may take; what is kept of device logs.
     case authFailureLimit, listingLimit, merchantLimit, logLimit, linkLimit, rateLimitClients, trustedProxyHeader
     case headerTimeout, bodyTimeout, idleTimeout, maxConnections, maxConnectionsPerClient, logMaxBytes
-    // What devices and the playground may do.
-    case maxDevicesPerOrder, playground
+    // What devices and the playground may do; where webhooks may go.
+    case maxDevicesPerOrder, playground, webhookAllowPrivate
 
     /// Values never logged, and redacted by swift-configuration's own logs. The database URL may hold a password.
     public var isSecret: Bool {

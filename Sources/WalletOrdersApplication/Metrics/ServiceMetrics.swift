@@ -167,6 +167,22 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
         }
     }
 
+    /// Counts what became of a round of webhook deliveries.
+    public func webhooksFinished(_ outcomes: [WebhookOutcome]) {
+        for outcome in outcomes {
+            let name =
+                switch outcome {
+                case .delivered: "delivered"
+                case .retry: "retry"
+                case .failed: "failed"
+                }
+            registry.makeCounter(
+                descriptor: Self.name("webhook_attempts", "total", "Webhook delivery attempts by outcome"),
+                labels: [("outcome", name)]
+            ).increment()
+        }
+    }
+
     /// The label of merchant `slug`: itself, for the first `maxMerchantLabels` merchants seen (the default one
     /// among them), `other` for the rest.
     private func merchantLabel(_ slug: String) -> String {

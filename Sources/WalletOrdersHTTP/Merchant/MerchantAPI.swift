@@ -29,6 +29,14 @@ struct MerchantAPI: Sendable {
         api.get("orders/:orderTypeIdentifier/:orderIdentifier/registrations", use: registrations)
         api.post("orders/:orderTypeIdentifier/:orderIdentifier/links", use: createLink)
         api.delete("orders/:orderTypeIdentifier/:orderIdentifier/links/:linkId", use: revokeLink)
+        api.post("webhooks", use: createWebhook)
+        api.get("webhooks", use: listWebhooks)
+        api.get("webhooks/:webhookId", use: getWebhook)
+        api.patch("webhooks/:webhookId", use: changeWebhook)
+        api.delete("webhooks/:webhookId", use: deleteWebhook)
+        api.post("webhooks/:webhookId/rotate-secret", use: rotateWebhookSecret)
+        api.get("webhooks/:webhookId/deliveries", use: webhookDeliveries)
+        api.post("webhooks/:webhookId/deliveries/:deliveryId/redeliver", use: redeliver)
         api.get("pushes", use: pushes)
         api.get("logs", use: logs)
     }
@@ -170,7 +178,7 @@ struct MerchantAPI: Sendable {
     }
 
     /// `limit` (1 to 500, default 50) and `before` (the `next` of the previous page).
-    private func page(_ request: Request) throws -> PageRequest {
+    func page(_ request: Request) throws -> PageRequest {
         let query = request.uri.queryParameters
         var limit = Self.defaultPageSize
         if let text = query.get("limit") {

@@ -78,6 +78,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         case .tooManyDevices: self.init(.tooManyRequests, error.description, retryAfter: 3_600)
         case .linkNotFound: self.init(.notFound, error.description)
         case .tooManyLinks: self.init(.conflict, error.description)
+        case .webhookNotFound: self.init(.notFound, error.description)
+        case .tooManyWebhooks, .webhookDisabled: self.init(.conflict, error.description)
         }
     }
 

@@ -106,7 +106,7 @@ public final class FetchCache: Sendable {
             switch event {
             case .orderChanged(let type, let id, let version):
                 state.raiseFloor(Key(type: type, id: id), to: version, maxFloors: maxFloors)
-            case .pushesQueued:
+            case .pushesQueued, .webhooksQueued:
                 break
             case .merchantsChanged:
                 // A merchant's template may have changed: packages made with the old one go (rare: an operator's

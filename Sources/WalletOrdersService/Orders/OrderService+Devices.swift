@@ -71,7 +71,7 @@ extension OrderService {
     public func unregister(device: String, type: String, id: String, token: String?) async throws {
         try await priority.device {
             _ = try await authorize(type: type, id: id, token: token)
-            try await store.unregister(device: device, type: type, id: id)
+            try await store.unregister(device: device, type: type, id: id, now: now())
         }
     }
 

@@ -31,6 +31,8 @@ public struct OrderService: Sendable {
     let priority = DevicePriority(cores: ProcessInfo.processInfo.activeProcessorCount)
     /// The merchants and their keys, in memory.
     public let merchants: MerchantDirectory
+    /// Whether webhook URLs may name loopback and private addresses: for tests and development only.
+    public let webhookAllowPrivate: Bool
 
     /// How many times a write reads and builds again after losing a race to a write from another instance.
     static let maxWriteAttempts = 10
@@ -53,9 +55,11 @@ public struct OrderService: Sendable {
         logLimits: DeviceLogLimits = DeviceLogLimits(),
         cacheCapacity: Int = OrderService.defaultCacheCapacity,
         merchantKeys: [String] = [],
-        maxDevicesPerOrder: Int? = OrderService.defaultMaxDevicesPerOrder
+        maxDevicesPerOrder: Int? = OrderService.defaultMaxDevicesPerOrder,
+        webhookAllowPrivate: Bool = false
     ) {
         self.store = store
+        self.webhookAllowPrivate = webhookAllowPrivate
         self.logLimits = logLimits
         self.maxDevicesPerOrder = maxDevicesPerOrder
         self.orderTypes = Dictionary(uniqueKeysWithValues: orderTypes.map { ($0.identifier, $0) })

@@ -26,6 +26,12 @@ public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertib
     case linkNotFound
     /// The order has `limit` live links; a new one is refused until one expires or is revoked.
     case tooManyLinks(limit: Int)
+    /// The merchant has no such webhook endpoint, or no such delivery of it.
+    case webhookNotFound
+    /// The merchant has `limit` webhook endpoints; a new one is refused until one is deleted.
+    case tooManyWebhooks(limit: Int)
+    /// The endpoint is disabled: deliveries to it wait until it is enabled again.
+    case webhookDisabled
 
     public var description: String {
         switch self {
@@ -47,6 +53,10 @@ public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertib
         case .linkNotFound: "no such link"
         case .tooManyLinks(let limit):
             "this order has \(limit) links that are neither expired nor revoked, the most it may have; revoke one"
+        case .webhookNotFound: "no such webhook endpoint or delivery"
+        case .tooManyWebhooks(let limit):
+            "this merchant has \(limit) webhook endpoints, the most it may have; delete one"
+        case .webhookDisabled: "the endpoint is disabled; enable it (PATCH with {\"enabled\": true}) to deliver to it again"
         case .tooManyDevices(let limit):
             "this order has \(limit) devices registered, the most one order may have (maxDevicesPerOrder); "
                 + "a device that unregisters makes room"

@@ -4,6 +4,8 @@ import Foundation
 public enum StoreEvent: Sendable, Equatable {
     /// Pushes were queued: a worker should look at the outbox.
     case pushesQueued
+    /// Webhook deliveries were queued: a webhook worker should look.
+    case webhooksQueued
     /// A new version of an order was committed.
     case orderChanged(type: String, id: String, version: Int)
     /// A merchant, its template or its keys changed: whoever caches them reads them again.

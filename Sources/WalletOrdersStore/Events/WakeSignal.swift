@@ -2,7 +2,7 @@ import Synchronization
 
 /// Lets one task sleep until another has news, or until a time limit: a wake-up that arrives while nobody waits
 /// is kept for the next wait, and several collapse into one.
-final class WakeSignal: Sendable {
+public final class WakeSignal: Sendable {
     private struct State {
         var pending = false
         var waiter: (id: UInt64, continuation: CheckedContinuation<Void, Never>)?
@@ -11,8 +11,10 @@ final class WakeSignal: Sendable {
 
     private let state = Mutex(State())
 
+    public init() {}
+
     /// Wakes the waiter, or the next one to wait.
-    func wake() {
+    public func wake() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard let waiter = state.waiter else {
                 state.pending = true
@@ -25,7 +27,7 @@ final class WakeSignal: Sendable {
     }
 
     /// Returns when woken, when `timeout` has passed, or when the task is cancelled.
-    func wait(timeout: Duration) async {
+    public func wait(timeout: Duration) async {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID

@@ -1,0 +1,387 @@
+import Foundation
+import GRDB
+import WalletOrdersStore
+
+/// Webhook endpoints and the outbox of deliveries to them. Deliveries are queued inside the write that caused
+/// them (`queueWebhooks`), so an event is stored exactly when its change is.
+extension SQLiteStore {
+    public func addWebhookEndpoint(_ endpoint: WebhookEndpoint, maxPerMerchant: Int) async throws {
+        try await write { db in
+            let count =
+                try Int.fetchOne(
+                    db,
+                    sql: "SELECT COUNT(*) FROM webhook_endpoints WHERE merchant_id = ?",
+                    arguments: [endpoint.merchantID]
+                ) ?? 0
+            guard count < maxPerMerchant else { throw StoreError.tooManyWebhooks }
+            try db.execute(
+                sql: """
+                    INSERT INTO webhook_endpoints (id, merchant_id, url, events, secret, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    endpoint.id, endpoint.merchantID, endpoint.url, WebhookEvent.mask(endpoint.events), endpoint.secret,
+                    endpoint.createdAt.unixSeconds, endpoint.updatedAt.unixSeconds,
+                ]
+            )
+        }
+    }
+
+    public func webhookEndpoints(merchantID: Int64?) async throws -> [WebhookEndpoint] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM webhook_endpoints WHERE ?1 IS NULL OR merchant_id = ?1 ORDER BY created_at, id",
+                arguments: [merchantID]
+            ).map(Self.endpoint)
+        }
+    }
+
+    public func changeWebhookEndpoint(
+        id: String,
+        merchantID: Int64,
+        _ change: WebhookEndpointChange,
+        now: Date
+    )
+        async throws -> WebhookEndpoint?
+    {
+        let requeued = try await write { db -> (WebhookEndpoint?, Int) in
+            guard
+                var endpoint = try Row.fetchOne(
+                    db,
+                    sql: "SELECT * FROM webhook_endpoints WHERE id = ? AND merchant_id = ?",
+                    arguments: [id, merchantID]
+                ).map(Self.endpoint)
+            else { return (nil, 0) }
+            if let url = change.url { endpoint.url = url }
+            if let events = change.events { endpoint.events = events }
+            if let secret = change.secret {
+                endpoint.previousSecret = endpoint.secret
+                endpoint.previousSecretUntil = change.previousSecretUntil
+                endpoint.secret = secret
+            }
+            var requeued = 0
+            switch change.enabled {
+            case true? where endpoint.disabledAt != nil:
+                endpoint.disabledAt = nil
+                endpoint.disabledReason = nil
+                try db.execute(
+                    sql: """
+                        UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?1, updated_at = ?1
+                        WHERE endpoint_id = ?2 AND status = 'failed'
+                        """,
+                    arguments: [now.unixSeconds, id]
+                )
+                requeued = db.changesCount
+            case false? where endpoint.disabledAt == nil:
+                endpoint.disabledAt = now
+                endpoint.disabledReason = "disabled by the merchant"
+                try Self.failPending(db, endpoint: id, reason: "the endpoint was disabled", now: now)
+            default: break
+            }
+            endpoint.updatedAt = now
+            try db.execute(
+                sql: """
+                    UPDATE webhook_endpoints SET url = ?, events = ?, secret = ?, previous_secret = ?,
+                                                 previous_secret_until = ?, updated_at = ?, disabled_at = ?,
+                                                 disabled_reason = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    endpoint.url, WebhookEvent.mask(endpoint.events), endpoint.secret, endpoint.previousSecret,
+                    endpoint.previousSecretUntil?.unixSeconds, now.unixSeconds, endpoint.disabledAt?.unixSeconds,
+                    endpoint.disabledReason, id,
+                ]
+            )
+            return (endpoint, requeued)
+        }
+        if requeued.1 > 0 { hub.publish(.webhooksQueued) }
+        return requeued.0
+    }
+
+    public func deleteWebhookEndpoint(id: String, merchantID: Int64) async throws -> Bool {
+        try await write { db in
+            // Only the merchant's own endpoint's deliveries: the id alone names no one's.
+            try db.execute(
+                sql: """
+                    DELETE FROM webhook_deliveries
+                    WHERE endpoint_id IN (SELECT id FROM webhook_endpoints WHERE id = ? AND merchant_id = ?)
+                    """,
+                arguments: [id, merchantID]
+            )
+            try db.execute(
+                sql: "DELETE FROM webhook_endpoints WHERE id = ? AND merchant_id = ?",
+                arguments: [id, merchantID]
+            )
+            return db.changesCount == 1
+        }
+    }
+
+    public func claimDueDeliveries(limit: Int, claim: PushClaim, now: Date) async throws -> [WebhookJob] {
+        guard limit > 0 else { return [] }
+        return try await write { db in
+            // A claim whose lease ran out belongs to an instance that died: its deliveries are due again.
+            try db.execute(
+                sql: """
+                    UPDATE webhook_deliveries SET status = 'pending', claimed_by = NULL, lease_until = NULL
+                    WHERE status = 'sending' AND lease_until < ?
+                    """,
+                arguments: [now.unixSeconds]
+            )
+            let ids = try Int64.fetchAll(
+                db,
+                sql: """
+                    UPDATE webhook_deliveries SET status = 'sending', attempts = attempts + 1, claimed_by = ?,
+                                                  lease_until = ?, updated_at = ?3
+                    WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?3
+                                 ORDER BY next_attempt_at, id LIMIT ?)
+                    RETURNING id
+                    """,
+                arguments: [claim.owner, claim.leaseUntil.unixSeconds, now.unixSeconds, limit]
+            )
+            guard !ids.isEmpty else { return [] }
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT d.*, e.url, e.secret,
+                           CASE WHEN e.previous_secret_until > ? THEN e.previous_secret END AS live_previous_secret,
+                           m.id AS merchant, m.slug
+                    FROM webhook_deliveries d
+                    JOIN webhook_endpoints e ON e.id = d.endpoint_id
+                    JOIN merchants m ON m.id = e.merchant_id
+                    WHERE d.id IN (\(databaseQuestionMarks(count: ids.count)))
+                    ORDER BY d.id
+                    """,
+                arguments: [now.unixSeconds] + StatementArguments(ids)
+            ).map { row in
+                WebhookJob(
+                    delivery: try Self.delivery(row),
+                    merchantID: row["merchant"],
+                    merchantSlug: row["slug"],
+                    url: row["url"],
+                    secret: row["secret"],
+                    previousSecret: row["live_previous_secret"]
+                )
+            }
+        }
+    }
+
+    public func finishDeliveries(_ outcomes: [(WebhookJob, WebhookOutcome)], owner: String, now: Date) async throws {
+        guard !outcomes.isEmpty else { return }
+        let seconds = now.unixSeconds
+        try await write { db in
+            let held = "id = ? AND status = 'sending' AND claimed_by = ?"
+            for (job, outcome) in outcomes {
+                let id = job.delivery.id
+                switch outcome {
+                case .delivered(let code):
+                    try db.execute(
+                        sql: """
+                            UPDATE webhook_deliveries SET status = 'delivered', last_status_code = ?, last_error = NULL,
+                                                          updated_at = ?, claimed_by = NULL, lease_until = NULL
+                            WHERE \(held)
+                            """,
+                        arguments: [code, seconds, id, owner]
+                    )
+                case .retry(let at, let code, let error):
+                    try db.execute(
+                        sql: """
+                            UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, last_status_code = ?,
+                                                          last_error = ?, updated_at = ?, claimed_by = NULL, lease_until = NULL
+                            WHERE \(held)
+                            """,
+                        arguments: [at.unixSeconds, code, error, seconds, id, owner]
+                    )
+                case .failed(let code, let error, let reason):
+                    try db.execute(
+                        sql: """
+                            UPDATE webhook_deliveries SET status = 'failed', last_status_code = ?, last_error = ?,
+                                                          updated_at = ?, claimed_by = NULL, lease_until = NULL
+                            WHERE \(held)
+                            """,
+                        arguments: [code, error, seconds, id, owner]
+                    )
+                    guard db.changesCount == 1 else { continue }
+                    try db.execute(
+                        sql: """
+                            UPDATE webhook_endpoints SET disabled_at = ?1, disabled_reason = ?2, updated_at = ?1
+                            WHERE id = ?3 AND disabled_at IS NULL
+                            """,
+                        arguments: [seconds, reason, job.delivery.endpointID]
+                    )
+                    try Self.failPending(db, endpoint: job.delivery.endpointID, reason: "the endpoint was disabled", now: now)
+                }
+            }
+        }
+    }
+
+    /// Fails the pending deliveries of an endpoint that was disabled: enabling it again queues them again.
+    private static func failPending(_ db: Database, endpoint: String, reason: String, now: Date) throws {
+        try db.execute(
+            sql: """
+                UPDATE webhook_deliveries SET status = 'failed', last_error = ?, updated_at = ?
+                WHERE endpoint_id = ? AND status = 'pending'
+                """,
+            arguments: [reason, now.unixSeconds, endpoint]
+        )
+    }
+
+    public func releaseDeliveries(owner: String) async throws -> Int {
+        let released = try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE webhook_deliveries SET status = 'pending', claimed_by = NULL, lease_until = NULL,
+                                                  attempts = MAX(attempts - 1, 0)
+                    WHERE status = 'sending' AND claimed_by = ?
+                    """,
+                arguments: [owner]
+            )
+            return db.changesCount
+        }
+        if released > 0 { hub.publish(.webhooksQueued) }
+        return released
+    }
+
+    public func nextDeliveryDue() async throws -> Date? {
+        try await pool.read { db in
+            try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT MIN(due) FROM (
+                        SELECT MIN(next_attempt_at) AS due FROM webhook_deliveries WHERE status = 'pending'
+                        UNION ALL
+                        SELECT MIN(lease_until) FROM webhook_deliveries WHERE status = 'sending')
+                    """
+            ).map(Date.init(unixSeconds:))
+        }
+    }
+
+    public func webhookDeliveries(
+        endpointID: String,
+        merchantID: Int64,
+        page: PageRequest
+    ) async throws
+        -> Page<WebhookDelivery>?
+    {
+        try await pool.read { db in
+            let owned =
+                try Bool.fetchOne(
+                    db,
+                    sql: "SELECT EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND merchant_id = ?)",
+                    arguments: [endpointID, merchantID]
+                ) ?? false
+            guard owned else { return nil }
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM webhook_deliveries WHERE endpoint_id = ?1 AND (?2 IS NULL OR id < ?2)
+                    ORDER BY id DESC LIMIT ?3
+                    """,
+                arguments: [endpointID, page.before, page.limit + 1]
+            )
+            return Page(rows: try rows.map { row in (row["id"], try Self.delivery(row)) }, limit: page.limit)
+        }
+    }
+
+    public func redeliver(
+        deliveryID: Int64,
+        endpointID: String,
+        merchantID: Int64,
+        now: Date
+    ) async throws
+        -> WebhookDelivery?
+    {
+        let delivery = try await write { db -> WebhookDelivery? in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?1, updated_at = ?1,
+                                                  claimed_by = NULL, lease_until = NULL
+                    WHERE id = ?2 AND endpoint_id = ?3 AND status <> 'sending'
+                      AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE merchant_id = ?4 AND disabled_at IS NULL)
+                    RETURNING *
+                    """,
+                arguments: [now.unixSeconds, deliveryID, endpointID, merchantID]
+            ).map(Self.delivery)
+        }
+        if delivery != nil { hub.publish(.webhooksQueued) }
+        return delivery
+    }
+
+    public func pruneDeliveries(finishedBefore date: Date) async throws -> Int {
+        try await write { db in
+            try db.execute(
+                sql: "DELETE FROM webhook_deliveries WHERE status IN ('delivered', 'failed') AND updated_at < ?",
+                arguments: [date.unixSeconds]
+            )
+            return db.changesCount
+        }
+    }
+
+    /// Queues `event` about an order for every enabled endpoint of the order's merchant that listens for it;
+    /// answers how many deliveries were queued. `merchant` nil reads the order's merchant.
+    static func queueWebhooks(
+        _ db: Database,
+        _ event: WebhookEvent,
+        type: String,
+        id: String,
+        merchant: Int64?,
+        detail: [String: any Sendable] = [:],
+        now: Date
+    ) throws -> Int {
+        let text = WebhookEvent.detail(detail)
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO webhook_deliveries (message_id, endpoint_id, event, order_type_identifier, order_identifier,
+                                                detail, occurred_at, status, next_attempt_at, updated_at)
+                SELECT 'msg_' || lower(hex(randomblob(16))), id, :event, :type, :id, :detail, :now, 'pending', :now, :now
+                FROM webhook_endpoints
+                WHERE merchant_id = COALESCE(:merchant, (SELECT merchant_id FROM orders
+                                                         WHERE order_type_identifier = :type AND order_identifier = :id))
+                  AND disabled_at IS NULL AND (events & :bit) <> 0
+                """
+        ).execute(arguments: [
+            "event": event.rawValue, "type": type, "id": id, "detail": text, "now": now.unixSeconds,
+            "merchant": merchant, "bit": event.bit,
+        ])
+        return db.changesCount
+    }
+
+    static func endpoint(_ row: Row) -> WebhookEndpoint {
+        WebhookEndpoint(
+            id: row["id"],
+            merchantID: row["merchant_id"],
+            url: row["url"],
+            events: WebhookEvent.events(in: row["events"]),
+            secret: row["secret"],
+            previousSecret: row["previous_secret"],
+            previousSecretUntil: (row["previous_secret_until"] as Int64?).map(Date.init(unixSeconds:)),
+            createdAt: Date(unixSeconds: row["created_at"]),
+            updatedAt: Date(unixSeconds: row["updated_at"]),
+            disabledAt: (row["disabled_at"] as Int64?).map(Date.init(unixSeconds:)),
+            disabledReason: row["disabled_reason"]
+        )
+    }
+
+    static func delivery(_ row: Row) throws -> WebhookDelivery {
+        guard let event = WebhookEvent(rawValue: row["event"]),
+            let status = WebhookDeliveryStatus(rawValue: row["status"])
+        else { throw StoreError.unexpected("a webhook delivery of an unknown event or status") }
+        return WebhookDelivery(
+            id: row["id"],
+            messageID: row["message_id"],
+            endpointID: row["endpoint_id"],
+            event: event,
+            orderTypeIdentifier: row["order_type_identifier"],
+            orderIdentifier: row["order_identifier"],
+            detail: row["detail"],
+            occurredAt: Date(unixSeconds: row["occurred_at"]),
+            status: status,
+            attempts: row["attempts"],
+            nextAttemptAt: Date(unixSeconds: row["next_attempt_at"]),
+            lastStatusCode: row["last_status_code"],
+            lastError: row["last_error"],
+            updatedAt: Date(unixSeconds: row["updated_at"])
+        )
+    }
+}

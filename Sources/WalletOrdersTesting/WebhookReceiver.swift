@@ -1,0 +1,110 @@
+import Foundation
+
+/// A real HTTP receiver of webhooks on loopback (`Tests/webhooks/receiver.py`), whose answers a test sets, and
+/// the Standard Webhooks package's check of every signature it received.
+///
+/// `@unchecked Sendable`: the stored properties are constants, and `Process` is only signalled and waited for.
+public final class WebhookReceiver: @unchecked Sendable {
+    /// One webhook it answered, its signature checked by the `standardwebhooks` package.
+    public struct Verified: Sendable {
+        public let id: String
+        public let status: Int
+        public let type: String
+        public let data: [String: String]
+        /// How many `v1,` signatures it carried.
+        public let signatures: Int
+    }
+
+    /// Where to send webhooks: `http://127.0.0.1:<port>/`.
+    public let url: String
+    private let pid: pid_t
+    private let folder: TemporaryDirectory
+    private let script = SampleOrder.repository.appendingPathComponent("Tests/webhooks/receiver.sh").path
+
+    public init() async throws {
+        folder = try TemporaryDirectory("webhooks")
+        let portFile = folder.path("port")
+        // Spawned and reaped directly, not with Foundation's `Process`, whose wait for the exit hung on Linux.
+        let arguments = [script, "serve", portFile, folder.path("log")]
+        let errorPath = try folder.write("err", Data())
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_TRUNC, 0o600)
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var child = pid_t()
+        let spawned = posix_spawn(&child, script, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw Command.CommandError("cannot start the webhook receiver") }
+        pid = child
+        // The first run may make a venv and install the package from PyPI.
+        for _ in 0..<1_200 where !FileManager.default.fileExists(atPath: portFile) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        guard let port = try? String(contentsOfFile: portFile, encoding: .utf8) else {
+            kill(pid, SIGKILL)
+            throw Command.CommandError("the webhook receiver did not start: \((try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")")
+        }
+        url = "http://127.0.0.1:\(port)/"
+    }
+
+    deinit {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    }
+
+    /// Answers `status` from now on, after waiting `delay` seconds.
+    public func answer(_ status: Int, delay: Double = 0) throws {
+        let result = try Command.run(
+            "curl",
+            ["-sf", "-X", "POST", url + "control", "-d", #"{"status": \#(status), "delay": \#(delay)}"#]
+        )
+        guard result.status == 0 else { throw Command.CommandError("the receiver did not take its answer: \(result.error)") }
+    }
+
+    /// The ids of the webhooks received so far, answered or not, in order of arrival.
+    public func received() -> [String] {
+        lines().filter { $0["event"] as? String == "received" }.compactMap { $0["id"] as? String }
+    }
+
+    /// How many webhooks were answered with `status`.
+    public func answered(_ status: Int = 200) -> Int {
+        lines().filter { $0["event"] as? String == "answered" && $0["status"] as? Int == status }.count
+    }
+
+    /// Waits up to `seconds` until `count` webhooks were answered 2xx; answers whether they were.
+    public func waitForDeliveries(_ count: Int, seconds: Int) async throws -> Bool {
+        for _ in 0..<seconds * 10 {
+            if answered(200) >= count { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return answered(200) >= count
+    }
+
+    /// Every webhook answered 2xx, its signature checked against `secrets` by the `standardwebhooks` package;
+    /// throws when any signature is wrong.
+    public func verified(secrets: [String]) throws -> [Verified] {
+        let result = try Command.run(script, ["verify", folder.path("log")] + secrets)
+        guard result.status == 0,
+            let json = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
+            let entries = json["verified"] as? [[String: Any]]
+        else { throw Command.CommandError("signatures the Standard Webhooks package refused: \(result.output)\(result.error)") }
+        return entries.compactMap { entry in
+            guard let id = entry["id"] as? String, let status = entry["status"] as? Int, (200..<300).contains(status),
+                let payload = entry["payload"] as? [String: Any], let type = payload["type"] as? String
+            else { return nil }
+            let data = (payload["data"] as? [String: Any] ?? [:]).mapValues { "\($0)" }
+            return Verified(id: id, status: status, type: type, data: data, signatures: entry["signatures"] as? Int ?? 0)
+        }
+    }
+
+    private func lines() -> [[String: Any]] {
+        guard let text = try? String(contentsOfFile: folder.path("log"), encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+}

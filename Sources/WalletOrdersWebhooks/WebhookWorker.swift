@@ -1,0 +1,177 @@
+import Foundation
+import Logging
+import WalletOrdersStore
+
+/// Sends what the webhook outbox holds and records each outcome. Like the push worker: the outbox is the source of
+/// truth, deliveries survive restarts, and any number of instances can run a worker on one database.
+///
+/// A worker claims due deliveries under a lease longer than a round can take; an instance that dies leaves its
+/// claims to run out, and the next claim by any worker takes them again. An endpoint that does not answer 2xx is
+/// tried again with exponential backoff and jitter for about three days (`retryDelays`); then the delivery fails
+/// and the endpoint is disabled, with the reason, until its merchant enables it again.
+public final class WebhookWorker: Sendable {
+    /// The waits before each retry: 15 attempts over about three days.
+    public static let retryDelays: [TimeInterval] = [
+        5, 30, 120, 600, 1_800, 3_600, 7_200, 14_400, 28_800, 43_200, 43_200, 43_200, 43_200, 43_200,
+    ]
+    /// How long a claim holds: longer than a round can take (two rounds of one request per thread at once, each
+    /// within the transport's timeout).
+    public static let lease: TimeInterval = 30
+    /// Rounds under way at once: while one round's requests travel, the next is claimed.
+    public static let roundsInFlight = 2
+    /// Delivered and failed deliveries are kept this long for merchants to look at, then deleted.
+    public static let retention: TimeInterval = 30 * 86_400
+
+    /// This worker's name in the claims it makes: unique per process.
+    public let owner: String
+    private let store: any OrderStore
+    private let transport: CurlWebhookTransport
+    private let logger: Logger
+    private let retryDelays: [TimeInterval]
+    private let idleWait: Duration
+    private let now: @Sendable () -> Date
+    private let onOutcomes: @Sendable ([WebhookOutcome]) -> Void
+    private let signal = WakeSignal()
+
+    /// A worker sending through `transport`; `retryDelays` (by default `Self.retryDelays`) are the waits before
+    /// each retry, with ±20% jitter. `onOutcomes` hears each round's outcomes once recorded (for metrics).
+    public init(
+        store: any OrderStore,
+        transport: CurlWebhookTransport,
+        logger: Logger,
+        retryDelays: [TimeInterval] = WebhookWorker.retryDelays,
+        idleWait: Duration = .seconds(10),
+        now: @escaping @Sendable () -> Date = Date.init,
+        onOutcomes: @escaping @Sendable ([WebhookOutcome]) -> Void = { _ in }
+    ) {
+        self.store = store
+        self.transport = transport
+        self.logger = logger
+        self.retryDelays = retryDelays
+        self.idleWait = idleWait
+        self.now = now
+        self.onOutcomes = onOutcomes
+        let host = ProcessInfo.processInfo.hostName
+        owner = "\(host):\(ProcessInfo.processInfo.processIdentifier):webhooks:\(UUID().uuidString.prefix(8).lowercased())"
+    }
+
+    /// Tells the worker that deliveries may be waiting.
+    public func wake() {
+        signal.wake()
+    }
+
+    /// Sends until the task is cancelled; then hands back the deliveries it still holds.
+    public func run() async {
+        let events = store.events()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [signal] in
+                for await event in events where event == .webhooksQueued || event == .resync { signal.wake() }
+            }
+            await sendUntilCancelled()
+            group.cancelAll()
+        }
+        // Cancelled by now: the hand-back runs in a task of its own, as the push worker's does.
+        let (store, owner) = (store, owner)
+        do {
+            let released = try await Task { try await store.releaseDeliveries(owner: owner) }.value
+            if released > 0 { logger.info("handed back webhook deliveries on stopping", metadata: ["count": "\(released)"]) }
+        } catch {
+            logger.error(
+                "cannot hand back webhook deliveries on stopping; they return when their lease ends",
+                metadata: ["error": "\(error)"]
+            )
+        }
+    }
+
+    private func sendUntilCancelled() async {
+        var lastPrune = Date.distantPast
+        await withTaskGroup(of: Void.self) { rounds in
+            var inFlight = 0
+            while !Task.isCancelled {
+                if inFlight == Self.roundsInFlight {
+                    await rounds.next()
+                    inFlight -= 1
+                    continue
+                }
+                var jobs: [WebhookJob] = []
+                do {
+                    let start = now()
+                    let claim = PushClaim(owner: owner, leaseUntil: start.addingTimeInterval(Self.lease))
+                    jobs = try await store.claimDueDeliveries(limit: transport.concurrency, claim: claim, now: start)
+                } catch {
+                    logger.error("cannot claim webhook deliveries", metadata: ["error": "\(error)"])
+                }
+                if !jobs.isEmpty {
+                    inFlight += 1
+                    rounds.addTask { await self.deliver(jobs) }
+                    continue
+                }
+                if inFlight > 0 {
+                    await rounds.next()
+                    inFlight -= 1
+                    continue
+                }
+                if now().timeIntervalSince(lastPrune) > 3_600 {
+                    lastPrune = now()
+                    let pruned = try? await store.pruneDeliveries(finishedBefore: now().addingTimeInterval(-Self.retention))
+                    if let pruned, pruned > 0 {
+                        logger.info("deleted old finished webhook deliveries", metadata: ["count": "\(pruned)"])
+                    }
+                }
+                var wait = idleWait
+                if let due = try? await store.nextDeliveryDue() {
+                    // At least a little: a delivery due now that could not be claimed must not make this spin.
+                    let milliseconds = Int64(min(max(due.timeIntervalSince(now()), 0.05), 3_600) * 1_000)
+                    wait = min(wait, .milliseconds(milliseconds))
+                }
+                await signal.wait(timeout: wait)
+            }
+        }
+    }
+
+    /// Sends one round and records every outcome in one write.
+    private func deliver(_ jobs: [WebhookJob]) async {
+        let outcomes = await withTaskGroup(of: (Int, WebhookOutcome).self) { group in
+            for (index, job) in jobs.enumerated() {
+                group.addTask {
+                    let answer = await self.transport.send(WebhookPayload.request(for: job, now: self.now()))
+                    return (index, self.outcome(of: answer, for: job))
+                }
+            }
+            var outcomes: [(Int, WebhookOutcome)] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes.sorted { $0.0 < $1.0 }.map { (jobs[$0.0], $0.1) }
+        }
+        do {
+            try await store.finishDeliveries(outcomes, owner: owner, now: now())
+            onOutcomes(outcomes.map(\.1))
+        } catch {
+            // The claims run out and the deliveries go again: a merchant may see one twice, never none.
+            logger.error("cannot record webhook outcomes", metadata: ["error": "\(error)"])
+        }
+        for (job, outcome) in outcomes {
+            if case .failed(_, _, let reason) = outcome {
+                logger.warning(
+                    "disabled a webhook endpoint whose deliveries kept failing",
+                    metadata: ["endpoint": "\(job.delivery.endpointID)", "reason": "\(reason)"]
+                )
+            }
+        }
+    }
+
+    /// What an answer means for the delivery: done, again later, or given up.
+    func outcome(of answer: WebhookAnswer, for job: WebhookJob) -> WebhookOutcome {
+        if let code = answer.statusCode, answer.isSuccess { return .delivered(statusCode: code) }
+        let error = answer.error ?? "the endpoint answered \(answer.statusCode ?? 0)"
+        let attempt = job.delivery.attempts
+        guard attempt <= retryDelays.count else {
+            return .failed(
+                statusCode: answer.statusCode,
+                error: error,
+                reason: "\(attempt) attempts since \(job.delivery.occurredAt.formatted(.iso8601)) failed; the last: \(error)"
+            )
+        }
+        let delay = retryDelays[attempt - 1] * Double.random(in: 0.8...1.2)
+        return .retry(at: now().addingTimeInterval(delay), statusCode: answer.statusCode, error: error)
+    }
+}

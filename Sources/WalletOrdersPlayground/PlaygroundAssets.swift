@@ -31,6 +31,7 @@ enum PlaygroundAssets {
         <link rel="icon" href="data:,">
         <style>
         body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #1d1d1f; }
+        [hidden] { display: none !important; }
         h1 { font-size: 1.4rem; margin: 0 0 .3rem; } h2 { font-size: 1.05rem; margin: 1rem 0 .4rem; }
         .columns { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1.5rem; }
         textarea { width: 100%; height: 22rem; font: 13px/1.35 ui-monospace, monospace; box-sizing: border-box; }
@@ -244,8 +245,11 @@ enum PlaygroundAssets {
             const reference = answer.json.url.split("/").pop();
             walletButton.href = base + "/links/" + reference;
             walletButton.hidden = false;
+            // A JavaScript string in single quotes, in an attribute in double quotes.
+            const target = ("'" + answer.json.url.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'")
+              .replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
             linkSnippet.textContent = '<apple-wallet-button buttonstyle="black" locale="en-US"\n' +
-              '  onclick="window.location = ' + JSON.stringify(answer.json.url) + '"></apple-wallet-button>';
+              '  onclick="window.location = ' + target + '"></apple-wallet-button>';
             linkSnippet.hidden = false;
           });
 

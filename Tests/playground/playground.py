@@ -8,8 +8,10 @@ screenshot and the downloaded .order in OUTPUT_DIR.
 Exits 1 with the reason on the first thing that is not as it should be."""
 import json
 import os
+import re
 import sys
 import time
+from html.parser import HTMLParser
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -74,6 +76,17 @@ def type_order(order):
     editor.send_keys(json.dumps(order, indent=2))
 
 
+def onclick_of_button(html):
+    """The onclick attribute of the <apple-wallet-button> in `html`, as an HTML parser reads it."""
+    found = []
+    parser = HTMLParser()
+    parser.handle_starttag = lambda tag, attributes: found.extend(
+        value for name, value in attributes if tag == "apple-wallet-button" and name == "onclick")
+    parser.feed(html)
+    parser.close()
+    return found[0] if found else None
+
+
 def entries():
     """The transcript's lines as (actor, kind, status) in the order shown, read in one go."""
     return [tuple(line) for line in driver.execute_script(
@@ -107,11 +120,18 @@ try:
         fail(f"the preview lacks the localized line item and its image: {testid('preview').text}")
 
     # A download link, made now, before the update it will serve.
+    if testid("wallet-button").is_displayed():
+        fail("the Track with Apple Wallet button shows before a link is made")
     testid("make-link").click()
     until("the link is made (201)", lambda: ("merchant", "link", "201") in entries())
     until("the button appears", lambda: testid("wallet-button").is_displayed())
     if "<apple-wallet-button" not in testid("link-snippet").text:
         fail(f"no snippet for Apple's button: {testid('link-snippet').text}")
+    reference = testid("wallet-button").get_attribute("href").rsplit("/", 1)[1]
+    # The snippet is HTML whose button's onclick goes to the link.
+    onclick = onclick_of_button(testid("link-snippet").text)
+    if not re.fullmatch(r"window\.location = '[^']*/links/" + reference + "'", onclick or ""):
+        fail(f"the link snippet's onclick is not the link: {onclick!r} in {testid('link-snippet').text}")
 
     # Update a fulfillment: push, listing, conditional fetch, check, and the new status in the preview.
     ORDER["fulfillments"][0].update(status="onTheWay", trackingNumber="EP123456789FR",

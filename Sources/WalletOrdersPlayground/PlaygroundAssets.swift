@@ -18,7 +18,8 @@ enum PlaygroundAssets {
         }
         """
 
-    /// `{{key}}`, `{{devices}}`, `{{notes}}` and `{{sample}}` are filled in by `PlaygroundPage` (the sample escaped).
+    /// `{{key}}`, `{{devices}}`, `{{publicURL}}`, `{{notes}}` and `{{sample}}` are filled in by `PlaygroundPage` (the
+    /// public URL and the sample escaped).
     static let html = """
         <!doctype html>
         <html lang="en">
@@ -27,10 +28,12 @@ enum PlaygroundAssets {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="playground-key" content="{{key}}">
         <meta name="playground-devices" content="{{devices}}">
+        <meta name="playground-public-url" content="{{publicURL}}">
         <title>wallet-orders playground</title>
         <link rel="icon" href="data:,">
         <style>
         body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #1d1d1f; }
+        [hidden] { display: none !important; }
         h1 { font-size: 1.4rem; margin: 0 0 .3rem; } h2 { font-size: 1.05rem; margin: 1rem 0 .4rem; }
         .columns { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1.5rem; }
         textarea { width: 100%; height: 22rem; font: 13px/1.35 ui-monospace, monospace; box-sizing: border-box; }
@@ -54,7 +57,20 @@ enum PlaygroundAssets {
         #link-snippet { white-space: pre-wrap; word-break: break-all; }
         a.wallet-button { display: inline-block; background: #000; color: #fff; border-radius: 8px; padding: .55rem 1.1rem;
           text-decoration: none; font-weight: 600; margin: .5rem 0; }
+        h2 .hint, .source-note, .source-head p { font-weight: normal; color: #57606a; font-size: 13px; }
+        .source-note { margin: 0 0 .5rem; }
+        .tabs { display: flex; flex-wrap: wrap; gap: .25rem; border-bottom: 1px solid #d0d7de; }
+        .tabs button { margin: 0 0 -1px; font-size: 13px; padding: .35rem .8rem; background: none; color: #57606a;
+          border: 1px solid transparent; border-radius: 8px 8px 0 0; cursor: pointer; }
+        .tabs button:hover { color: #1d1d1f; }
+        .tabs button[aria-selected="true"] { color: #1d1d1f; font-weight: 600; background: #fff; border-color: #d0d7de #d0d7de #fff; }
+        .source-head { display: flex; align-items: center; gap: 1rem; }
+        .source-head p { flex: 1; margin: .5rem 0; }
+        button.copy { font-size: 13px; padding: .25rem 1rem; margin: .3rem 0; min-width: 6.5rem; }
+        pre.code { font: 12px/1.45 ui-monospace, monospace; max-height: 32rem; overflow: auto; border-radius: 8px; }
+        .offscreen { position: fixed; left: -10000px; top: 0; }
         </style>
+        <script src="/playground/source.js" defer></script>
         <script src="/playground/playground.js" defer></script>
         </head>
         <body>
@@ -82,6 +98,9 @@ enum PlaygroundAssets {
         <div data-testid="preview" id="preview"><p>The order the simulated device holds appears here after Pay.</p></div>
         </div>
         </div>
+        <h2>Source <span class="hint">the checkout's side of this order, to copy: made again as you edit it, and after Pay with
+        what the service issued</span></h2>
+        <div data-testid="source" id="source"></div>
         <h2>Transcript</h2>
         <ol class="transcript" data-testid="transcript" id="transcript"></ol>
         </body>
@@ -95,14 +114,18 @@ enum PlaygroundAssets {
           const $ = (id) => document.getElementById(id);
           const key = document.querySelector('meta[name="playground-key"]').content;
           const devicesOn = document.querySelector('meta[name="playground-devices"]').content === "on";
+          const publicURL = document.querySelector('meta[name="playground-public-url"]').content;
           const base = location.origin;
           const editor = $("editor"), problems = $("problems"), pay = $("pay"), update = $("update");
           const details = $("order-details"), transcript = $("transcript"), preview = $("preview"), localization = $("localization");
           const makeLink = $("make-link"), walletButton = $("wallet-button"), linkSnippet = $("link-snippet");
-          let order = null;          // {type, id, sent}: the order as created or last patched
+          let order = null;          // {type, id, sent, details}: the order as created or last patched, its orderDetails
           let device = null;         // the simulated device's identifier
           let merchantEntries = [], deviceEntries = [];
           let busy = 0, shownVersion = -1, shownLocalization = null, validateTimer = null, validation = 0;
+          let link = null;           // {url, expiresAt}: the download link made last
+          let edited = {};           // the editor's order when it last parsed
+          const source = window.playgroundSource($("source"), publicURL);
 
           const quote = (text) => "'" + text.replace(/'/g, "'\\''") + "'";
           const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
@@ -190,7 +213,14 @@ enum PlaygroundAssets {
             else showProblems([{path: "", message: "validation answered " + answer.status + ": " + answer.text}]);
           }
 
+          function showSource() {
+            const input = parsed();
+            if (!input.error) edited = input.value;
+            source.show({order: edited, details: order && order.details, link, stale: Boolean(input.error)});
+          }
+
           editor.addEventListener("input", () => {
+            showSource();
             clearTimeout(validateTimer);
             validateTimer = setTimeout(validate, 250);
           });
@@ -207,7 +237,8 @@ enum PlaygroundAssets {
               }
               const orderDetails = created.json.orderDetails;
               details.textContent = JSON.stringify(orderDetails, null, 2);
-              order = {type: orderDetails.orderTypeIdentifier, id: orderDetails.orderIdentifier, sent: input.value};
+              order = {type: orderDetails.orderTypeIdentifier, id: orderDetails.orderIdentifier, sent: input.value, details: orderDetails};
+              showSource();
               update.disabled = false;
               makeLink.disabled = false;
               pay.disabled = true;
@@ -244,9 +275,14 @@ enum PlaygroundAssets {
             const reference = answer.json.url.split("/").pop();
             walletButton.href = base + "/links/" + reference;
             walletButton.hidden = false;
+            // A JavaScript string in single quotes, in an attribute in double quotes.
+            const target = ("'" + answer.json.url.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'")
+              .replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
             linkSnippet.textContent = '<apple-wallet-button buttonstyle="black" locale="en-US"\n' +
-              '  onclick="window.location = ' + JSON.stringify(answer.json.url) + '"></apple-wallet-button>';
+              '  onclick="window.location = ' + target + '"></apple-wallet-button>';
             linkSnippet.hidden = false;
+            link = {url: answer.json.url, expiresAt: answer.json.expiresAt};
+            showSource();
           });
 
           localization.addEventListener("change", () => { shownLocalization = localization.value; shownVersion = -1; });
@@ -302,6 +338,7 @@ enum PlaygroundAssets {
             }));
           }
 
+          showSource();
           validate();
           poll();
         })();

@@ -7,7 +7,8 @@ import WalletOrdersService
 
 /// `GET /playground`: edit an order (validated as you type), pay, watch a simulated device register, update, and
 /// follow the push, the listing and the conditional fetch in a transcript, with a preview of the order the device
-/// holds. One page and one script, both served from here: no build step, nothing fetched from elsewhere.
+/// holds and the checkout's code for it. One page and its scripts, all served from here: no build step, nothing
+/// fetched from elsewhere.
 ///
 /// The page is open in development; with an order type configured it is off unless `playground` is true, and then
 /// behind the admin key. Its script calls the merchant API and the routes below with the playground's own key
@@ -40,6 +41,9 @@ public struct PlaygroundPage: Sendable {
         pageGroup.get { _, _ in try page() }
         router.get("playground/playground.js") { _, _ in
             Self.text(PlaygroundAssets.script, type: "text/javascript; charset=utf-8")
+        }
+        router.get("playground/source.js") { _, _ in
+            Self.text(PlaygroundAssets.sourceScript, type: "text/javascript; charset=utf-8")
         }
         let api = router.group("playground/devices")
         if let playground { api.add(middleware: BearerKeyMiddleware(keys: [playground.key])) }
@@ -75,6 +79,7 @@ public struct PlaygroundPage: Sendable {
             .replacingOccurrences(of: "{{key}}", with: playground.key)
             .replacingOccurrences(of: "{{devices}}", with: playground.hasDevices ? "on" : "off")
             .replacingOccurrences(of: "{{notes}}", with: notes)
+            .replacingOccurrences(of: "{{publicURL}}", with: Self.escape(webServiceURL))
             .replacingOccurrences(of: "{{sample}}", with: Self.escape(PlaygroundAssets.sampleOrder))
         var response = Self.text(html, type: "text/html; charset=utf-8")
         response.headers[.contentSecurityPolicy] =

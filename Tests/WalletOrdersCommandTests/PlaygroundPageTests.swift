@@ -9,7 +9,7 @@ import WalletOrdersTesting
     /// Where the Chromium run keeps its screenshot: under the build folder, so it outlives the test.
     static let output = DevelopmentServer.repository.appendingPathComponent(".build/test-output/playground").path
 
-    @Test func chromiumTypesABadStatusFixesItPaysAndFollowsAnUpdateToThePreview() async throws {
+    @Test func chromiumTypesABadStatusFixesItPaysAndFollowsAnUpdateToThePreviewWithTheCheckoutCodeForIt() async throws {
         let folder = try TemporaryDirectory("playground")
         let server = try await DevelopmentServer.start(in: folder)
         #expect(server.banner.contains("Playground: http://127.0.0.1:"), "\(server.banner)")
@@ -23,6 +23,14 @@ import WalletOrdersTesting
         let screenshot = try #require(run.output.firstMatch(of: /screenshot: (\S+)/)?.1, "\(run.output)")
         let png = try Data(contentsOf: URL(fileURLWithPath: String(screenshot)))
         #expect(png.starts(with: [0x89, 0x50, 0x4e, 0x47]), "a PNG screenshot is kept at \(screenshot)")
+
+        // The Source view's last code, as the page showed it (Chromium and node checked the JavaScript): the Swift
+        // parses as Swift, and the curl command as a shell command.
+        let source = try #require(run.output.firstMatch(of: /source: (\S+)/)?.1, "\(run.output)")
+        let swift = try Command.run("swiftc", ["-parse", "\(source)/passkit.swift"])
+        #expect(swift.status == 0, "\(swift.error)")
+        let shell = try Command.run("sh", ["-n", "\(source)/curl.sh"])
+        #expect(shell.status == 0, "\(shell.error)")
 
         // The order Chromium downloaded through the link made before the update: signed, checked by `verify` and
         // by `openssl cms -verify`, and of the updated version.

@@ -123,6 +123,7 @@ extension PostgresStore {
                                               lease_until = \(claim.leaseUntil.unixSeconds), updated_at = \(seconds)
                 WHERE id IN (SELECT id FROM webhook_deliveries
                              WHERE status = 'pending' AND next_attempt_at <= \(seconds)
+                               AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE disabled_at IS NULL)
                              ORDER BY next_attempt_at, id LIMIT \(Int64(limit))
                              FOR UPDATE SKIP LOCKED)
                 RETURNING *
@@ -233,7 +234,9 @@ extension PostgresStore {
         try await first(
             Int64?.self,
             """
-            SELECT least((SELECT min(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending'),
+            SELECT least((SELECT min(next_attempt_at) FROM webhook_deliveries
+                          WHERE status = 'pending'
+                            AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE disabled_at IS NULL)),
                          (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'sending'))
             """
         )?.map(Date.init(unixSeconds:))

@@ -134,6 +134,7 @@ extension SQLiteStore {
                     UPDATE webhook_deliveries SET status = 'sending', attempts = attempts + 1, claimed_by = ?,
                                                   lease_until = ?, updated_at = ?3
                     WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?3
+                                   AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE disabled_at IS NULL)
                                  ORDER BY next_attempt_at, id LIMIT ?)
                     RETURNING id
                     """,
@@ -248,7 +249,9 @@ extension SQLiteStore {
                 db,
                 sql: """
                     SELECT MIN(due) FROM (
-                        SELECT MIN(next_attempt_at) AS due FROM webhook_deliveries WHERE status = 'pending'
+                        SELECT MIN(next_attempt_at) AS due FROM webhook_deliveries
+                        WHERE status = 'pending'
+                          AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE disabled_at IS NULL)
                         UNION ALL
                         SELECT MIN(lease_until) FROM webhook_deliveries WHERE status = 'sending')
                     """

@@ -197,7 +197,7 @@ public protocol OrderStore: Sendable {
     /// Deletes an endpoint of `merchantID` with its deliveries; answers whether there was one.
     func deleteWebhookEndpoint(id: String, merchantID: Int64) async throws -> Bool
     /// Claims up to `limit` deliveries for `claim`, oldest first: the due pending deliveries of enabled endpoints,
-    /// and those whose claim's lease ran out (their instance died). They become `sending`; two instances never
+    /// counting those whose claim's lease ran out (their instance died). They become `sending`; two instances never
     /// claim the same delivery.
     func claimDueDeliveries(limit: Int, claim: PushClaim, now: Date) async throws -> [WebhookJob]
     /// Records what became of deliveries `owner` sent; a delivery it no longer holds is left alone. A `failed`

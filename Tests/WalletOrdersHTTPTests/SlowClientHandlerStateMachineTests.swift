@@ -53,4 +53,28 @@ import Testing
         #expect(machine.state == .readingBody)
         #expect(machine.timedOut(.body))
     }
+
+    @Test func aStreamedBodysDeadlineRunsFromItsLastBytesUntilItEnds() {
+        var machine = Machine()
+        _ = machine.bytesReceived()
+        _ = machine.headReceived()
+        #expect(machine.bodyStreamed() == .startDeadline(.body))
+        #expect(machine.bytesReceived() == .startDeadline(.body), "each read of a streamed body starts its deadline again")
+        #expect(machine.timedOut(.body), "a streamed body that stops coming is still cut off")
+        #expect(machine.endReceived() == .cancelDeadline)
+        _ = machine.responseEnded()
+        // The next request on the connection is an ordinary one again.
+        #expect(machine.bytesReceived() == .startDeadline(.header))
+        _ = machine.headReceived()
+        #expect(machine.bytesReceived() == .none)
+    }
+
+    @Test func aStreamedBodyAfterTheBodyEndedChangesNothing() {
+        var machine = Machine()
+        _ = machine.bytesReceived()
+        _ = machine.headReceived()
+        _ = machine.endReceived()
+        #expect(machine.bodyStreamed() == .none)
+        #expect(machine.state == .responding)
+    }
 }

@@ -19,9 +19,14 @@ extension SlowClientHandler {
         }
 
         private(set) var state = State.waiting
+        /// The route reads this request's body as it comes, for as long as it keeps coming (an import): the body's
+        /// deadline runs from the last bytes received instead of from the head.
+        private(set) var streaming = false
 
-        /// Bytes arrived: the head's deadline starts with the first of a new request.
+        /// Bytes arrived: the head's deadline starts with the first of a new request, and a streamed body's again
+        /// with each of its bytes.
         mutating func bytesReceived() -> Action {
+            if state == .readingBody && streaming { return .startDeadline(.body) }
             guard state == .waiting else { return .none }
             state = .readingHead
             return .startDeadline(.header)
@@ -29,11 +34,20 @@ extension SlowClientHandler {
 
         mutating func headReceived() -> Action {
             state = .readingBody
+            streaming = false
+            return .startDeadline(.body)
+        }
+
+        /// The route will read the body as it comes: a body that keeps coming is not a slow one, however long it is.
+        mutating func bodyStreamed() -> Action {
+            guard state == .readingBody else { return .none }
+            streaming = true
             return .startDeadline(.body)
         }
 
         mutating func endReceived() -> Action {
             state = .responding
+            streaming = false
             return .cancelDeadline
         }
 

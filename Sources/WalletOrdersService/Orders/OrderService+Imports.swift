@@ -41,20 +41,30 @@ extension OrderService {
         if fields["orderType"] == nil { fields["orderType"] = .string("ecommerce") }
         let document = OrderDocument(fields: fields)
         let assets = input.assets ?? [:]
-        // The order may be created or updated by another write between the two tries: then the other one fits.
+        // A new order (every line of a first import) is created at once, without reading it whole first. The order
+        // may be created or updated by another write between the tries: then the other one fits.
+        var exists = try await store.orderHead(type: type.identifier, id: id) != nil
         for attempt in 1...3 {
-            do {
-                switch try await update(type: type.identifier, id: id, for: merchant, skipsUnchanged: true, change: { _, _ in (document, assets) }) {
-                case .written(let written): return .updated(written)
-                case .unchanged(let order): return .unchanged(order)
+            if exists {
+                do {
+                    switch try await update(
+                        type: type.identifier,
+                        id: id,
+                        for: merchant,
+                        skipsUnchanged: true,
+                        change: { _, _ in (document, assets) }
+                    ) {
+                    case .written(let written): return .updated(written)
+                    case .unchanged(let order): return .unchanged(order)
+                    }
+                } catch OrderServiceError.orderNotFound {
+                    // None of this merchant's: create it.
                 }
-            } catch OrderServiceError.orderNotFound {
-                // None of this merchant's: create it.
             }
             do {
                 return .created(try await create(input, for: merchant))
             } catch OrderServiceError.orderExists where attempt < 3 {
-                continue
+                exists = true
             }
         }
         throw OrderServiceError.writeConflict

@@ -43,6 +43,11 @@ final class SlowClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelReadComplete()
     }
 
+    func read(context: ChannelHandlerContext) {
+        apply(state.readRequested(), context)
+        context.read()
+    }
+
     /// `StreamedBody` from the route: see `StateMachine.bodyStreamed()`.
     func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
         guard event is StreamedBody else {
@@ -93,9 +98,9 @@ final class SlowClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
 }
 
 /// What a route sends down its connection (`Channel.triggerUserOutboundEvent`) when it reads the request's body as
-/// it comes, for as long as it keeps coming: the body's deadline then runs from the last bytes received. Without it,
-/// a body the route reads at its own pace (an import of a million orders) would be cut off `bodyTimeout` after its
-/// head, however fast the client sent it.
+/// it comes, for as long as it keeps coming: the body's deadline then runs only while the service waits for bytes.
+/// Without it, a body the route reads at its own pace (an import of a million orders) would be cut off `bodyTimeout`
+/// after its head, however fast the client sent it.
 struct StreamedBody: Sendable {}
 
 /// Which timeout closed a slow client's connection: the request's head's or its body's.

@@ -19,10 +19,10 @@ extension MerchantAPI {
         guard Self.mediaType(of: request) == Self.ndjson else {
             throw APIError(.unsupportedMediaType, "an import takes one order per line (Content-Type: \(Self.ndjson))")
         }
-        // The answer's head goes out before the body is read: ask for the body first, and let it take as long as it
-        // keeps coming.
-        await context.continueBeforeAnswering()
+        // The answer's head goes out before the body is read: let the body take as long as it keeps coming, then
+        // ask for it (the connection hears of the first before it sends the second).
         context.channel.triggerUserOutboundEvent(StreamedBody(), promise: nil)
+        await context.continueBeforeAnswering()
         let lines = ImportBody(request.body, limit: Self.bodyLimit)
         let service = self.service
         let logger = context.logger

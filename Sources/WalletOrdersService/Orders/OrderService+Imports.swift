@@ -83,7 +83,8 @@ extension OrderService {
         emit: ([ImportLineResult]) async throws -> Void
     ) async throws where Lines.Element == ImportLine {
         let window = ImportWindow<Result<ImportLineResult, any Error>>(capacity: capacity)
-        let single = merchantOrderTypes(merchant).count == 1 ? merchantOrderTypes(merchant).first : nil
+        let types = merchantOrderTypes(merchant)
+        let single = types.count == 1 ? types.first : nil
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 defer { window.close() }

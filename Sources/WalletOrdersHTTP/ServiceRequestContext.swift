@@ -12,8 +12,11 @@ public struct ServiceRequestContext: RequestContext, RemoteAddressRequestContext
     public var clientAddress: String?
     /// The merchant the request's merchant API key speaks for, once the merchant API authenticated it.
     public var merchant: Merchant?
-    /// The connection the request came on, for what is written outside its response: `100 Continue`.
+    /// The connection the request came on, for what is written outside its response (`100 Continue`) and what its
+    /// handlers are told (`StreamedBody`).
     let channel: any Channel
+    /// The `100 Continue` a client waits for before sending its body, when it does (see `ContinueMiddleware`).
+    var continueInterim: ContinueOnce?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -111,6 +111,62 @@ import WalletOrdersTesting
         }
     }
 
+    /// Import and export act on a merchant's own namespace: an import names orders as its merchant's, never another
+    /// merchant's, uses only the order types the merchant may use and counts against its limits; an export holds its
+    /// merchant's orders only, by their own identifiers.
+    @Test(arguments: StoreEngine.allCases)
+    func importAndExportActOnTheKeysMerchantsOrdersOnly(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let alpha = try await client.addMerchant("alpha")
+            let bravo = try await client.addMerchant("bravo")
+            _ = try await client.createOrder(id: "1001", key: alpha)
+            _ = try await client.createOrder(id: "1001", key: bravo)
+            _ = try await client.createOrder(id: "only-default")
+            let type = DevelopmentKeys.orderType
+            for (key, expected) in [(alpha, ["1001"]), (bravo, ["1001"]), (ServiceHarness.merchantKey, ["only-default"])] {
+                let export = try await client.merchant(.get, "/api/v1/orders/export", key: key)
+                #expect(export.lines.map { $0["orderIdentifier"]?.stringValue } == expected)
+                #expect(!String(buffer: export.body).contains("alpha:") && !String(buffer: export.body).contains("bravo:"))
+            }
+
+            // alpha's export, changed, imported with bravo's key: bravo's 1001 changes, alpha's does not.
+            let alphas = String(buffer: try await client.merchant(.get, "/api/v1/orders/export", key: alpha).body)
+            var changed = try #require(alphas.split(separator: "\n").first.flatMap { try? JSONValue.parse(Data($0.utf8)).objectValue })
+            changed["status"] = .string("completed")
+            let imported = try await client.importOrders([String(decoding: JSONValue.object(changed).serialized(), as: UTF8.self)], key: bravo)
+            #expect(imported.lines.map { $0["result"]?.stringValue } == ["updated"])
+            #expect(try await client.store.order(type: type, id: "bravo:1001")?.document["status"] == .string("completed"))
+            #expect(try await client.store.order(type: type, id: "alpha:1001")?.version == 1)
+
+            // Naming another merchant's order: a platform merchant's line stays in its own namespace; the default
+            // merchant's is refused, as creating it would be.
+            let named = ImportExportTests.line("alpha:1001") { $0["status"] = .string("cancelled") }
+            #expect(try await client.importOrders([named], key: bravo).lines.first?["result"] == .string("created"))
+            #expect(try await client.store.order(type: type, id: "bravo:alpha:1001") != nil)
+            let squat = try await client.importOrders([named]).lines.first
+            #expect(squat?["result"] == .string("invalid"))
+            #expect(squat?["problems"]?.arrayValue?.first?["path"] == .string("orderIdentifier"))
+            let untouched = try #require(try await client.store.order(type: type, id: "alpha:1001"))
+            #expect(untouched.version == 1 && untouched.document["status"] == .string("open"))
+
+            // Only the order types the merchant may use, and within its limits.
+            let otherType = ImportExportTests.line("2002") { $0["orderTypeIdentifier"] = .string("order.com.example.other") }
+            let refused = try await client.importOrders([otherType], key: bravo).lines.first
+            #expect(refused?["result"] == .string("invalid"))
+            #expect(refused?["problems"]?.arrayValue?.first?["path"] == .string("orderTypeIdentifier"))
+            let small = try await client.addMerchant("charlie", limits: MerchantLimits(maxOrders: 1))
+            // The two lines run at once: either may take the last place, never both.
+            let limited = try await client.importOrders([ImportExportTests.line("1"), ImportExportTests.line("2")], key: small).lines
+            #expect(limited.map { $0["result"]?.stringValue }.sorted { ($0 ?? "") < ($1 ?? "") } == ["created", "invalid"])
+            let over = limited.first { $0["result"] == .string("invalid") }
+            #expect(over?["problems"]?.arrayValue?.first?["message"]?.stringValue?.contains("maxOrders") == true)
+            var stored = 0
+            for id in ["charlie:1", "charlie:2"] where try await client.store.order(type: type, id: id) != nil { stored += 1 }
+            #expect(stored == 1)
+        }
+    }
+
     @Test(arguments: StoreEngine.allCases)
     func twoMerchantsBothHaveAnOrder1001AndFindItByTheirOwnNumber(engine: StoreEngine) async throws {
         let harness = try ServiceHarness(engine)

@@ -40,6 +40,24 @@ final class RawConnection {
         return bytes.withUnsafeBytes { sendAll(descriptor, $0) } == bytes.count
     }
 
+    /// Sends each of `texts` `interval` after the one before, from a thread of its own: a busy test process, whose
+    /// tasks may wait seconds for a thread, cannot stretch the gaps. Answers whether every one was sent whole.
+    func send(_ texts: [String], every interval: Duration) async -> Bool {
+        let descriptor = descriptor
+        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) * 1e-18
+        return await withCheckedContinuation { continuation in
+            Thread {
+                var all = true
+                for text in texts {
+                    Thread.sleep(forTimeInterval: seconds)
+                    let bytes = Array(text.utf8)
+                    if bytes.withUnsafeBytes({ sendAll(descriptor, $0) }) != bytes.count { all = false }
+                }
+                continuation.resume(returning: all)
+            }.start()
+        }
+    }
+
     /// Whether the server has closed the connection (reading past whatever it sent).
     var isClosed: Bool {
         var buffer = [UInt8](repeating: 0, count: 4_096)

@@ -53,4 +53,45 @@ import Testing
         #expect(machine.state == .readingBody)
         #expect(machine.timedOut(.body))
     }
+
+    @Test func aStreamedBodysDeadlineRunsOnlyWhileTheServiceWaitsForItsBytes() {
+        var machine = Machine()
+        _ = machine.bytesReceived()
+        _ = machine.headReceived()
+        #expect(machine.readRequested() == .none, "an ordinary body's deadline runs from its head")
+        #expect(machine.bodyStreamed() == .startDeadline(.body), "the service waits: the client has the whole timeout from now")
+        #expect(machine.bytesReceived() == .cancelDeadline, "the client delivered")
+        #expect(!machine.timedOut(.body), "a deadline firing after the bytes came closes nothing")
+        #expect(machine.readRequested() == .startDeadline(.body))
+        #expect(machine.readRequested() == .none, "asking again does not put the deadline off")
+        #expect(machine.timedOut(.body), "a streamed body that stops coming is still cut off")
+        // The route reads more slowly than the client sends: the service stops asking, and the client is not slow.
+        #expect(machine.bytesReceived() == .cancelDeadline)
+        #expect(!machine.timedOut(.body))
+        #expect(machine.endReceived() == .cancelDeadline)
+        _ = machine.responseEnded()
+        // The next request on the connection is an ordinary one again.
+        #expect(machine.bytesReceived() == .startDeadline(.header))
+        _ = machine.headReceived()
+        #expect(machine.bytesReceived() == .none)
+        #expect(machine.timedOut(.body))
+    }
+
+    @Test func aBodyStreamedWhileTheServiceIsNotAskingRunsNoDeadline() {
+        var machine = Machine()
+        _ = machine.bytesReceived()
+        _ = machine.headReceived()
+        #expect(machine.bodyStreamed() == .cancelDeadline)
+        #expect(!machine.timedOut(.body))
+        #expect(machine.readRequested() == .startDeadline(.body))
+    }
+
+    @Test func aStreamedBodyAfterTheBodyEndedChangesNothing() {
+        var machine = Machine()
+        _ = machine.bytesReceived()
+        _ = machine.headReceived()
+        _ = machine.endReceived()
+        #expect(machine.bodyStreamed() == .none)
+        #expect(machine.state == .responding)
+    }
 }

@@ -46,8 +46,10 @@ start_server() {
     export ST_MERCHANT_KEY=$KEY ST_ORDER_TOKEN=$TOKEN
 }
 
-# Sets ST: a schemathesis 4 `st` on the PATH, else one installed in a venv under .build/.
+# Sets ST: a schemathesis 4 `st` on the PATH, else one installed in a venv under .build/; and the hooks it needs for
+# the media types of openapi.json it does not know (Tests/contract/hooks.py).
 find_schemathesis() {
+    export SCHEMATHESIS_HOOKS=$PWD/Tests/contract/hooks.py
     if command -v st > /dev/null 2>&1 && st --version 2>/dev/null | grep -q '^st, version 4'; then
         ST=st
     else

@@ -19,21 +19,46 @@ extension SlowClientHandler {
         }
 
         private(set) var state = State.waiting
+        /// The route reads this request's body as it comes, for as long as it keeps coming (an import): the body's
+        /// deadline runs only while the service waits for its bytes, from when it asked for them.
+        private(set) var streaming = false
+        /// The service asked for bytes (a read went down the pipeline) and none came since. When the route reads
+        /// more slowly than the client sends, the service stops asking (backpressure): that is not the client's
+        /// slowness, and no deadline runs for a streamed body meanwhile.
+        private(set) var awaitingBytes = false
 
-        /// Bytes arrived: the head's deadline starts with the first of a new request.
+        /// Bytes arrived: the head's deadline starts with the first of a new request; a streamed body's stops, as the
+        /// client delivered.
         mutating func bytesReceived() -> Action {
+            awaitingBytes = false
+            if state == .readingBody && streaming { return .cancelDeadline }
             guard state == .waiting else { return .none }
             state = .readingHead
             return .startDeadline(.header)
         }
 
+        /// The service asks for more bytes: a streamed body's deadline starts, unless it runs already.
+        mutating func readRequested() -> Action {
+            defer { awaitingBytes = true }
+            return state == .readingBody && streaming && !awaitingBytes ? .startDeadline(.body) : .none
+        }
+
         mutating func headReceived() -> Action {
             state = .readingBody
+            streaming = false
             return .startDeadline(.body)
+        }
+
+        /// The route will read the body as it comes: a body that keeps coming is not a slow one, however long it is.
+        mutating func bodyStreamed() -> Action {
+            guard state == .readingBody else { return .none }
+            streaming = true
+            return awaitingBytes ? .startDeadline(.body) : .cancelDeadline
         }
 
         mutating func endReceived() -> Action {
             state = .responding
+            streaming = false
             return .cancelDeadline
         }
 
@@ -49,7 +74,7 @@ extension SlowClientHandler {
         func timedOut(_ phase: Phase) -> Bool {
             switch phase {
             case .header: state == .readingHead
-            case .body: state == .readingBody
+            case .body: state == .readingBody && (!streaming || awaitingBytes)
             }
         }
     }

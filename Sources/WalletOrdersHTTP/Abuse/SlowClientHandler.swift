@@ -43,6 +43,21 @@ final class SlowClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelReadComplete()
     }
 
+    func read(context: ChannelHandlerContext) {
+        apply(state.readRequested(), context)
+        context.read()
+    }
+
+    /// `StreamedBody` from the route: see `StateMachine.bodyStreamed()`.
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is StreamedBody else {
+            context.triggerUserOutboundEvent(event, promise: promise)
+            return
+        }
+        apply(state.bodyStreamed(), context)
+        promise?.succeed()
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) { apply(state.responseEnded(), context) }
         context.write(data, promise: promise)
@@ -81,6 +96,12 @@ final class SlowClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
         deadline = nil
     }
 }
+
+/// What a route sends down its connection (`Channel.triggerUserOutboundEvent`) when it reads the request's body as
+/// it comes, for as long as it keeps coming: the body's deadline then runs only while the service waits for bytes.
+/// Without it, a body the route reads at its own pace (an import of a million orders) would be cut off `bodyTimeout`
+/// after its head, however fast the client sent it.
+struct StreamedBody: Sendable {}
 
 /// Which timeout closed a slow client's connection: the request's head's or its body's.
 public enum SlowClientPhase: String, Sendable {

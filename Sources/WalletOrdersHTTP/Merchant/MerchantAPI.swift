@@ -22,6 +22,8 @@ struct MerchantAPI: Sendable {
         api.post("orders", use: create)
         api.post("orders/validate", use: validate)
         api.get("orders", use: list)
+        api.post("orders/import", use: importOrders)
+        api.get("orders/export", use: exportOrders)
         api.get("orders/:orderTypeIdentifier/:orderIdentifier", use: get)
         api.put("orders/:orderTypeIdentifier/:orderIdentifier", use: replace)
         api.patch("orders/:orderTypeIdentifier/:orderIdentifier", use: patch)
@@ -96,8 +98,7 @@ struct MerchantAPI: Sendable {
     @Sendable func patch(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (type, id) = try identifiers(context)
         let merchant = try context.requireMerchant()
-        let mediaType = request.headers[.contentType]?.split(separator: ";").first?
-            .trimmingCharacters(in: .whitespaces).lowercased()
+        let mediaType = Self.mediaType(of: request)
         guard mediaType == "application/merge-patch+json" || mediaType == "application/json" else {
             throw APIError(.unsupportedMediaType, "PATCH takes a JSON merge patch (Content-Type: application/merge-patch+json)")
         }

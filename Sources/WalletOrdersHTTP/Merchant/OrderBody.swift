@@ -14,6 +14,15 @@ enum OrderBody {
         return OrderInput(fields: fields, assets: assets ?? (assetsKeptWhenAbsent ? nil : [:]))
     }
 
+    /// `input` as a body `input(_:)` reads back: its fields, and its files (when it has any) in `assets`.
+    static func json(_ input: OrderInput) -> JSONValue {
+        var fields = input.fields
+        if let assets = input.assets, !assets.isEmpty {
+            fields["assets"] = .object(assets.mapValues { .string($0.base64EncodedString()) })
+        }
+        return .object(fields)
+    }
+
     /// A JSON merge patch (RFC 7396) of an order.
     static func patch(_ body: JSONValue) throws -> OrderPatch {
         guard var changes = body.objectValue else { throw APIError(.badRequest, "a merge patch must be a JSON object") }

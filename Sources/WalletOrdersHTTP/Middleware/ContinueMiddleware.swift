@@ -15,12 +15,14 @@ struct ContinueMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard Self.expectsContinue(request.headers) else { return try await next(request, context) }
         var request = request
+        var context = context
         let channel = context.channel
         let interim = ContinueOnce {
             // A connection gone by now fails the body's read that follows, which says so better than this write.
             try? await channel.writeAndFlush(HTTPResponsePart.head(HTTPResponse(status: .continue))).get()
         }
         request.body = RequestBody(asyncSequence: ContinuedBody(base: request.body, interim: interim))
+        context.continueInterim = interim
         return try await next(request, context)
     }
 
@@ -32,8 +34,16 @@ struct ContinueMiddleware: RouterMiddleware {
     }
 }
 
+extension ServiceRequestContext {
+    /// Sends `100 Continue` now if the client waits for it and has not had it: for a handler that answers before it
+    /// reads the body (a streamed answer), since an interim answer cannot follow the final one's head.
+    func continueBeforeAnswering() async {
+        await continueInterim?.sendIfFirst()
+    }
+}
+
 /// Sends the interim answer once, however many times the body is read.
-private final class ContinueOnce: Sendable {
+final class ContinueOnce: Sendable {
     private let sent = Mutex(false)
     private let send: @Sendable () async -> Void
 

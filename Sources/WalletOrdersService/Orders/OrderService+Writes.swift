@@ -91,14 +91,43 @@ extension OrderService {
     {
         let fields = input.fields
         let assets = input.assets ?? [:]
-        var problems = Self.assetProblems(assets.keys)
+        let (type, walletID) = try await identify(input, for: merchant, generatedID: Random.identifier())
+        let template = try await merchants.template(for: merchant.id, of: type)
+        var document = OrderDocument(fields: fields)
+        document["orderTypeIdentifier"] = .string(type.identifier)
+        document["orderIdentifier"] = .string(walletID)
+        if document["schemaVersion"] == nil { document["schemaVersion"] = .int(1) }
+        if document["orderType"] == nil { document["orderType"] = .string("ecommerce") }
+        document["authenticationToken"] = .string(token)
+        document["webServiceURL"] = .string(webServiceURL)
+        document = template.applyingDefaults(to: document)
+        document["createdAt"] = .string(RFC3339.format(createdAt))
+        document["updatedAt"] = document["createdAt"]
+        return NewOrder(type: type, template: template, id: walletID, document: document, assets: assets)
+    }
+
+    /// The order type and Wallet's identifier of the new order `input` describes for `merchant`, the identifier
+    /// `generatedID` when it names none (nil: one is required); throws `OrderServiceError.invalidOrder` with every
+    /// problem found in what a new order may not send (the fields the service sets, asset paths, its type and
+    /// identifier) before the order itself is validated.
+    func identify(
+        _ input: OrderInput,
+        for merchant: Merchant,
+        generatedID: String?
+    ) async throws -> (type: OrderType, walletID: String) {
+        let fields = input.fields
+        var problems = Self.assetProblems((input.assets ?? [:]).keys)
         for field in Self.managedFields where fields[field] != nil {
             problems.append(OrderProblem(path: field, message: "is set by the service; leave it out"))
         }
         let type = try orderType(named: fields["orderTypeIdentifier"], for: merchant, problems: problems)
-        var id = Random.identifier()
+        var id = generatedID ?? ""
         switch fields["orderIdentifier"] {
         case .string(let own)?: id = own
+        case nil where generatedID == nil:
+            problems.append(
+                OrderProblem(path: "orderIdentifier", message: "is required: an import finds the order again by it")
+            )
         case nil: break
         case let other?:
             problems.append(OrderProblem(path: "orderIdentifier", message: "must be a string, not \(other.typeName)"))
@@ -119,18 +148,7 @@ extension OrderService {
                 )
             ])
         }
-        let template = try await merchants.template(for: merchant.id, of: type)
-        var document = OrderDocument(fields: fields)
-        document["orderTypeIdentifier"] = .string(type.identifier)
-        document["orderIdentifier"] = .string(walletID)
-        if document["schemaVersion"] == nil { document["schemaVersion"] = .int(1) }
-        if document["orderType"] == nil { document["orderType"] = .string("ecommerce") }
-        document["authenticationToken"] = .string(token)
-        document["webServiceURL"] = .string(webServiceURL)
-        document = template.applyingDefaults(to: document)
-        document["createdAt"] = .string(RFC3339.format(createdAt))
-        document["updatedAt"] = document["createdAt"]
-        return NewOrder(type: type, template: template, id: walletID, document: document, assets: assets)
+        return (type, walletID)
     }
 
     /// The order type a new order of `merchant` names (`value`), or the one it may use when it names none; throws
@@ -219,12 +237,35 @@ extension OrderService {
         for merchant: Merchant,
         change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
     ) async throws -> WrittenOrder {
+        // PUT and PATCH write a version whatever they change: the merchant asked for one.
+        switch try await update(type: type, id: id, for: merchant, skipsUnchanged: false, change: change) {
+        case .written(let written): written
+        case .unchanged(let order): WrittenOrder(order: order, pushesQueued: 0, warnings: [])
+        }
+    }
+
+    /// What an update did: wrote the next version, or, asked to skip a change that changes nothing, left the
+    /// order as it was.
+    enum UpdateOutcome {
+        case written(WrittenOrder)
+        case unchanged(StoredOrder)
+    }
+
+    /// `update` that, with `skipsUnchanged`, writes nothing (no version, no pushes, no signature) when the change
+    /// leaves the order's document, `updatedAt` aside, and its files as they are.
+    func update(
+        type: String,
+        id: String,
+        for merchant: Merchant,
+        skipsUnchanged: Bool,
+        change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
+    ) async throws -> UpdateOutcome {
         guard let orderType = orderTypes[type] else { throw OrderServiceError.orderNotFound }
         // Below device requests: a few at a time while devices are answered, on the write pool's threads.
         return try await priority.merchantWrite(waited: counters.merchantWriteWaited) {
             try await WritePool.shared.run {
                 try await writes.withLock("\(type) \(id)") {
-                    try await update(orderType, id: id, for: merchant, change: change)
+                    try await update(orderType, id: id, for: merchant, skipsUnchanged: skipsUnchanged, change: change)
                 }
             }
         }
@@ -234,8 +275,9 @@ extension OrderService {
         _ orderType: OrderType,
         id: String,
         for merchant: Merchant,
+        skipsUnchanged: Bool,
         change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
-    ) async throws -> WrittenOrder {
+    ) async throws -> UpdateOutcome {
         let type = orderType.identifier
         for attempt in 0..<Self.maxWriteAttempts {
             if attempt > 0 { try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 << min(attempt, 5))))) }
@@ -256,6 +298,11 @@ extension OrderService {
             guard problems.isEmpty else { throw OrderServiceError.invalid(problems) }
             let template = try await merchants.template(for: merchant.id, of: orderType)
             document = template.applyingDefaults(to: document)
+            if skipsUnchanged, assets == current.assets {
+                var same = document
+                same["updatedAt"] = previous.document["updatedAt"]
+                if same == previous.document { return .unchanged(previous) }
+            }
             // Each version's updatedAt is at least one second past the last: HTTP dates have one-second
             // resolution, so a device comparing If-Modified-Since must never see two versions in one second.
             let now = now()
@@ -285,7 +332,9 @@ extension OrderService {
                     package: ByteBuffer(bytes: package.data),
                     ticket: ticket
                 )
-                return WrittenOrder(order: update.order, pushesQueued: update.pushesQueued, warnings: package.warnings)
+                return .written(
+                    WrittenOrder(order: update.order, pushesQueued: update.pushesQueued, warnings: package.warnings)
+                )
             } catch StoreError.versionConflict {
                 continue
             } catch StoreError.orderNotFound {

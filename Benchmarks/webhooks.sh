@@ -13,6 +13,7 @@ done
 swift build -c release --product webhook-benchmark >/dev/null
 
 work=$(mktemp -d)
+chmod 755 "$work"  # the postgres user reads its cluster folder in it
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done

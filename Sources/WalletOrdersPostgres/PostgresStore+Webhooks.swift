@@ -216,6 +216,17 @@ extension PostgresStore {
         )
     }
 
+    public func renewDeliveryClaims(owner: String, until: Date) async throws -> Int {
+        try await count(
+            """
+            WITH renewed AS (
+                UPDATE webhook_deliveries SET lease_until = \(until.unixSeconds)
+                WHERE status = 'sending' AND claimed_by = \(owner) RETURNING 1)
+            SELECT count(*) FROM renewed
+            """
+        )
+    }
+
     public func releaseDeliveries(owner: String) async throws -> Int {
         let released = try await count(
             """

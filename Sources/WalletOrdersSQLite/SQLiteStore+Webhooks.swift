@@ -227,6 +227,16 @@ extension SQLiteStore {
         )
     }
 
+    public func renewDeliveryClaims(owner: String, until: Date) async throws -> Int {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE webhook_deliveries SET lease_until = ? WHERE status = 'sending' AND claimed_by = ?",
+                arguments: [until.unixSeconds, owner]
+            )
+            return db.changesCount
+        }
+    }
+
     public func releaseDeliveries(owner: String) async throws -> Int {
         let released = try await write { db in
             try db.execute(

@@ -203,6 +203,9 @@ public protocol OrderStore: Sendable {
     /// Records what became of deliveries `owner` sent; a delivery it no longer holds is left alone. A `failed`
     /// outcome disables the endpoint with its reason.
     func finishDeliveries(_ outcomes: [(WebhookJob, WebhookOutcome)], owner: String, now: Date) async throws
+    /// Extends the lease of every delivery `owner` holds; answers how many it holds.
+    @discardableResult
+    func renewDeliveryClaims(owner: String, until: Date) async throws -> Int
     /// Puts the deliveries `owner` holds back in the queue (a graceful stop); answers how many.
     @discardableResult
     func releaseDeliveries(owner: String) async throws -> Int

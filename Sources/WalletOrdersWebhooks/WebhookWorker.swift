@@ -5,7 +5,7 @@ import WalletOrdersStore
 /// Sends what the webhook outbox holds and records each outcome. Like the push worker: the outbox is the source of
 /// truth, deliveries survive restarts, and any number of instances can run a worker on one database.
 ///
-/// A worker claims due deliveries under a lease longer than a round can take; an instance that dies leaves its
+/// A worker claims due deliveries under a lease that it renews while it lives; an instance that dies leaves its
 /// claims to run out, and the next claim by any worker takes them again. An endpoint that does not answer 2xx is
 /// tried again with exponential backoff and jitter for about three days (`retryDelays`); then the delivery fails
 /// and the endpoint is disabled, with the reason, until its merchant enables it again.
@@ -14,11 +14,14 @@ public final class WebhookWorker: Sendable {
     public static let retryDelays: [TimeInterval] = [
         5, 30, 120, 600, 1_800, 3_600, 7_200, 14_400, 28_800, 43_200, 43_200, 43_200, 43_200, 43_200,
     ]
-    /// How long a claim holds: longer than a round can take (two rounds of one request per thread at once, each
-    /// within the transport's timeout).
+    /// How long a claim holds unless renewed.
     public static let lease: TimeInterval = 30
-    /// Rounds under way at once: while one round's requests travel, the next is claimed.
-    public static let roundsInFlight = 2
+    /// How often a worker renews the claims it holds.
+    public static let heartbeat: Duration = .seconds(10)
+    /// How many deliveries one round takes from the outbox.
+    public static let batchSize = 128
+    /// Rounds under way at once: while one round's requests travel, the next is claimed and the last recorded.
+    public static let roundsInFlight = 4
     /// Delivered and failed deliveries are kept this long for merchants to look at, then deleted.
     public static let retention: TimeInterval = 30 * 86_400
 
@@ -67,6 +70,7 @@ public final class WebhookWorker: Sendable {
             group.addTask { [signal] in
                 for await event in events where event == .webhooksQueued || event == .resync { signal.wake() }
             }
+            group.addTask { await self.keepClaims() }
             await sendUntilCancelled()
             group.cancelAll()
         }
@@ -97,9 +101,9 @@ public final class WebhookWorker: Sendable {
                 do {
                     let start = now()
                     let claim = PushClaim(owner: owner, leaseUntil: start.addingTimeInterval(Self.lease))
-                    jobs = try await store.claimDueDeliveries(limit: transport.concurrency, claim: claim, now: start)
+                    jobs = try await store.claimDueDeliveries(limit: Self.batchSize, claim: claim, now: start)
                 } catch {
-                    logger.error("cannot claim webhook deliveries", metadata: ["error": "\(error)"])
+                    if !Task.isCancelled { logger.error("cannot claim webhook deliveries", metadata: ["error": "\(error)"]) }
                 }
                 if !jobs.isEmpty {
                     inFlight += 1
@@ -125,6 +129,19 @@ public final class WebhookWorker: Sendable {
                     wait = min(wait, .milliseconds(milliseconds))
                 }
                 await signal.wait(timeout: wait)
+            }
+        }
+    }
+
+    /// Renews this worker's claims while it sends: a round may wait behind others for the transport's threads.
+    private func keepClaims() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: Self.heartbeat)
+            guard !Task.isCancelled else { return }
+            do {
+                try await store.renewDeliveryClaims(owner: owner, until: now().addingTimeInterval(Self.lease))
+            } catch {
+                logger.error("cannot renew webhook delivery claims", metadata: ["error": "\(error)"])
             }
         }
     }

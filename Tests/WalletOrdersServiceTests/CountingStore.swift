@@ -286,6 +286,10 @@ final class CountingStore: OrderStore {
         count()
         try await store.finishDeliveries(outcomes, owner: owner, now: now)
     }
+    func renewDeliveryClaims(owner: String, until: Date) async throws -> Int {
+        count()
+        return try await store.renewDeliveryClaims(owner: owner, until: until)
+    }
     func releaseDeliveries(owner: String) async throws -> Int {
         count()
         return try await store.releaseDeliveries(owner: owner)

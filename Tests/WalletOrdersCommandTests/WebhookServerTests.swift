@@ -64,5 +64,15 @@ import WalletOrdersTesting
         #expect(types["push.failed"]?.count == 1, "\(verified.map(\.type))")
         #expect(types["push.failed"]?.first?.data["reason"]?.contains("BadDeviceToken") == true)
         #expect(types["order.updated"]?.first?.data["orderIdentifier"] == order.id)
+
+        // What an operator sees: the endpoint, whose merchant, enabled; never its secret.
+        let admin = try Command.run(
+            Command.walletOrdersBinary,
+            ["admin", "webhooks", "--json", "--database", folder.path("data/orders.sqlite")]
+        )
+        #expect(admin.status == 0, "\(admin.error)")
+        let listed = try Self.json(admin.output)["webhooks"]?.arrayValue ?? []
+        #expect(listed.map { $0["id"] } == [.string(endpoint)] && listed.first?["merchant"] == .string("default"))
+        #expect(listed.first?["enabled"] == .bool(true) && !admin.output.contains(secret))
     }
 }

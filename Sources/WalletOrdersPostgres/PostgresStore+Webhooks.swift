@@ -47,19 +47,11 @@ extension PostgresStore {
                 """,
                 logger: self.logger
             ).collect()
-            guard var endpoint = try rows.first.map(Self.endpoint) else { return nil }
-            if let url = change.url { endpoint.url = url }
-            if let events = change.events { endpoint.events = events }
-            if let secret = change.secret {
-                endpoint.previousSecret = endpoint.secret
-                endpoint.previousSecretUntil = change.previousSecretUntil
-                endpoint.secret = secret
-            }
+            guard let current = try rows.first.map(Self.endpoint) else { return nil }
+            let (endpoint, transition) = current.changed(by: change, now: now)
             var requeued = 0
-            switch change.enabled {
-            case true? where endpoint.disabledAt != nil:
-                endpoint.disabledAt = nil
-                endpoint.disabledReason = nil
+            switch transition {
+            case .enabled:
                 requeued = try await self.count(
                     connection,
                     """
@@ -70,13 +62,10 @@ extension PostgresStore {
                     SELECT count(*) FROM requeued
                     """
                 )
-            case false? where endpoint.disabledAt == nil:
-                endpoint.disabledAt = now
-                endpoint.disabledReason = "disabled by the merchant"
+            case .disabled:
                 try await self.failPending(connection, endpoint: id, now: now)
-            default: break
+            case nil: break
             }
-            endpoint.updatedAt = now
             try await connection.query(
                 """
                 UPDATE webhook_endpoints

@@ -47,24 +47,16 @@ extension SQLiteStore {
     {
         let requeued = try await write { db -> (WebhookEndpoint?, Int) in
             guard
-                var endpoint = try Row.fetchOne(
+                let current = try Row.fetchOne(
                     db,
                     sql: "SELECT * FROM webhook_endpoints WHERE id = ? AND merchant_id = ?",
                     arguments: [id, merchantID]
                 ).map(Self.endpoint)
             else { return (nil, 0) }
-            if let url = change.url { endpoint.url = url }
-            if let events = change.events { endpoint.events = events }
-            if let secret = change.secret {
-                endpoint.previousSecret = endpoint.secret
-                endpoint.previousSecretUntil = change.previousSecretUntil
-                endpoint.secret = secret
-            }
+            let (endpoint, transition) = current.changed(by: change, now: now)
             var requeued = 0
-            switch change.enabled {
-            case true? where endpoint.disabledAt != nil:
-                endpoint.disabledAt = nil
-                endpoint.disabledReason = nil
+            switch transition {
+            case .enabled:
                 try db.execute(
                     sql: """
                         UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?1, updated_at = ?1
@@ -73,13 +65,10 @@ extension SQLiteStore {
                     arguments: [now.unixSeconds, id]
                 )
                 requeued = db.changesCount
-            case false? where endpoint.disabledAt == nil:
-                endpoint.disabledAt = now
-                endpoint.disabledReason = "disabled by the merchant"
+            case .disabled:
                 try Self.failPending(db, endpoint: id, reason: "the endpoint was disabled", now: now)
-            default: break
+            case nil: break
             }
-            endpoint.updatedAt = now
             try db.execute(
                 sql: """
                     UPDATE webhook_endpoints SET url = ?, events = ?, secret = ?, previous_secret = ?,

@@ -113,6 +113,43 @@ public struct WebhookEndpointChange: Sendable {
     }
 }
 
+/// What a change does to an endpoint's deliveries, besides the endpoint itself.
+public enum WebhookEndpointTransition: Sendable, Equatable {
+    /// It was disabled and is enabled now: its failed deliveries go back in the queue.
+    case enabled
+    /// It was enabled and is disabled now: its pending deliveries fail (enabling it again queues them again).
+    case disabled
+}
+
+extension WebhookEndpoint {
+    /// The endpoint as `change` leaves it at `now`, and what that does to its deliveries (nil: nothing). A new
+    /// secret keeps the current one signing beside it until the change's `previousSecretUntil`. Both engines store
+    /// what this answers.
+    public func changed(by change: WebhookEndpointChange, now: Date) -> (WebhookEndpoint, WebhookEndpointTransition?) {
+        var endpoint = self
+        if let url = change.url { endpoint.url = url }
+        if let events = change.events { endpoint.events = events }
+        if let secret = change.secret {
+            endpoint.previousSecret = endpoint.secret
+            endpoint.previousSecretUntil = change.previousSecretUntil
+            endpoint.secret = secret
+        }
+        endpoint.updatedAt = now
+        switch change.enabled {
+        case true? where disabledAt != nil:
+            endpoint.disabledAt = nil
+            endpoint.disabledReason = nil
+            return (endpoint, .enabled)
+        case false? where disabledAt == nil:
+            endpoint.disabledAt = now
+            endpoint.disabledReason = "disabled by the merchant"
+            return (endpoint, .disabled)
+        default:
+            return (endpoint, nil)
+        }
+    }
+}
+
 /// Where a delivery stands.
 public enum WebhookDeliveryStatus: String, Sendable, Codable, CaseIterable {
     /// Waiting to be sent, at `nextAttemptAt` or later.

@@ -55,18 +55,15 @@ extension SQLiteStore {
                     """
             ).execute(arguments: [device, type, id, pushToken, now.unixSeconds, now.unixSeconds])
             // The order's first device: it is in a Wallet now.
-            let others =
-                try Bool.fetchOne(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT EXISTS (SELECT 1 FROM registrations WHERE order_type_identifier = ? AND order_identifier = ?
-                                                                          AND device_identifier <> ?)
-                            """
-                    ),
-                    arguments: [type, id, device]
-                ) ?? false
-            let webhooks =
-                others ? 0 : try Self.queueWebhooks(db, .orderAddedToWallet, type: type, id: id, merchant: nil, now: now)
+            let webhooks = try Self.queueWebhooks(
+                db,
+                .orderAddedToWallet,
+                type: type,
+                id: id,
+                merchant: nil,
+                soleDevice: device,
+                now: now
+            )
             return (.created, webhooks)
         }
         if webhooks > 0 { hub.publish(.webhooksQueued) }
@@ -84,15 +81,15 @@ extension SQLiteStore {
             )
             guard db.changesCount == 1 else { return 0 }
             // The order's last device: no Wallet holds it any more.
-            let others =
-                try Bool.fetchOne(
-                    db,
-                    sql: """
-                        SELECT EXISTS (SELECT 1 FROM registrations WHERE order_type_identifier = ? AND order_identifier = ?)
-                        """,
-                    arguments: [type, id]
-                ) ?? false
-            return others ? 0 : try Self.queueWebhooks(db, .orderRemovedFromWallet, type: type, id: id, merchant: nil, now: now)
+            return try Self.queueWebhooks(
+                db,
+                .orderRemovedFromWallet,
+                type: type,
+                id: id,
+                merchant: nil,
+                soleDevice: device,
+                now: now
+            )
         }
         if webhooks > 0 { hub.publish(.webhooksQueued) }
     }

@@ -321,7 +321,9 @@ extension SQLiteStore {
     }
 
     /// Queues `event` about an order for every enabled endpoint of the order's merchant that listens for it;
-    /// answers how many deliveries were queued. `merchant` nil reads the order's merchant.
+    /// answers how many deliveries were queued. `merchant` nil reads the order's merchant. With `soleDevice`, only when
+    /// no other device is registered for the order (its first device came, or its last one left); that is read only
+    /// when the merchant has an endpoint to tell, so registrations of merchants without one pay nothing for it.
     static func queueWebhooks(
         _ db: Database,
         _ event: WebhookEvent,
@@ -329,6 +331,7 @@ extension SQLiteStore {
         id: String,
         merchant: Int64?,
         detail: [String: any Sendable] = [:],
+        soleDevice: String? = nil,
         now: Date
     ) throws -> Int {
         let text = WebhookEvent.detail(detail)
@@ -341,10 +344,13 @@ extension SQLiteStore {
                 WHERE merchant_id = COALESCE(:merchant, (SELECT merchant_id FROM orders
                                                          WHERE order_type_identifier = :type AND order_identifier = :id))
                   AND disabled_at IS NULL AND (events & :bit) <> 0
+                  AND (:device IS NULL OR NOT EXISTS (SELECT 1 FROM registrations
+                                                      WHERE order_type_identifier = :type AND order_identifier = :id
+                                                        AND device_identifier <> :device))
                 """
         ).execute(arguments: [
             "event": event.rawValue, "type": type, "id": id, "detail": text, "now": now.unixSeconds,
-            "merchant": merchant, "bit": event.bit,
+            "merchant": merchant, "bit": event.bit, "device": soleDevice,
         ])
         return db.changesCount
     }

@@ -93,7 +93,11 @@ extension PostgresStore {
                 retried.ids.append(job.id)
                 retried.at.append(at.unixSeconds)
                 retried.reasons.append(reason)
-            case .tokenRejected(let reason): rejected.append((job, reason))
+            case .tokenRejected(let reason):
+                // The push itself fails as any failed push does; its token's other pushes and registrations go below.
+                failed.ids.append(job.id)
+                failed.reasons.append(reason)
+                rejected.append((job, reason))
             }
         }
         let seconds = now.unixSeconds
@@ -163,36 +167,11 @@ extension PostgresStore {
                 try await self.notify(connection, .pushesQueued)
             }
             for (job, reason) in rejected {
-                webhooks += try await self.count(
-                    connection,
-                    """
-                    WITH failed AS (
-                        UPDATE push_outbox SET status = 'failed', last_error = \(reason), updated_at = \(seconds),
-                                               claimed_by = NULL, lease_until = NULL
-                        WHERE id = \(job.id) AND status = 'sending' AND claimed_by = \(owner)
-                        RETURNING order_type_identifier, order_identifier, attempts, merchant_id
-                    ), hooked AS (
-                        INSERT INTO webhook_deliveries (message_id, endpoint_id, event, order_type_identifier,
-                                                        order_identifier, detail, occurred_at, status, next_attempt_at,
-                                                        updated_at)
-                        SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, \(pushFailed.rawValue),
-                               f.order_type_identifier, f.order_identifier,
-                               json_build_object('attempts', f.attempts, 'reason', \(reason)::text)::text,
-                               \(seconds), 'pending', \(seconds), \(seconds)
-                        FROM failed f JOIN webhook_endpoints e ON e.merchant_id = f.merchant_id
-                        WHERE e.disabled_at IS NULL AND (e.events & \(pushFailed.bit)) <> 0
-                        RETURNING 1
-                    )
-                    SELECT count(*) FROM hooked
-                    """
-                )
                 try await connection.query(
                     """
-                    UPDATE push_outbox SET status = 'failed', last_error = \(reason), updated_at = \(seconds),
-                                           claimed_by = NULL, lease_until = NULL
-                    WHERE (id = \(job.id) AND status = 'sending' AND claimed_by = \(owner))
-                       OR (status = 'pending' AND push_token = \(job.pushToken)
-                           AND order_type_identifier = \(job.orderTypeIdentifier))
+                    UPDATE push_outbox SET status = 'failed', last_error = \(reason), updated_at = \(seconds)
+                    WHERE status = 'pending' AND push_token = \(job.pushToken)
+                      AND order_type_identifier = \(job.orderTypeIdentifier)
                     """,
                     logger: self.logger
                 )

@@ -101,7 +101,7 @@ extension SQLiteStore {
                     // Still held means a newer pending push for the same order and token exists: it will do.
                     try db.execute(sql: "DELETE FROM push_outbox WHERE \(held)", arguments: [job.id, owner])
                     requeued = true
-                case .failed(let reason):
+                case .failed(let reason), .tokenRejected(let reason):
                     try db.execute(
                         sql: """
                             UPDATE push_outbox SET status = 'failed', last_error = ?, updated_at = ?, claimed_by = NULL,
@@ -111,16 +111,8 @@ extension SQLiteStore {
                         arguments: [reason, seconds, job.id, owner]
                     )
                     if db.changesCount == 1 { webhooks += try Self.queuePushFailed(db, job, reason: reason, now: now) }
-                case .tokenRejected(let reason):
-                    try db.execute(
-                        sql: """
-                            UPDATE push_outbox SET status = 'failed', last_error = ?, updated_at = ?, claimed_by = NULL,
-                                                   lease_until = NULL
-                            WHERE \(held)
-                            """,
-                        arguments: [reason, seconds, job.id, owner]
-                    )
-                    if db.changesCount == 1 { webhooks += try Self.queuePushFailed(db, job, reason: reason, now: now) }
+                    // A token APNs refused fails its other pushes too, and its registrations go.
+                    guard case .tokenRejected = outcome else { continue }
                     try db.execute(
                         sql: """
                             UPDATE push_outbox SET status = 'failed', last_error = ?, updated_at = ?

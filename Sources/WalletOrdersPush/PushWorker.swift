@@ -55,8 +55,7 @@ public final class PushWorker: Sendable {
         self.firstRetryDelay = firstRetryDelay
         self.now = now
         self.onOutcomes = onOutcomes
-        let host = ProcessInfo.processInfo.hostName
-        owner = "\(host):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8).lowercased())"
+        owner = PushClaim.newOwner()
     }
 
     /// Tells the worker that new pushes may be waiting, so it need not wait for its next look.

@@ -54,8 +54,7 @@ public final class WebhookWorker: Sendable {
         self.idleWait = idleWait
         self.now = now
         self.onOutcomes = onOutcomes
-        let host = ProcessInfo.processInfo.hostName
-        owner = "\(host):\(ProcessInfo.processInfo.processIdentifier):webhooks:\(UUID().uuidString.prefix(8).lowercased())"
+        owner = PushClaim.newOwner(role: "webhooks")
     }
 
     /// Tells the worker that deliveries may be waiting.

@@ -65,6 +65,11 @@ import WalletOrdersTesting
         #expect(types["push.failed"]?.first?.data["reason"]?.contains("BadDeviceToken") == true)
         #expect(types["order.updated"]?.first?.data["orderIdentifier"] == order.id)
 
+        // The restarted server sent all three, and counted them; the push to the refused token too.
+        let metrics = try server.curl(["\(server.base)/metrics"])
+        #expect(metrics.contains(#"wallet_orders_webhook_attempts_total{outcome="delivered"} 3"#), "\(metrics)")
+        #expect(metrics.contains(#"wallet_orders_push_attempts_total{outcome="token_rejected"} 1"#))
+
         // What an operator sees: the endpoint, whose merchant, enabled; never its secret.
         let admin = try Command.run(
             Command.walletOrdersBinary,

@@ -152,34 +152,39 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
 
     /// Counts what became of a round of pushes.
     public func pushesFinished(_ outcomes: [PushOutcome]) {
-        for outcome in outcomes {
-            let name =
+        countAttempts(
+            "push_attempts",
+            "Push attempts by outcome",
+            outcomes.map { outcome in
                 switch outcome {
                 case .delivered: "delivered"
                 case .retry: "retry"
                 case .failed: "failed"
                 case .tokenRejected: "token_rejected"
                 }
-            registry.makeCounter(
-                descriptor: Self.name("push_attempts", "total", "Push attempts by outcome"),
-                labels: [("outcome", name)]
-            ).increment()
-        }
+            }
+        )
     }
 
     /// Counts what became of a round of webhook deliveries.
     public func webhooksFinished(_ outcomes: [WebhookOutcome]) {
-        for outcome in outcomes {
-            let name =
+        countAttempts(
+            "webhook_attempts",
+            "Webhook delivery attempts by outcome",
+            outcomes.map { outcome in
                 switch outcome {
                 case .delivered: "delivered"
                 case .retry: "retry"
                 case .failed: "failed"
                 }
-            registry.makeCounter(
-                descriptor: Self.name("webhook_attempts", "total", "Webhook delivery attempts by outcome"),
-                labels: [("outcome", name)]
-            ).increment()
+            }
+        )
+    }
+
+    /// Adds each of `outcomes` to the counter `<name>_total`, labelled by outcome.
+    private func countAttempts(_ name: String, _ help: String, _ outcomes: [String]) {
+        for outcome in outcomes {
+            registry.makeCounter(descriptor: Self.name(name, "total", help), labels: [("outcome", outcome)]).increment()
         }
     }
 

@@ -76,6 +76,13 @@ public struct PushClaim: Sendable, Equatable {
         self.owner = owner
         self.leaseUntil = leaseUntil
     }
+
+    /// A new owner's name, unique per worker: `host:pid:` and, when given, `role:`, then 8 random hex digits.
+    public static func newOwner(role: String? = nil) -> String {
+        let process = ProcessInfo.processInfo
+        let random = UUID().uuidString.prefix(8).lowercased()
+        return [process.hostName, String(process.processIdentifier), role, random].compactMap { $0 }.joined(separator: ":")
+    }
 }
 
 /// A push taken from the outbox to be sent.

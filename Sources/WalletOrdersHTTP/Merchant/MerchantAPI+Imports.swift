@@ -37,8 +37,7 @@ extension MerchantAPI {
                     try await service.importOrders(lines, for: merchant) { results in
                         var buffer = ByteBuffer()
                         for result in results {
-                            buffer.writeBytes(Self.json(result).serialized())
-                            buffer.writeInteger(UInt8(ascii: "\n"))
+                            buffer.writeLine(Self.json(result))
                         }
                         try await writer.write(buffer)
                         answered = results.last?.line ?? answered
@@ -51,8 +50,7 @@ extension MerchantAPI {
                         "the import stopped after line \(answered) on an error of the server's: "
                         + "the lines answered above are done, the others were not read; run the import again"
                     var buffer = ByteBuffer()
-                    buffer.writeBytes(JSONValue.object(["error": .string(message)]).serialized())
-                    buffer.writeInteger(UInt8(ascii: "\n"))
+                    buffer.writeLine(JSONValue.object(["error": .string(message)]))
                     try? await writer.write(buffer)
                     throw error
                 }
@@ -76,8 +74,7 @@ extension MerchantAPI {
                 var buffer = ByteBuffer()
                 // A failure midway cuts the answer off: the client sees it incomplete (curl exits with 18).
                 try await service.exportOrders(type: type, for: merchant) { input in
-                    buffer.writeBytes(OrderBody.json(input).serialized())
-                    buffer.writeInteger(UInt8(ascii: "\n"))
+                    buffer.writeLine(OrderBody.json(input))
                     if buffer.readableBytes >= Self.streamChunkSize {
                         try await writer.write(buffer)
                         buffer.clear()
@@ -107,5 +104,13 @@ extension MerchantAPI {
     /// The request's media type, lower-cased, without parameters.
     static func mediaType(of request: Request) -> String? {
         request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+}
+
+extension ByteBuffer {
+    /// `value` as one NDJSON line: its JSON and a newline.
+    mutating func writeLine(_ value: JSONValue) {
+        writeBytes(value.serialized())
+        writeInteger(UInt8(ascii: "\n"))
     }
 }

@@ -295,7 +295,7 @@ let package = Package(
         .executableTarget(
             name: "webhook-benchmark",
             dependencies: [
-                "WalletOrdersStore", "WalletOrdersSQLite", "WalletOrdersPostgres", "WalletOrdersModel", "WalletOrdersWebhooks",
+                "WalletOrdersStore", "WalletOrdersModel", "WalletOrdersWebhooks",
                 "WalletOrdersTesting",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -306,7 +306,7 @@ let package = Package(
         .executableTarget(
             name: "merchant-benchmark",
             dependencies: [
-                "WalletOrdersStore", "WalletOrdersSQLite", "WalletOrdersPostgres", "WalletOrdersModel", "WalletOrdersService",
+                "WalletOrdersStore", "WalletOrdersModel", "WalletOrdersService",
                 "WalletOrdersTesting",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -317,7 +317,7 @@ let package = Package(
         .executableTarget(
             name: "scale-benchmark",
             dependencies: [
-                "WalletOrdersStore", "WalletOrdersSQLite", "WalletOrdersPostgres", "WalletOrdersModel", "WalletOrdersTesting",
+                "WalletOrdersStore", "WalletOrdersModel", "WalletOrdersTesting",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/ScaleBenchmark"

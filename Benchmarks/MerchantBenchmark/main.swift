@@ -1,8 +1,6 @@
 import Foundation
 import Logging
 import WalletOrdersModel
-import WalletOrdersPostgres
-import WalletOrdersSQLite
 import WalletOrdersService
 import WalletOrdersStore
 import WalletOrdersTesting
@@ -22,11 +20,7 @@ let location = arguments[1]
 let type = arguments[4]
 var logger = Logger(label: "merchants")
 logger.logLevel = .warning
-let store: any OrderStore =
-    PostgresURL.isPostgres(location)
-    ? await PostgresStore(url: try PostgresURL(location), connections: 4, logger: logger)
-    : try SQLiteStore(path: location)
-_ = try await store.migrate()
+let store = try await TestStore.open(location, logger: logger)
 
 let start = Date()
 let created = Date(timeIntervalSince1970: 1_795_000_000)

@@ -2,8 +2,6 @@ import Foundation
 import Logging
 import Synchronization
 import WalletOrdersModel
-import WalletOrdersPostgres
-import WalletOrdersSQLite
 import WalletOrdersStore
 import WalletOrdersTesting
 import WalletOrdersWebhooks
@@ -24,11 +22,7 @@ let url = arguments[2]
 let concurrency = arguments.count > 4 ? Int(arguments[4]) ?? 16 : 16
 var logger = Logger(label: "webhooks")
 logger.logLevel = .warning
-let store: any OrderStore =
-    PostgresURL.isPostgres(location)
-    ? await PostgresStore(url: try PostgresURL(location), connections: 4, logger: logger)
-    : try SQLiteStore(path: location)
-_ = try await store.migrate()
+let store = try await TestStore.open(location, logger: logger)
 
 let type = "order.com.example.bench"
 let created = Date(timeIntervalSince1970: 1_795_000_000)

@@ -42,6 +42,17 @@ public enum TestStore {
         }
     }
 
+    /// The store at `location`, an SQLite path or a `postgres://` URL, migrated: for the tools that seed one (the
+    /// benchmarks).
+    public static func open(_ location: String, logger: Logger) async throws -> any OrderStore {
+        let store: any OrderStore =
+            PostgresURL.isPostgres(location)
+            ? await PostgresStore(url: try PostgresURL(location), connections: 4, logger: logger)
+            : try SQLiteStore(path: location)
+        _ = try await store.migrate()
+        return store
+    }
+
     /// Runs `body` with a fresh store of `engine`, and closes it afterwards.
     public static func with<Result>(
         _ engine: StoreEngine,

@@ -195,7 +195,10 @@ public final class PushWorker: Sendable {
                 outcomes.append((job, outcome(of: response, for: job, route: route, token: token)))
             }
         }
-        try await store.finishPushes(outcomes, owner: owner, now: now())
+        // Recorded in a task of its own: a worker stopped while the round was under way still records what it sent
+        // (a store gives up at once on a cancelled task, and the pushes would go out again).
+        let (store, owner, finished) = (store, owner, outcomes)
+        try await Task { try await store.finishPushes(finished, owner: owner, now: self.now()) }.value
         onOutcomes(outcomes.map(\.1))
         for (job, outcome) in outcomes {
             if case .delivered = outcome { continue }

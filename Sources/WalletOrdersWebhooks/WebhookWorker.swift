@@ -159,7 +159,10 @@ public final class WebhookWorker: Sendable {
             return outcomes.sorted { $0.0 < $1.0 }.map { (jobs[$0.0], $0.1) }
         }
         do {
-            try await store.finishDeliveries(outcomes, owner: owner, now: now())
+            // Recorded in a task of its own: a worker stopped while the round was under way still records what it
+            // sent (a store gives up at once on a cancelled task, and the deliveries would go out again).
+            let (store, owner) = (store, owner)
+            try await Task { try await store.finishDeliveries(outcomes, owner: owner, now: self.now()) }.value
             onOutcomes(outcomes.map(\.1))
         } catch {
             // The claims run out and the deliveries go again: a merchant may see one twice, never none.

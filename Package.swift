@@ -101,6 +101,7 @@ let package = Package(
                 "WalletOrdersModel", "WalletOrdersCrypto", "WalletOrdersPackage", "WalletOrdersStore",
                 // Webhook URLs are checked by the same address policy the deliveries keep.
                 "WalletOrdersWebhooks",
+                "WalletOrdersTracking",
                 // ByteBuffer only: packages are kept in the fetch cache as the bytes the HTTP layer sends.
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
@@ -185,6 +186,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What a carrier said about a parcel: the tracking events vocabulary, how an event changes a Wallet fulfillment,
+        // and the carrier aggregators' webhooks (their payloads and signatures) turned into events. No I/O.
+        .target(name: "WalletOrdersTracking", dependencies: ["WalletOrdersModel", "WalletOrdersCrypto"]),
         // Telling merchants what happened: Standard Webhooks signatures, the address policy that keeps deliveries off
         // private networks, the libcurl transport and the delivery worker.
         .target(
@@ -327,6 +331,7 @@ let package = Package(
             name: "WalletOrdersModelTests",
             dependencies: ["WalletOrdersModel", "WalletOrdersSchemas", "WalletOrdersTesting"]
         ),
+        .testTarget(name: "WalletOrdersTrackingTests", dependencies: ["WalletOrdersTracking", "WalletOrdersModel"]),
         .testTarget(name: "WalletOrdersCryptoTests", dependencies: ["WalletOrdersCrypto", "WalletOrdersTesting"]),
         .testTarget(
             name: "WalletOrdersPackageTests",

@@ -117,6 +117,7 @@ let package = Package(
                 "WalletOrdersStore",
                 "WalletOrdersSchemas",
                 "WalletOrdersService",
+                "WalletOrdersTracking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -12,6 +12,8 @@ public struct ServiceRequestContext: RequestContext, RemoteAddressRequestContext
     public var clientAddress: String?
     /// The merchant the request's merchant API key speaks for, once the merchant API authenticated it.
     public var merchant: Merchant?
+    /// The logistics partner the request's partner key speaks for, once the merchant API authenticated it.
+    public var partner: Partner?
     /// The connection the request came on, for what is written outside its response (`100 Continue`) and what its
     /// handlers are told (`StreamedBody`).
     let channel: any Channel

@@ -176,6 +176,14 @@ extension PostgresStore {
             """,
             logger: logger
         )
+        try await client.query(
+            """
+            UPDATE partner_keys k SET last_used_at = GREATEST(COALESCE(k.last_used_at, 0), u.at)
+            FROM unnest(\(Array(uses.keys))::text[], \(uses.values.map(\.unixSeconds))::bigint[]) AS u(id, at)
+            WHERE k.id = u.id
+            """,
+            logger: logger
+        )
     }
 
     public func merchantsVersion() async throws -> Int64 {

@@ -133,7 +133,7 @@ extension PostgresStore {
     public func versions(type: String, id: String) async throws -> [OrderVersion] {
         try await client.query(
             """
-            SELECT version, status, updated_at FROM order_versions
+            SELECT version, status, updated_at, made_by FROM order_versions
             WHERE order_type_identifier = \(type) AND order_identifier = \(id) ORDER BY version
             """,
             logger: logger
@@ -142,7 +142,8 @@ extension PostgresStore {
             return OrderVersion(
                 version: try columns["version"],
                 status: Self.status(try columns["status"]),
-                updatedAt: Date(unixSeconds: try columns["updated_at"])
+                updatedAt: Date(unixSeconds: try columns["updated_at"]),
+                author: try columns["made_by"]
             )
         }
     }

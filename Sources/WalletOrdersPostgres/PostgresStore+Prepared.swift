@@ -171,10 +171,10 @@ extension PostgresStore {
                 WHERE order_type_identifier = $5 AND order_identifier = $6 AND version = $7
                 RETURNING change_tag, created_at
             ), recorded AS (
-                INSERT INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at)
-                SELECT $5, $6, $4, $2, $3 FROM updated
+                INSERT INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at, made_by)
+                SELECT $5, $6, $4, $2, $3, $18 FROM updated
                 ON CONFLICT (order_type_identifier, order_identifier, version) DO UPDATE
-                    SET status = excluded.status, updated_at = excluded.updated_at
+                    SET status = excluded.status, updated_at = excluded.updated_at, made_by = excluded.made_by
             ), packaged AS (
                 INSERT INTO order_packages (order_type_identifier, order_identifier, version, data)
                 SELECT $5, $6, $4, $8 FROM updated
@@ -220,7 +220,7 @@ extension PostgresStore {
             let type = order.orderTypeIdentifier
             let id = order.orderIdentifier
             let version = expectedVersion + 1
-            var bindings = PostgresBindings(capacity: 17)
+            var bindings = PostgresBindings(capacity: 18)
             bindings.append(document)
             bindings.append(order.status.rawValue)
             bindings.append(order.updatedAt.unixSeconds)
@@ -238,6 +238,7 @@ extension PostgresStore {
             bindings.append(WebhookEvent.detail(["version": version, "status": order.status.rawValue]))
             bindings.append(WebhookEvent.orderUpdated.bit)
             bindings.append(PostgresStore.payload(.webhooksQueued))
+            bindings.append(order.author.text)
             return bindings
         }
 
@@ -264,10 +265,10 @@ extension PostgresStore {
                 ON CONFLICT (order_type_identifier, order_identifier) DO NOTHING
                 RETURNING change_tag
             ), recorded AS (
-                INSERT INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at)
-                SELECT $1, $2, 1, $5, $7 FROM created
+                INSERT INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at, made_by)
+                SELECT $1, $2, 1, $5, $7, $14 FROM created
                 ON CONFLICT (order_type_identifier, order_identifier, version) DO UPDATE
-                    SET status = excluded.status, updated_at = excluded.updated_at
+                    SET status = excluded.status, updated_at = excluded.updated_at, made_by = excluded.made_by
             ), packaged AS (
                 INSERT INTO order_packages (order_type_identifier, order_identifier, version, data)
                 SELECT $1, $2, 1, $8 FROM created
@@ -290,7 +291,7 @@ extension PostgresStore {
         func makeBindings() throws -> PostgresBindings {
             let type = order.orderTypeIdentifier
             let id = order.orderIdentifier
-            var bindings = PostgresBindings(capacity: 13)
+            var bindings = PostgresBindings(capacity: 14)
             bindings.append(type)
             bindings.append(id)
             bindings.append(order.authenticationToken)
@@ -304,6 +305,7 @@ extension PostgresStore {
             bindings.append(order.merchantID)
             bindings.append(order.orderNumber)
             bindings.append(order.limits.maxOrders.map(Int64.init))
+            bindings.append(order.author.text)
             return bindings
         }
 

@@ -79,20 +79,24 @@ extension PostgresStore {
     }
 
     /// Runs `statement`, a transaction of its own, on a connection. With `files`, the order's files are replaced
-    /// after it in one transaction of ours: both land, or neither (a statement that throws undoes the files too).
+    /// after it in one transaction of ours, and so are the parcels it follows when the write names them: all land,
+    /// or none (a statement that throws undoes the files too).
     func run<Result: Sendable>(
         _ statement: (PostgresConnection) async throws -> Result,
         replacingFilesOf order: OrderWrite,
         with files: [String: Data]?
     ) async throws -> Result {
         // A statement that may pass a merchant's limit runs in a transaction, so that passing it undoes the write.
-        guard files != nil || order.limits.maxOrders != nil else { return try await client.withConnection(statement) }
+        guard files != nil || order.limits.maxOrders != nil || order.tracking != nil else {
+            return try await client.withConnection(statement)
+        }
         return try await transaction { connection in
             let result = try await statement(connection)
             if let files {
                 try await chargeFiles(connection, order, files: files)
                 try await replaceAssets(connection, type: order.orderTypeIdentifier, id: order.orderIdentifier, assets: files)
             }
+            try await replaceTracking(connection, order)
             return result
         }
     }

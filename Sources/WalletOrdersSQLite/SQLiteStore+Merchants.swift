@@ -159,7 +159,13 @@ extension SQLiteStore {
             let statement = try db.cachedStatement(
                 sql: "UPDATE merchant_keys SET last_used_at = MAX(COALESCE(last_used_at, 0), ?) WHERE id = ?"
             )
-            for (id, time) in uses { try statement.execute(arguments: [time.unixSeconds, id]) }
+            let partnerStatement = try db.cachedStatement(
+                sql: "UPDATE partner_keys SET last_used_at = MAX(COALESCE(last_used_at, 0), ?) WHERE id = ?"
+            )
+            for (id, time) in uses {
+                try statement.execute(arguments: [time.unixSeconds, id])
+                try partnerStatement.execute(arguments: [time.unixSeconds, id])
+            }
         }
     }
 

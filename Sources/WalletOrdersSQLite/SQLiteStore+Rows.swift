@@ -43,13 +43,15 @@ extension SQLiteStore {
     static func recordVersion(_ db: Database, _ order: OrderWrite, version: Int) throws {
         try db.cachedStatement(
             sql: """
-                INSERT OR REPLACE INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at)
-                VALUES (?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at,
+                                                       made_by)
+                VALUES (?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             order.orderTypeIdentifier, order.orderIdentifier, version, order.status.rawValue,
-            order.updatedAt.unixSeconds,
+            order.updatedAt.unixSeconds, order.author.text,
         ])
+        try replaceTracking(db, order)
     }
 
     /// Counts an order write against its merchant's limits: `orders` more orders and `assetBytes` more bytes of

@@ -335,7 +335,7 @@ public final class SQLiteStore: OrderStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT version, status, updated_at FROM order_versions
+                    SELECT version, status, updated_at, made_by FROM order_versions
                     WHERE order_type_identifier = ? AND order_identifier = ? ORDER BY version
                     """,
                 arguments: [type, id]
@@ -343,7 +343,8 @@ public final class SQLiteStore: OrderStore {
                 OrderVersion(
                     version: row["version"],
                     status: Self.status(row["status"]),
-                    updatedAt: Date(unixSeconds: row["updated_at"])
+                    updatedAt: Date(unixSeconds: row["updated_at"]),
+                    author: row["made_by"]
                 )
             }
         }

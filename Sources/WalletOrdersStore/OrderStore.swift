@@ -158,11 +158,50 @@ public protocol OrderStore: Sendable {
     func merchantKeys(merchantID: Int64?) async throws -> [MerchantKey]
     /// Revokes one of a merchant's keys; answers whether it held that key unrevoked.
     func revokeMerchantKey(merchantID: Int64, keyID: String, now: Date) async throws -> Bool
-    /// Records when keys were last used (key id to time), without moving `merchantsVersion` on.
+    /// Records when merchant and partner keys were last used (key id to time), without moving `merchantsVersion` on.
     func recordKeyUse(_ uses: [String: Date]) async throws
-    /// Moves on with every change to merchants, their templates and keys: a process that does not hear another's
+    /// Moves on with every change to merchants, their templates and keys, and to partners and theirs: a process that does not hear another's
     /// events (the command line beside a running server on SQLite) notices a change by it.
     func merchantsVersion() async throws -> Int64
+
+    // MARK: Partners
+
+    /// Adds a logistics partner for the merchants `merchantIDs`; throws `StoreError.partnerExists` when the name is
+    /// taken.
+    func createPartner(
+        name: String,
+        merchantIDs: [Int64],
+        provider: String?,
+        providerSecret: String?,
+        now: Date
+    ) async throws -> Partner
+    /// Every partner, in the order they were made, with their providers' secrets.
+    func partners() async throws -> [Partner]
+    /// Stores a partner's new key.
+    func addPartnerKey(_ key: PartnerKey) async throws
+    /// The keys of one partner, or of every partner, revoked ones included, oldest first.
+    func partnerKeys(partnerID: Int64?) async throws -> [PartnerKey]
+    /// Revokes one of a partner's keys; answers whether it held that key unrevoked.
+    func revokePartnerKey(partnerID: Int64, keyID: String, now: Date) async throws -> Bool
+
+    // MARK: Tracking events
+
+    /// The fulfillments that follow parcels with these tracking numbers, of orders of `merchantIDs`.
+    func trackedFulfillments(trackingNumbers: [String], merchantIDs: [Int64]) async throws -> [TrackedFulfillment]
+    /// The parcels an order's fulfillments follow.
+    func trackedParcels(type: String, id: String) async throws -> [TrackedParcel]
+    /// Keeps events not kept yet, as `received`; answers for each event nil when it was new, or the state of the one
+    /// kept before with its source and id (the first of two alike in `events` is the one kept).
+    func receiveTrackingEvents(_ events: [TrackingEventRecord], now: Date) async throws -> [TrackingEventState?]
+    /// Records what became of events.
+    func settleTrackingEvents(_ settled: [(source: String, id: String, state: TrackingEventState)]) async throws
+    /// The events from `sources` about these tracking numbers that are `pending` or still `received`, oldest first.
+    func waitingTrackingEvents(trackingNumbers: [String], sources: [String]) async throws -> [TrackingEventRecord]
+    /// How many events from `source` are pending.
+    func pendingTrackingEventCount(source: String) async throws -> Int
+    /// Deletes events received before `date`; answers how many.
+    @discardableResult
+    func pruneTrackingEvents(receivedBefore date: Date) async throws -> Int
 
     // MARK: Download links
 

@@ -10,6 +10,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case versionConflict
     /// A merchant with this slug already exists.
     case merchantExists
+    /// A partner with this name already exists.
+    case partnerExists
     /// The write would take the merchant past one of its limits.
     case quotaExceeded(MerchantQuota)
     /// The order has as many devices registered as it may.
@@ -27,6 +29,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .orderNotFound: "no such order"
         case .versionConflict: "the order changed meanwhile"
         case .merchantExists: "a merchant with this slug already exists"
+        case .partnerExists: "a partner with this name already exists"
         case .quotaExceeded(let quota): "the write would pass the merchant's \(quota.rawValue)"
         case .tooManyDevices: "the order has as many devices registered as it may"
         case .tooManyLinks: "the order has as many live download links as it may"

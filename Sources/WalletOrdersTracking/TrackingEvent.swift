@@ -138,3 +138,6 @@ public struct TrackingEventProblems: Error, Sendable, Equatable {
         self.problems = problems
     }
 }
+
+/// As the service keeps an event until an order holds its tracking number: dates as the encoder's default.
+extension TrackingEvent: Codable {}

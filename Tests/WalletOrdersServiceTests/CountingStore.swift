@@ -239,6 +239,61 @@ final class CountingStore: OrderStore {
         try await store.merchantsVersion()
     }
 
+    func createPartner(
+        name: String,
+        merchantIDs: [Int64],
+        provider: String?,
+        providerSecret: String?,
+        now: Date
+    ) async throws -> Partner {
+        count()
+        return try await store.createPartner(
+            name: name,
+            merchantIDs: merchantIDs,
+            provider: provider,
+            providerSecret: providerSecret,
+            now: now
+        )
+    }
+    func partners() async throws -> [Partner] {
+        try await store.partners()
+    }
+    func addPartnerKey(_ key: PartnerKey) async throws {
+        count()
+        try await store.addPartnerKey(key)
+    }
+    func partnerKeys(partnerID: Int64?) async throws -> [PartnerKey] {
+        try await store.partnerKeys(partnerID: partnerID)
+    }
+    func revokePartnerKey(partnerID: Int64, keyID: String, now: Date) async throws -> Bool {
+        count()
+        return try await store.revokePartnerKey(partnerID: partnerID, keyID: keyID, now: now)
+    }
+    func trackedFulfillments(trackingNumbers: [String], merchantIDs: [Int64]) async throws -> [TrackedFulfillment] {
+        try await store.trackedFulfillments(trackingNumbers: trackingNumbers, merchantIDs: merchantIDs)
+    }
+    func trackedParcels(type: String, id: String) async throws -> [TrackedParcel] {
+        try await store.trackedParcels(type: type, id: id)
+    }
+    func receiveTrackingEvents(_ events: [TrackingEventRecord], now: Date) async throws -> [TrackingEventState?] {
+        count()
+        return try await store.receiveTrackingEvents(events, now: now)
+    }
+    func settleTrackingEvents(_ settled: [(source: String, id: String, state: TrackingEventState)]) async throws {
+        count()
+        try await store.settleTrackingEvents(settled)
+    }
+    func waitingTrackingEvents(trackingNumbers: [String], sources: [String]) async throws -> [TrackingEventRecord] {
+        try await store.waitingTrackingEvents(trackingNumbers: trackingNumbers, sources: sources)
+    }
+    func pendingTrackingEventCount(source: String) async throws -> Int {
+        try await store.pendingTrackingEventCount(source: source)
+    }
+    func pruneTrackingEvents(receivedBefore date: Date) async throws -> Int {
+        count()
+        return try await store.pruneTrackingEvents(receivedBefore: date)
+    }
+
     func addOrderLink(_ link: OrderLink, maxLive: Int) async throws {
         count()
         try await store.addOrderLink(link, maxLive: maxLive)

@@ -105,6 +105,15 @@ final class ClientGuards: Sendable {
         throw APIError.unauthorized
     }
 
+    /// Takes one from `partner`'s allowance: the service's merchant limit, counted for the partner.
+    func takePartner(_ partner: Partner) throws {
+        guard let merchant else { return }
+        if case .limited(let retryAfter) = merchant.take("partner-\(partner.id)") {
+            metrics.rateLimited("merchant")
+            throw APIError.tooManyRequests(retryAfter: retryAfter)
+        }
+    }
+
     /// Takes one from `merchant`'s allowance: its own request rate, or the service's merchant limit; 429 when spent.
     func takeMerchant(_ merchant: Merchant) throws {
         let limiter: RateLimiter?

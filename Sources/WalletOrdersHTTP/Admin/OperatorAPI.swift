@@ -4,8 +4,9 @@ import WalletOrdersModel
 import WalletOrdersService
 import WalletOrdersStore
 
-/// `/api/v1/admin/merchants…`: the operator's HTTP API, which changes merchants, their templates and keys, behind
-/// the operator key (`operatorKey`); off (404) without one. The admin key, read-only, is not accepted here.
+/// `/api/v1/admin/merchants…` and `…/partners…`: the operator's HTTP API, which changes merchants, their templates
+/// and keys, and logistics partners and theirs, behind the operator key (`operatorKey`); off (404) without one. The
+/// admin key, read-only, is not accepted here.
 struct OperatorAPI: Sendable {
     let service: OrderService
     let guards: ClientGuards
@@ -25,9 +26,10 @@ struct OperatorAPI: Sendable {
         api.delete("merchants/:slug/keys/:key", use: revokeKey)
         api.put("merchants/:slug/template", use: setTemplate)
         api.delete("merchants/:slug/template", use: removeTemplate)
+        addPartnerRoutes(to: api)
     }
 
-    private var registry: MerchantRegistry { MerchantRegistry(service: service) }
+    var registry: MerchantRegistry { MerchantRegistry(service: service) }
 
     @Sendable func list(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         JSONResponse.make(.ok, .object(["merchants": try JSONValue.encoding(try await registry.list())]))

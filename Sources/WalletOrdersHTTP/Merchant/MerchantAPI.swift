@@ -39,6 +39,7 @@ struct MerchantAPI: Sendable {
         api.post("webhooks/:webhookId/rotate-secret", use: rotateWebhookSecret)
         api.get("webhooks/:webhookId/deliveries", use: webhookDeliveries)
         api.post("webhooks/:webhookId/deliveries/:deliveryId/redeliver", use: redeliver)
+        api.post("tracking-events", use: trackingEvents)
         api.get("pushes", use: pushes)
         api.get("logs", use: logs)
     }
@@ -95,14 +96,30 @@ struct MerchantAPI: Sendable {
         return try updated(try await service.replace(type: type, id: id, with: input, for: merchant))
     }
 
+    /// A merchant's change to its order; or a partner's, to the progress of a fulfillment of one of its merchants'
+    /// orders, named by Wallet's identifier (`acme:1001`).
     @Sendable func patch(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (type, id) = try identifiers(context)
-        let merchant = try context.requireMerchant()
         let mediaType = Self.mediaType(of: request)
         guard mediaType == "application/merge-patch+json" || mediaType == "application/json" else {
             throw APIError(.unsupportedMediaType, "PATCH takes a JSON merge patch (Content-Type: application/merge-patch+json)")
         }
         let patch = try OrderBody.patch(try await request.json(limit: Self.bodyLimit))
+        if let partner = context.partner {
+            // A partner sees what it may change, not the merchant's payment, line items or customer.
+            let written = try await service.patch(type: type, walletID: id, patch, by: partner)
+            let document = written.order.document
+            var shown: [String: JSONValue] = [:]
+            for field in ["orderTypeIdentifier", "orderIdentifier", "updatedAt", "fulfillments"] { shown[field] = document[field] }
+            return JSONResponse.make(
+                .ok,
+                .object([
+                    "order": .object(shown), "version": .int(written.order.version),
+                    "pushesQueued": .int(written.pushesQueued),
+                ])
+            )
+        }
+        let merchant = try context.requireMerchant()
         return try updated(try await service.patch(type: type, id: id, patch, for: merchant))
     }
 

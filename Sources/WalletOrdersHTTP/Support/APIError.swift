@@ -80,6 +80,12 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         case .tooManyLinks: self.init(.conflict, error.description)
         case .webhookNotFound: self.init(.notFound, error.description)
         case .tooManyWebhooks, .webhookDisabled: self.init(.conflict, error.description)
+        case .notPartnersToChange(let problems):
+            self.init(
+                .forbidden,
+                "a partner key may change only the progress of fulfillments; these fields are the merchant's",
+                problems: problems
+            )
         }
     }
 
@@ -87,8 +93,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     init(_ error: MerchantRegistryError) {
         switch error {
         case .invalid(let problems): self.init(.badRequest, "the merchant is not valid", problems: problems)
-        case .notFound, .keyNotFound: self.init(.notFound, error.description)
-        case .exists: self.init(.conflict, error.description)
+        case .notFound, .keyNotFound, .partnerNotFound, .partnerKeyNotFound: self.init(.notFound, error.description)
+        case .exists, .partnerExists: self.init(.conflict, error.description)
         }
     }
 }

@@ -24,6 +24,8 @@ public final class MerchantDirectory: Sendable {
         var merchants: [Int64: Merchant] = [:]
         var bySlug: [String: Int64] = [:]
         var keys: [String: MerchantKey] = [:]
+        var partners: [Int64: Partner] = [:]
+        var partnerKeys: [String: PartnerKey] = [:]
         /// Each merchant's template over each order type's, by merchant and order type.
         var templates: [TemplateKey: (version: Int, template: OrderTemplate)] = [:]
         /// Keys held in memory only (the playground's), by their SHA-256, with the slug of the merchant they speak for.
@@ -53,7 +55,11 @@ public final class MerchantDirectory: Sendable {
         let version = try await store.merchantsVersion()
         let merchants = try await store.merchants()
         let keys = try await store.merchantKeys(merchantID: nil)
+        let partners = try await store.partners()
+        let partnerKeys = try await store.partnerKeys(partnerID: nil)
         state.withLock { state in
+            state.partners = Dictionary(uniqueKeysWithValues: partners.map { ($0.id, $0) })
+            state.partnerKeys = Dictionary(partnerKeys.map { ($0.id, $0) }) { first, _ in first }
             state.version = version
             state.merchants = Dictionary(uniqueKeysWithValues: merchants.map { ($0.id, $0) })
             state.bySlug = Dictionary(uniqueKeysWithValues: merchants.map { ($0.slug, $0.id) })
@@ -127,6 +133,40 @@ public final class MerchantDirectory: Sendable {
             }
             return session.flatMap { state.bySlug[$0] }.flatMap { state.merchants[$0] }
         }
+    }
+
+    /// The partner a partner key speaks for; nil for a key no partner holds (or one revoked). Compared as merchant
+    /// keys are: the SHA-256 in constant time, found by the key's public id.
+    public func authenticatePartner(_ key: String) async throws -> Partner? {
+        try await loaded()
+        guard let parsed = MerchantAPIKey(key, prefix: MerchantAPIKey.partnerPrefix) else { return nil }
+        let hash = MerchantAPIKey.hash(key)
+        let time = now()
+        return state.withLock { state -> Partner? in
+            let stored = state.partnerKeys[parsed.id]
+            let matches = ConstantTime.equals(hash, stored?.hash ?? Data(count: hash.count))
+            guard let stored, matches, stored.revokedAt == nil else { return nil }
+            state.uses[stored.id] = time
+            return state.partners[stored.partnerID]
+        }
+    }
+
+    /// The partner named `name`.
+    public func partner(named name: String) async throws -> Partner? {
+        try await loaded()
+        return state.withLock { $0.partners.values.first { $0.name == name } }
+    }
+
+    /// The partner with this id.
+    public func partner(id: Int64) async throws -> Partner? {
+        try await loaded()
+        return state.withLock { $0.partners[id] }
+    }
+
+    /// The partners that publish the updates of `merchantID`'s orders.
+    func partners(of merchantID: Int64) async throws -> [Partner] {
+        try await loaded()
+        return state.withLock { $0.partners.values.filter { $0.merchantIDs.contains(merchantID) }.sorted { $0.id < $1.id } }
     }
 
     /// Lets `key`, which lives in this process's memory only, speak for merchant `slug` until the process ends.

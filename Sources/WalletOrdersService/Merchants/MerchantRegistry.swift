@@ -180,6 +180,9 @@ public enum MerchantRegistryError: Error, Equatable, CustomStringConvertible {
     case notFound(String)
     case exists(String)
     case keyNotFound(String, String)
+    case partnerNotFound(String)
+    case partnerExists(String)
+    case partnerKeyNotFound(String, String)
 
     public var description: String {
         switch self {
@@ -188,6 +191,9 @@ public enum MerchantRegistryError: Error, Equatable, CustomStringConvertible {
         case .exists(let slug):
             "the slug \(slug) is taken: another merchant has it, or the default merchant's order identifiers start with \(slug):"
         case .keyNotFound(let key, let slug): "merchant \(slug) holds no key \(key) that is not revoked already"
+        case .partnerNotFound(let name): "there is no partner \(name)"
+        case .partnerExists(let name): "the name \(name) is taken by another partner"
+        case .partnerKeyNotFound(let key, let name): "partner \(name) holds no key \(key) that is not revoked already"
         }
     }
 }

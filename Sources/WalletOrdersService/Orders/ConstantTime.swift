@@ -7,7 +7,8 @@ public enum ConstantTime {
     public static func equals(_ a: String, _ b: String) -> Bool {
         let left = Array(a.utf8)
         let right = Array(b.utf8)
-        var difference = UInt8(truncatingIfNeeded: left.count ^ right.count)
+        // A length difference counts whole: truncated to a byte, 256 more NULs would pass.
+        var difference: UInt8 = left.count == right.count ? 0 : 1
         for index in 0..<max(left.count, right.count) {
             let x = index < left.count ? left[index] : 0
             let y = index < right.count ? right[index] : 0
@@ -23,7 +24,7 @@ public enum ConstantTime {
 
     /// Whether `a` and `b` hold the same bytes, looking at every byte of the longer one whatever they hold.
     public static func equals(_ a: Data, _ b: Data) -> Bool {
-        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        var difference: UInt8 = a.count == b.count ? 0 : 1
         for index in 0..<max(a.count, b.count) {
             let x = index < a.count ? a[a.startIndex + index] : 0
             let y = index < b.count ? b[b.startIndex + index] : 0

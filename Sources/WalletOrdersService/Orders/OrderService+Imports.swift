@@ -52,9 +52,10 @@ extension OrderService {
                         id: id,
                         for: merchant,
                         skipsUnchanged: true,
-                        change: { _, _ in (document, assets) }
+                        author: .merchant(merchant.slug),
+                        change: { _, _ in Revision(document: document, assets: assets) }
                     ) {
-                    case .written(let written): return .updated(written)
+                    case .written(let written): return .updated(try await applyingWaitingEvents(written, merchant: merchant))
                     case .unchanged(let order): return .unchanged(order)
                     }
                 } catch OrderServiceError.orderNotFound {
@@ -170,7 +171,7 @@ extension OrderService {
         case .packageTooLarge, .limitReached, .writeConflict, .orderNotFound:
             [OrderProblem(path: "", message: error.description)]
         case .packagingFailed, .unauthorized, .tooManyDevices, .linkNotFound, .tooManyLinks, .webhookNotFound,
-            .tooManyWebhooks, .webhookDisabled:
+            .tooManyWebhooks, .webhookDisabled, .notPartnersToChange:
             nil
         }
     }

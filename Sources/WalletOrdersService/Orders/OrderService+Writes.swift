@@ -8,9 +8,10 @@ import WalletOrdersStore
 extension OrderService {
     /// Creates an order for `merchant` from what it sent: order.json fields and optional per-order files.
     public func create(_ input: OrderInput, for merchant: Merchant = .singleShop) async throws -> WrittenOrder {
-        try await priority.merchantWrite(waited: counters.merchantWriteWaited) {
+        let written = try await priority.merchantWrite(waited: counters.merchantWriteWaited) {
             try await WritePool.shared.run { try await createOnPool(input, for: merchant) }
         }
+        return try await applyingWaitingEvents(written, merchant: merchant)
     }
 
     private func createOnPool(_ input: OrderInput, for merchant: Merchant) async throws -> WrittenOrder {
@@ -19,6 +20,7 @@ extension OrderService {
         let new = try await newOrder(input, for: merchant, token: token, createdAt: createdAt)
         let (type, id) = (new.type.identifier, new.id)
         let package = try await build(new.type, new.template, new.document, new.assets)
+        let parcels = Self.parcels(in: new.document)
         do {
             let ticket = cache?.ticket()
             let order = try await store.createOrder(
@@ -32,11 +34,18 @@ extension OrderService {
                     assets: new.assets,
                     package: package.stored,
                     merchantID: merchant.id,
-                    limits: merchant.limits
+                    limits: merchant.limits,
+                    author: .merchant(merchant.slug),
+                    tracking: parcels.isEmpty ? nil : parcels
                 )
             )
             cache?.written(type: type, id: id, head: order.head, package: ByteBuffer(bytes: package.data), ticket: ticket)
-            return WrittenOrder(order: order, pushesQueued: 0, warnings: package.warnings)
+            return WrittenOrder(
+                order: order,
+                pushesQueued: 0,
+                warnings: package.warnings,
+                addedTrackingNumbers: Set(parcels.map(\.trackingNumber)).sorted()
+            )
         } catch StoreError.orderExists {
             throw OrderServiceError.orderExists(type: type, id: id)
         } catch StoreError.quotaExceeded(let quota) {
@@ -238,10 +247,22 @@ extension OrderService {
         change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
     ) async throws -> WrittenOrder {
         // PUT and PATCH write a version whatever they change: the merchant asked for one.
-        switch try await update(type: type, id: id, for: merchant, skipsUnchanged: false, change: change) {
-        case .written(let written): written
-        case .unchanged(let order): WrittenOrder(order: order, pushesQueued: 0, warnings: [])
+        let outcome = try await update(type: type, id: id, for: merchant, skipsUnchanged: false, author: .merchant(merchant.slug)) {
+            let (document, assets) = try change($0, $1)
+            return Revision(document: document, assets: assets)
         }
+        switch outcome {
+        case .written(let written): return try await applyingWaitingEvents(written, merchant: merchant)
+        case .unchanged(let order): return WrittenOrder(order: order, pushesQueued: 0, warnings: [])
+        }
+    }
+
+    /// What a change makes of an order: its document and files, and, for a change made by tracking events, when
+    /// the last event applied to each fulfillment it moved happened (by `fulfillmentIdentifier`).
+    struct Revision {
+        var document: OrderDocument
+        var assets: [String: Data]
+        var eventTimes: [String: Date] = [:]
     }
 
     /// What an update did: wrote the next version, or, asked to skip a change that changes nothing, left the
@@ -258,14 +279,22 @@ extension OrderService {
         id: String,
         for merchant: Merchant,
         skipsUnchanged: Bool,
-        change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
+        author: VersionAuthor,
+        change: (OrderDocument, [String: Data]) async throws -> Revision
     ) async throws -> UpdateOutcome {
         guard let orderType = orderTypes[type] else { throw OrderServiceError.orderNotFound }
         // Below device requests: a few at a time while devices are answered, on the write pool's threads.
         return try await priority.merchantWrite(waited: counters.merchantWriteWaited) {
             try await WritePool.shared.run {
                 try await writes.withLock("\(type) \(id)") {
-                    try await update(orderType, id: id, for: merchant, skipsUnchanged: skipsUnchanged, change: change)
+                    try await update(
+                        orderType,
+                        id: id,
+                        for: merchant,
+                        skipsUnchanged: skipsUnchanged,
+                        author: author,
+                        change: change
+                    )
                 }
             }
         }
@@ -276,7 +305,8 @@ extension OrderService {
         id: String,
         for merchant: Merchant,
         skipsUnchanged: Bool,
-        change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
+        author: VersionAuthor,
+        change: (OrderDocument, [String: Data]) async throws -> Revision
     ) async throws -> UpdateOutcome {
         let type = orderType.identifier
         for attempt in 0..<Self.maxWriteAttempts {
@@ -285,7 +315,8 @@ extension OrderService {
             guard let current = try await store.currentOrder(type: type, id: id), current.order.merchantID == merchant.id
             else { throw OrderServiceError.orderNotFound }
             let previous = current.order
-            var (document, assets) = try change(previous.document, current.assets)
+            let revision = try await change(previous.document, current.assets)
+            var (document, assets) = (revision.document, revision.assets)
             var problems: [OrderProblem] = []
             // The merchant may resend the fields the service owns, but not change them.
             for field in ["orderTypeIdentifier", "orderIdentifier", "createdAt"] + Self.managedFields
@@ -309,6 +340,8 @@ extension OrderService {
             let updatedAt = Date(unixSeconds: max(now.unixSeconds, previous.updatedAt.unixSeconds + 1))
             document["updatedAt"] = .string(RFC3339.format(updatedAt))
             let package = try await build(orderType, template, document, assets)
+            let parcels = Self.parcels(in: document, eventTimes: revision.eventTimes)
+            let parcelsBefore = Self.parcels(in: previous.document)
             let write = OrderWrite(
                 orderTypeIdentifier: type,
                 orderIdentifier: id,
@@ -319,7 +352,9 @@ extension OrderService {
                 assets: assets == current.assets ? nil : assets,
                 package: package.stored,
                 merchantID: merchant.id,
-                limits: merchant.limits
+                limits: merchant.limits,
+                author: author,
+                tracking: parcels == parcelsBefore ? nil : parcels
             )
             do {
                 let ticket = cache?.ticket()
@@ -332,8 +367,14 @@ extension OrderService {
                     package: ByteBuffer(bytes: package.data),
                     ticket: ticket
                 )
+                let numbersBefore = Set(parcelsBefore.map(\.trackingNumber))
                 return .written(
-                    WrittenOrder(order: update.order, pushesQueued: update.pushesQueued, warnings: package.warnings)
+                    WrittenOrder(
+                        order: update.order,
+                        pushesQueued: update.pushesQueued,
+                        warnings: package.warnings,
+                        addedTrackingNumbers: Set(parcels.map(\.trackingNumber)).subtracting(numbersBefore).sorted()
+                    )
                 )
             } catch StoreError.versionConflict {
                 continue

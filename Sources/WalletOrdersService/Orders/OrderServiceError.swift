@@ -32,6 +32,8 @@ public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertib
     case tooManyWebhooks(limit: Int)
     /// The endpoint is disabled: deliveries to it wait until it is enabled again.
     case webhookDisabled
+    /// A partner key tried to change what only the merchant may: every field, with its path.
+    case notPartnersToChange([OrderProblem])
 
     public var description: String {
         switch self {
@@ -56,6 +58,9 @@ public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertib
         case .webhookNotFound: "no such webhook endpoint or delivery"
         case .tooManyWebhooks(let limit):
             "this merchant has \(limit) webhook endpoints, the most it may have; delete one"
+        case .notPartnersToChange(let problems):
+            (["a partner key may change only the progress of fulfillments (status, carrier, tracking, delivery and "
+                + "pickup times, notes); these are the merchant's"] + problems.map { "  - \($0)" }).joined(separator: "\n")
         case .webhookDisabled: "the endpoint is disabled; enable it (PATCH with {\"enabled\": true}) to deliver to it again"
         case .tooManyDevices(let limit):
             "this order has \(limit) devices registered, the most one order may have (maxDevicesPerOrder); "

@@ -97,6 +97,10 @@ public struct OrderWrite: Sendable {
     public let merchantID: Int64
     /// The merchant's limits on what it stores, checked in the write's transaction.
     public let limits: MerchantLimits
+    /// Who made this version.
+    public let author: VersionAuthor
+    /// The parcels its fulfillments follow, when they differ from the last version's (nil: as they were).
+    public let tracking: [TrackedParcel]?
 
     public init(
         orderTypeIdentifier: String,
@@ -108,7 +112,9 @@ public struct OrderWrite: Sendable {
         assets: [String: Data]?,
         package: Data,
         merchantID: Int64 = Merchant.defaultID,
-        limits: MerchantLimits = MerchantLimits()
+        limits: MerchantLimits = MerchantLimits(),
+        author: VersionAuthor = .merchant(Merchant.defaultSlug),
+        tracking: [TrackedParcel]? = nil
     ) {
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier
@@ -120,6 +126,8 @@ public struct OrderWrite: Sendable {
         self.package = package
         self.merchantID = merchantID
         self.limits = limits
+        self.author = author
+        self.tracking = tracking
     }
 
     /// The order's `orderNumber`, by which a checkout that knows only its own number finds it.
@@ -245,10 +253,13 @@ public struct OrderVersion: Sendable, Codable, Equatable {
     public let version: Int
     public let status: Order.Status
     public let updatedAt: Date
+    /// Who made it (`merchant:acme`, `partner:dhl`, `operator`); nil for versions made before authors were kept.
+    public let author: String?
 
-    public init(version: Int, status: Order.Status, updatedAt: Date) {
+    public init(version: Int, status: Order.Status, updatedAt: Date, author: String? = nil) {
         self.version = version
         self.status = status
         self.updatedAt = updatedAt
+        self.author = author
     }
 }

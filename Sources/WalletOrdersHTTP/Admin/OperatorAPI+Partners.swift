@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import WalletOrdersModel
+import WalletOrdersService
+import WalletOrdersStore
+
+/// `/api/v1/admin/partners…`: logistics partners and their keys, behind the operator key.
+extension OperatorAPI {
+    func addPartnerRoutes(to api: RouterGroup<ServiceRequestContext>) {
+        api.get("partners", use: partners)
+        api.post("partners", use: createPartner)
+        api.get("partners/:name", use: partner)
+        api.post("partners/:name/keys", use: createPartnerKey)
+        api.delete("partners/:name/keys/:key", use: revokePartnerKey)
+    }
+
+    @Sendable func partners(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        JSONResponse.make(.ok, .object(["partners": try JSONValue.encoding(try await registry.partners())]))
+    }
+
+    /// `{"name", "merchants": ["acme", …], "provider": "aftership", "providerSecret": "…"}`; the provider is optional.
+    @Sendable func createPartner(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let body = try await request.json(limit: 64 * 1_024)
+        var problems: [OrderProblem] = []
+        let name = body["name"]?.stringValue
+        if name == nil { problems.append(OrderProblem(path: "name", message: "is required, a string")) }
+        let merchants = body["merchants"]?.arrayValue?.compactMap(\.stringValue)
+        if merchants == nil || merchants?.count != body["merchants"]?.arrayValue?.count {
+            problems.append(OrderProblem(path: "merchants", message: "is required, an array of merchant slugs"))
+        }
+        for field in ["provider", "providerSecret"] where body[field] != nil && body[field]?.stringValue == nil {
+            problems.append(OrderProblem(path: field, message: "must be a string"))
+        }
+        guard problems.isEmpty, let name, let merchants else {
+            throw APIError(.badRequest, "the partner is not valid", problems: problems)
+        }
+        let partner = try await registry.addPartner(
+            name: name,
+            merchantSlugs: merchants,
+            provider: body["provider"]?.stringValue,
+            providerSecret: body["providerSecret"]?.stringValue
+        )
+        try await service.merchants.reload()
+        return JSONResponse.make(.created, .object(["partner": try JSONValue.encoding(partner)]))
+    }
+
+    @Sendable func partner(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let name = try context.parameters.identifier("name")
+        let partner = try await registry.partner(name)
+        let keys = try await registry.partnerKeys(of: name)
+        return JSONResponse.make(.ok, .object(["partner": try JSONValue.encoding(partner), "keys": try JSONValue.encoding(keys)]))
+    }
+
+    /// A new key, answered this once: `{"id", "key"}`.
+    @Sendable func createPartnerKey(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let name = try context.parameters.identifier("name")
+        let (record, text) = try await registry.createPartnerKey(for: name)
+        try await service.merchants.reload()
+        var headers = HTTPFields()
+        headers[.cacheControl] = "no-store"
+        return JSONResponse.make(.created, .object(["id": .string(record.id), "key": .string(text)]), headers: headers)
+    }
+
+    @Sendable func revokePartnerKey(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let name = try context.parameters.identifier("name")
+        let key = try context.parameters.identifier("key")
+        try await registry.revokePartnerKey(key, of: name)
+        try await service.merchants.reload()
+        return JSONResponse.make(.ok, .object(["revoked": .string(key)]))
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import WalletOrdersModel
+import WalletOrdersStore
+
+/// The parcels orders follow, and the tracking events kept for idempotency and for orders that do not hold their
+/// tracking number yet.
+extension PostgresStore {
+    /// Replaces the parcels an order follows with those `order` names, when it names them, in the write's
+    /// transaction. A parcel keeps the time of the last event applied to it while its tracking number stays the
+    /// same, unless the write brings a time of its own.
+    func replaceTracking(_ connection: PostgresConnection, _ order: OrderWrite) async throws {
+        guard let parcels = order.tracking else { return }
+        let type = order.orderTypeIdentifier
+        let id = order.orderIdentifier
+        let fulfillments = parcels.map(\.fulfillmentIdentifier)
+        try await connection.query(
+            """
+            DELETE FROM order_tracking
+            WHERE order_type_identifier = \(type) AND order_identifier = \(id)
+              AND NOT (fulfillment_identifier = ANY(\(fulfillments)::text[]))
+            """,
+            logger: logger
+        )
+        guard !parcels.isEmpty else { return }
+        // Arrays cannot hold nulls as bound here: an empty carrier and -1 stand for none.
+        let numbers = parcels.map(\.trackingNumber)
+        let carriers = parcels.map { $0.carrier ?? "" }
+        let times = parcels.map { $0.lastEventAt?.unixSeconds ?? -1 }
+        try await connection.query(
+            """
+            INSERT INTO order_tracking AS t (order_type_identifier, order_identifier, fulfillment_identifier, merchant_id,
+                                             tracking_number, carrier, last_event_at)
+            SELECT \(type), \(id), p.f, \(order.merchantID), p.n, NULLIF(p.c, ''), NULLIF(p.e, -1)
+            FROM unnest(\(fulfillments)::text[], \(numbers)::text[], \(carriers)::text[], \(times)::bigint[]) AS p(f, n, c, e)
+            ON CONFLICT (order_type_identifier, order_identifier, fulfillment_identifier) DO UPDATE SET
+                carrier = excluded.carrier,
+                last_event_at = CASE WHEN excluded.tracking_number = t.tracking_number
+                                     THEN COALESCE(excluded.last_event_at, t.last_event_at)
+                                     ELSE excluded.last_event_at END,
+                tracking_number = excluded.tracking_number
+            """,
+            logger: logger
+        )
+    }
+
+    public func trackedFulfillments(trackingNumbers: [String], merchantIDs: [Int64]) async throws -> [TrackedFulfillment] {
+        guard !trackingNumbers.isEmpty, !merchantIDs.isEmpty else { return [] }
+        return try await client.query(
+            """
+            SELECT order_type_identifier, order_identifier, fulfillment_identifier, merchant_id, tracking_number, carrier,
+                   last_event_at
+            FROM order_tracking
+            WHERE tracking_number = ANY(\(trackingNumbers)::text[]) AND merchant_id = ANY(\(merchantIDs)::bigint[])
+            """,
+            logger: logger
+        ).collect().map { row in
+            let columns = Columns(row)
+            return TrackedFulfillment(
+                orderTypeIdentifier: try columns["order_type_identifier"],
+                orderIdentifier: try columns["order_identifier"],
+                merchantID: try columns["merchant_id"],
+                parcel: try Self.parcel(columns)
+            )
+        }
+    }
+
+    public func trackedParcels(type: String, id: String) async throws -> [TrackedParcel] {
+        try await client.query(
+            """
+            SELECT fulfillment_identifier, tracking_number, carrier, last_event_at FROM order_tracking
+            WHERE order_type_identifier = \(type) AND order_identifier = \(id) ORDER BY fulfillment_identifier
+            """,
+            logger: logger
+        ).collect().map { try Self.parcel(Columns($0)) }
+    }
+
+    public func receiveTrackingEvents(_ events: [TrackingEventRecord], now: Date) async throws -> [TrackingEventState?] {
+        guard !events.isEmpty else { return [] }
+        // One statement: the events that were new come back; the states of the others are read in the same snapshot.
+        let rows = try await client.query(
+            """
+            WITH sent AS (
+                SELECT * FROM unnest(\(events.map(\.source))::text[], \(events.map(\.id))::text[],
+                                     \(events.map(\.trackingNumber))::text[], \(events.map { String(decoding: $0.body, as: UTF8.self) })::text[])
+                    WITH ORDINALITY AS e(source, event_id, tracking_number, body, n)
+            ), inserted AS (
+                INSERT INTO tracking_events (source, event_id, tracking_number, body, state, received_at)
+                SELECT DISTINCT ON (source, event_id) source, event_id, tracking_number, body, 'received', \(now.unixSeconds)
+                FROM sent ORDER BY source, event_id, n
+                ON CONFLICT (source, event_id) DO NOTHING
+                RETURNING source, event_id
+            )
+            SELECT s.n, (i.event_id IS NOT NULL AND s.n = (SELECT min(n) FROM sent t WHERE t.source = s.source AND t.event_id = s.event_id)) AS new,
+                   k.state
+            FROM sent s
+            LEFT JOIN inserted i ON i.source = s.source AND i.event_id = s.event_id
+            LEFT JOIN tracking_events k ON k.source = s.source AND k.event_id = s.event_id
+            ORDER BY s.n
+            """,
+            logger: logger
+        ).collect()
+        return try rows.map { row -> TrackingEventState? in
+            let columns = Columns(row)
+            if try columns["new"] as Bool { return nil }
+            // An event new in this statement is not visible to its own snapshot: the second of two alike in `events`.
+            let state: String? = try columns["state"]
+            return state.flatMap(TrackingEventState.init(rawValue:)) ?? .received
+        }
+    }
+
+    public func settleTrackingEvents(_ settled: [(source: String, id: String, state: TrackingEventState)]) async throws {
+        guard !settled.isEmpty else { return }
+        try await client.query(
+            """
+            UPDATE tracking_events e SET state = s.state
+            FROM unnest(\(settled.map(\.source))::text[], \(settled.map(\.id))::text[],
+                        \(settled.map(\.state.rawValue))::text[]) AS s(source, event_id, state)
+            WHERE e.source = s.source AND e.event_id = s.event_id
+            """,
+            logger: logger
+        )
+    }
+
+    public func waitingTrackingEvents(trackingNumbers: [String], sources: [String]) async throws -> [TrackingEventRecord] {
+        guard !trackingNumbers.isEmpty, !sources.isEmpty else { return [] }
+        return try await client.query(
+            """
+            SELECT source, event_id, tracking_number, body FROM tracking_events
+            WHERE tracking_number = ANY(\(trackingNumbers)::text[]) AND state IN ('received', 'pending')
+              AND source = ANY(\(sources)::text[])
+            ORDER BY received_at, event_id
+            """,
+            logger: logger
+        ).collect().map { row in
+            let columns = Columns(row)
+            let body: String = try columns["body"]
+            return TrackingEventRecord(
+                source: try columns["source"],
+                id: try columns["event_id"],
+                trackingNumber: try columns["tracking_number"],
+                body: Data(body.utf8)
+            )
+        }
+    }
+
+    public func pendingTrackingEventCount(source: String) async throws -> Int {
+        try await count("SELECT count(*) FROM tracking_events WHERE source = \(source) AND state = 'pending'")
+    }
+
+    public func pruneTrackingEvents(receivedBefore date: Date) async throws -> Int {
+        try await count(
+            "WITH gone AS (DELETE FROM tracking_events WHERE received_at < \(date.unixSeconds) RETURNING 1) SELECT count(*) FROM gone"
+        )
+    }
+
+    private static func parcel(_ columns: Columns) throws -> TrackedParcel {
+        TrackedParcel(
+            fulfillmentIdentifier: try columns["fulfillment_identifier"],
+            trackingNumber: try columns["tracking_number"],
+            carrier: try columns["carrier"],
+            lastEventAt: (try columns["last_event_at"] as Int64?).map(Date.init(unixSeconds:))
+        )
+    }
+}

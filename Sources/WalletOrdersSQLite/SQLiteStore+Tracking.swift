@@ -1,0 +1,163 @@
+import Foundation
+import GRDB
+import WalletOrdersModel
+import WalletOrdersStore
+
+/// The parcels orders follow, and the tracking events kept for idempotency and for orders that do not hold their
+/// tracking number yet.
+extension SQLiteStore {
+    /// Replaces the parcels an order follows with those `order` names, when it names them (inside its write). A
+    /// parcel keeps the time of the last event applied to it while its tracking number stays the same, unless the
+    /// write brings a time of its own.
+    static func replaceTracking(_ db: Database, _ order: OrderWrite) throws {
+        guard let parcels = order.tracking else { return }
+        let type = order.orderTypeIdentifier
+        let id = order.orderIdentifier
+        let kept = Set(parcels.map(\.fulfillmentIdentifier))
+        for row in try Row.fetchAll(
+            db,
+            sql: "SELECT fulfillment_identifier FROM order_tracking WHERE order_type_identifier = ? AND order_identifier = ?",
+            arguments: [type, id]
+        ) where !kept.contains(row["fulfillment_identifier"]) {
+            try db.execute(
+                sql: """
+                    DELETE FROM order_tracking
+                    WHERE order_type_identifier = ? AND order_identifier = ? AND fulfillment_identifier = ?
+                    """,
+                arguments: [type, id, row["fulfillment_identifier"] as String]
+            )
+        }
+        let upsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO order_tracking (order_type_identifier, order_identifier, fulfillment_identifier, merchant_id,
+                                            tracking_number, carrier, last_event_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (order_type_identifier, order_identifier, fulfillment_identifier) DO UPDATE SET
+                    carrier = excluded.carrier,
+                    last_event_at = CASE WHEN excluded.tracking_number = tracking_number
+                                         THEN COALESCE(excluded.last_event_at, last_event_at)
+                                         ELSE excluded.last_event_at END,
+                    tracking_number = excluded.tracking_number
+                """
+        )
+        for parcel in parcels {
+            try upsert.execute(arguments: [
+                type, id, parcel.fulfillmentIdentifier, order.merchantID, parcel.trackingNumber, parcel.carrier,
+                parcel.lastEventAt?.unixSeconds,
+            ])
+        }
+    }
+
+    public func trackedFulfillments(trackingNumbers: [String], merchantIDs: [Int64]) async throws -> [TrackedFulfillment] {
+        guard !trackingNumbers.isEmpty, !merchantIDs.isEmpty else { return [] }
+        return try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT order_type_identifier, order_identifier, fulfillment_identifier, merchant_id, tracking_number,
+                           carrier, last_event_at
+                    FROM order_tracking
+                    WHERE tracking_number IN (SELECT value FROM json_each(?))
+                      AND merchant_id IN (SELECT value FROM json_each(?))
+                    """,
+                arguments: [Self.jsonArray(trackingNumbers.map(JSONValue.string)), Self.jsonArray(merchantIDs.map { .int(Int($0)) })]
+            ).map { row in
+                TrackedFulfillment(
+                    orderTypeIdentifier: row["order_type_identifier"],
+                    orderIdentifier: row["order_identifier"],
+                    merchantID: row["merchant_id"],
+                    parcel: Self.parcel(row)
+                )
+            }
+        }
+    }
+
+    public func trackedParcels(type: String, id: String) async throws -> [TrackedParcel] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT fulfillment_identifier, tracking_number, carrier, last_event_at FROM order_tracking
+                    WHERE order_type_identifier = ? AND order_identifier = ? ORDER BY fulfillment_identifier
+                    """,
+                arguments: [type, id]
+            ).map(Self.parcel)
+        }
+    }
+
+    public func receiveTrackingEvents(_ events: [TrackingEventRecord], now: Date) async throws -> [TrackingEventState?] {
+        guard !events.isEmpty else { return [] }
+        return try await write { db in
+            let insert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO tracking_events (source, event_id, tracking_number, body, state, received_at)
+                    VALUES (?, ?, ?, ?, 'received', ?)
+                    ON CONFLICT (source, event_id) DO NOTHING
+                    """
+            )
+            let existing = try db.cachedStatement(sql: "SELECT state FROM tracking_events WHERE source = ? AND event_id = ?")
+            return try events.map { event -> TrackingEventState? in
+                try insert.execute(arguments: [event.source, event.id, event.trackingNumber, event.body, now.unixSeconds])
+                if db.changesCount == 1 { return nil }
+                let state = try String.fetchOne(existing, arguments: [event.source, event.id])
+                return state.flatMap(TrackingEventState.init(rawValue:)) ?? .received
+            }
+        }
+    }
+
+    public func settleTrackingEvents(_ settled: [(source: String, id: String, state: TrackingEventState)]) async throws {
+        guard !settled.isEmpty else { return }
+        try await write { db in
+            let statement = try db.cachedStatement(sql: "UPDATE tracking_events SET state = ? WHERE source = ? AND event_id = ?")
+            for event in settled { try statement.execute(arguments: [event.state.rawValue, event.source, event.id]) }
+        }
+    }
+
+    public func waitingTrackingEvents(trackingNumbers: [String], sources: [String]) async throws -> [TrackingEventRecord] {
+        guard !trackingNumbers.isEmpty, !sources.isEmpty else { return [] }
+        return try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT source, event_id, tracking_number, body FROM tracking_events
+                    WHERE tracking_number IN (SELECT value FROM json_each(?)) AND state IN ('received', 'pending')
+                      AND source IN (SELECT value FROM json_each(?))
+                    ORDER BY received_at, event_id
+                    """,
+                arguments: [Self.jsonArray(trackingNumbers.map(JSONValue.string)), Self.jsonArray(sources.map(JSONValue.string))]
+            ).map { row in
+                TrackingEventRecord(source: row["source"], id: row["event_id"], trackingNumber: row["tracking_number"], body: row["body"])
+            }
+        }
+    }
+
+    public func pendingTrackingEventCount(source: String) async throws -> Int {
+        try await pool.read { db in
+            try Int.fetchOne(
+                db,
+                sql: "SELECT COUNT(*) FROM tracking_events WHERE source = ? AND state = 'pending'",
+                arguments: [source]
+            ) ?? 0
+        }
+    }
+
+    public func pruneTrackingEvents(receivedBefore date: Date) async throws -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM tracking_events WHERE received_at < ?", arguments: [date.unixSeconds])
+            return db.changesCount
+        }
+    }
+
+    private static func parcel(_ row: Row) -> TrackedParcel {
+        TrackedParcel(
+            fulfillmentIdentifier: row["fulfillment_identifier"],
+            trackingNumber: row["tracking_number"],
+            carrier: row["carrier"],
+            lastEventAt: (row["last_event_at"] as Int64?).map(Date.init(unixSeconds:))
+        )
+    }
+
+    private static func jsonArray(_ values: [JSONValue]) -> String {
+        String(decoding: JSONValue.array(values).serialized(), as: UTF8.self)
+    }
+}

@@ -1,0 +1,279 @@
+import Foundation
+import Synchronization
+import WalletOrdersModel
+import WalletOrdersStore
+import WalletOrdersTracking
+
+/// Tracking events: what a carrier said about a parcel, turned into new versions of the orders whose fulfillments
+/// follow it.
+extension OrderService {
+    /// The most events one request may carry.
+    public static let maxTrackingEventsPerRequest = 1_000
+    /// The most events one sender may have waiting for tracking numbers no order holds.
+    public static let maxPendingTrackingEvents = 100_000
+    /// How long events are kept: duplicates are recognised, and pending events wait, this long.
+    public static let trackingEventRetention: TimeInterval = 14 * 86_400
+    /// How many orders one request's events change at once.
+    static let trackingWidth = 4
+
+    /// Takes `events` from `sender` (each decoded, or the problems that kept it from decoding) and answers what
+    /// became of each, in order. Each event is kept first, so that a second one with its id is a duplicate; then the
+    /// events about each order are applied together, in the order they happened, as one new version (one push per
+    /// device); an event older than what the fulfillment shows is stale; one whose tracking number no order of the
+    /// sender's merchants holds waits for one.
+    public func track(
+        _ events: [Result<TrackingEvent, TrackingEventProblems>],
+        from sender: TrackingSender
+    ) async throws -> [TrackingEventResult] {
+        var results = [TrackingEventResult?](repeating: nil, count: events.count)
+        var fresh: [(index: Int, event: TrackingEvent)] = []
+        var ids = Set<String>()
+        for (index, decoded) in events.enumerated() {
+            switch decoded {
+            case .failure(let failure):
+                results[index] = TrackingEventResult(id: nil, result: .invalid, problems: failure.problems)
+            case .success(let event) where !ids.insert(event.id).inserted:
+                results[index] = TrackingEventResult(id: event.id, result: .duplicate)
+            case .success(let event):
+                fresh.append((index, event))
+            }
+        }
+        let records = try fresh.map { try Self.record($0.event, from: sender) }
+        let states = try await store.receiveTrackingEvents(records, now: now())
+        var taken: [(index: Int, event: TrackingEvent)] = []
+        for (sent, state) in zip(fresh, states) {
+            // A `received` event was taken before by a request that stopped before it said what became of it.
+            if let state, state != .received {
+                results[sent.index] = TrackingEventResult(id: sent.event.id, result: .duplicate)
+            } else {
+                taken.append(sent)
+            }
+        }
+        let outcomes = try await apply(taken.map(\.event), from: sender)
+        for (sent, outcome) in zip(taken, outcomes) { results[sent.index] = outcome }
+        return results.map { $0 ?? TrackingEventResult(id: nil, result: .invalid) }
+    }
+
+    /// Applies events kept before, from `sources`, about `numbers`: those that waited for an order to hold them,
+    /// and any a stopped request left unsettled. After a merchant's write that gave a fulfillment a tracking number.
+    func applyWaitingEvents(trackingNumbers numbers: [String], merchant: Merchant) async throws {
+        var senders: [String: TrackingSender] = [:]
+        for sender in [TrackingSender.merchant(merchant)] + (try await merchants.partners(of: merchant.id)).map(TrackingSender.partner) {
+            senders[sender.source] = sender
+        }
+        let waiting = try await store.waitingTrackingEvents(trackingNumbers: numbers, sources: Array(senders.keys))
+        let decoder = JSONDecoder()
+        for (source, records) in Dictionary(grouping: waiting, by: \.source) {
+            guard let sender = senders[source] else { continue }
+            let events = records.compactMap { try? decoder.decode(TrackingEvent.self, from: $0.body) }
+            _ = try await apply(events, from: sender)
+        }
+    }
+
+    /// `written`, after the events waiting for the tracking numbers it added were applied. Those events are applied
+    /// as well as they can be: one that cannot be now is tried again with the next write that adds its number.
+    func applyingWaitingEvents(_ written: WrittenOrder, merchant: Merchant) async throws -> WrittenOrder {
+        guard !written.addedTrackingNumbers.isEmpty else { return written }
+        try? await applyWaitingEvents(trackingNumbers: written.addedTrackingNumbers, merchant: merchant)
+        return written
+    }
+
+    /// Applies `events` (kept already, as `received` or `pending`) from `sender`, records what became of each, and
+    /// answers it.
+    private func apply(_ events: [TrackingEvent], from sender: TrackingSender) async throws -> [TrackingEventResult] {
+        guard !events.isEmpty else { return [] }
+        let numbers = Array(Set(events.map(\.trackingNumber)))
+        let tracked = try await store.trackedFulfillments(trackingNumbers: numbers, merchantIDs: sender.merchantIDs)
+        var byNumber: [String: [TrackedFulfillment]] = [:]
+        for fulfillment in tracked { byNumber[fulfillment.parcel.trackingNumber, default: []].append(fulfillment) }
+        var byOrder: [OrderKey: [Int]] = [:]
+        for (index, event) in events.enumerated() {
+            for fulfillment in byNumber[event.trackingNumber] ?? [] where event.matches(carrier: fulfillment.parcel.carrier) {
+                let key = OrderKey(type: fulfillment.orderTypeIdentifier, id: fulfillment.orderIdentifier, merchantID: fulfillment.merchantID)
+                if byOrder[key]?.last != index { byOrder[key, default: []].append(index) }
+            }
+        }
+        var outcomes = [EventOutcome](repeating: .pending, count: events.count)
+        var matched = Set<Int>()
+        for indexes in byOrder.values { matched.formUnion(indexes) }
+        for index in matched { outcomes[index] = .stale }
+        // Orders a few at a time: each is read, changed, signed and committed as a merchant's write is.
+        var orders = byOrder.sorted { $0.key.id < $1.key.id }[...]
+        try await withThrowingTaskGroup(of: (OrderKey, OrderApplication).self) { group in
+            func next() -> Bool {
+                guard let (key, indexes) = orders.popFirst() else { return false }
+                group.addTask { (key, try await self.apply(indexes.map { ($0, events[$0]) }, to: key, from: sender)) }
+                return true
+            }
+            for _ in 0..<Self.trackingWidth where next() {}
+            while let (key, application) = try await group.next() {
+                for index in application.applied {
+                    outcomes[index].apply(order: application.changed ? key : nil)
+                }
+                for (index, problems) in application.refused { outcomes[index] = .refused(problems) }
+                _ = next()
+            }
+        }
+        // Events with nowhere to go wait, up to a bound per sender.
+        let pending = outcomes.indices.filter { outcomes[$0] == .pending }
+        if !pending.isEmpty {
+            let waiting = try await store.pendingTrackingEventCount(source: sender.source)
+            for index in pending.dropFirst(max(0, Self.maxPendingTrackingEvents - waiting)) {
+                outcomes[index] = .refused([
+                    OrderProblem(
+                        path: "trackingNumber",
+                        message: "no order holds it, and \(Self.maxPendingTrackingEvents) events wait already for "
+                            + "tracking numbers no order holds; send it again once an order holds it"
+                    )
+                ])
+            }
+        }
+        var settled: [(source: String, id: String, state: TrackingEventState)] = []
+        for (event, outcome) in zip(events, outcomes) {
+            switch outcome {
+            case .applied: settled.append((sender.source, event.id, .applied))
+            case .stale: settled.append((sender.source, event.id, .stale))
+            case .pending: settled.append((sender.source, event.id, .pending))
+            // Left `received`: sent again, it is tried again.
+            case .refused: break
+            }
+        }
+        try await store.settleTrackingEvents(settled)
+        var names: [Int64: Merchant] = [:]
+        for merchantID in Set(byOrder.keys.map(\.merchantID)) { names[merchantID] = try await merchants.merchant(id: merchantID) }
+        return zip(events, outcomes).map { event, outcome in
+            switch outcome {
+            case .applied(let keys):
+                let orders = keys.sorted { ($0.type, $0.id) < ($1.type, $1.id) }.compactMap { key -> TrackedOrder? in
+                    guard let merchant = names[key.merchantID] else { return nil }
+                    return TrackedOrder(
+                        merchant: merchant.slug,
+                        orderTypeIdentifier: key.type,
+                        orderIdentifier: sender.identifier(key.id, of: merchant)
+                    )
+                }
+                return TrackingEventResult(id: event.id, result: .applied, orders: orders)
+            case .stale: return TrackingEventResult(id: event.id, result: .stale)
+            case .pending: return TrackingEventResult(id: event.id, result: .pending)
+            case .refused(let problems): return TrackingEventResult(id: event.id, result: .invalid, problems: problems)
+            }
+        }
+    }
+
+    /// Applies events (with their indexes among the request's) to one order, as one new version when they change it.
+    private func apply(
+        _ events: [(index: Int, event: TrackingEvent)],
+        to key: OrderKey,
+        from sender: TrackingSender
+    ) async throws -> OrderApplication {
+        guard let merchant = try await merchants.merchant(id: key.merchantID) else { return OrderApplication() }
+        let ordered = events.sorted { ($0.event.occurredAt, $0.index) < ($1.event.occurredAt, $1.index) }
+        let applied = Mutex(Set<Int>())
+        do {
+            let outcome = try await update(
+                type: key.type,
+                id: key.id,
+                for: merchant,
+                skipsUnchanged: true,
+                author: sender.author
+            ) { document, assets in
+                // Read again on every attempt, after the order: a write that moved a parcel on since moved the order's
+                // version on too, and this attempt's commit then fails and reads again.
+                let parcels = try await store.trackedParcels(type: key.type, id: key.id)
+                var changed = document
+                var times: [String: Date] = [:]
+                var took = Set<Int>()
+                var fulfillments = document["fulfillments"]?.arrayValue ?? []
+                for position in fulfillments.indices {
+                    guard var fulfillment = fulfillments[position].objectValue,
+                        let identifier = fulfillment["fulfillmentIdentifier"]?.stringValue,
+                        let number = fulfillment["trackingNumber"]?.stringValue
+                    else { continue }
+                    var last = parcels.first { $0.fulfillmentIdentifier == identifier && $0.trackingNumber == number }?.lastEventAt
+                    for (index, event) in ordered
+                    where event.trackingNumber == number && event.matches(carrier: fulfillment["carrier"]?.stringValue) {
+                        if let last, event.occurredAt < last { continue }
+                        fulfillment = event.applied(to: fulfillment)
+                        last = event.occurredAt
+                        took.insert(index)
+                        times[identifier] = event.occurredAt
+                    }
+                    fulfillments[position] = .object(fulfillment)
+                }
+                if !took.isEmpty { changed["fulfillments"] = .array(fulfillments) }
+                applied.withLock { $0 = took }
+                return Revision(document: changed, assets: assets, eventTimes: times)
+            }
+            let changed = if case .written = outcome { true } else { false }
+            return OrderApplication(applied: applied.withLock { $0 }, changed: changed)
+        } catch OrderServiceError.orderNotFound {
+            return OrderApplication()
+        } catch OrderServiceError.invalidOrder(let message, let problems) {
+            let refused = [OrderProblem(path: "", message: "the order it moves would not be valid: \(message)")] + problems
+            return OrderApplication(refused: events.map { ($0.index, refused) })
+        }
+    }
+
+    /// How the store keeps `event` from `sender`.
+    private static func record(_ event: TrackingEvent, from sender: TrackingSender) throws -> TrackingEventRecord {
+        TrackingEventRecord(
+            source: sender.source,
+            id: event.id,
+            trackingNumber: event.trackingNumber,
+            body: try JSONEncoder().encode(event)
+        )
+    }
+}
+
+/// An order tracking events move.
+private struct OrderKey: Hashable, Sendable {
+    let type: String
+    let id: String
+    let merchantID: Int64
+}
+
+/// What applying events to one order did: the events it applied, whether that made a new version, and the events
+/// that would have made the order invalid.
+private struct OrderApplication: Sendable {
+    var applied: Set<Int> = []
+    var changed = false
+    var refused: [(Int, [OrderProblem])] = []
+}
+
+/// What became of one event so far.
+private enum EventOutcome: Equatable {
+    case applied(Set<OrderKey>)
+    case stale
+    case pending
+    case refused([OrderProblem])
+
+    /// The event was applied to an order, which changed (`order`) or showed it already (nil).
+    mutating func apply(order: OrderKey?) {
+        var orders: Set<OrderKey> = []
+        if case .applied(let before) = self { orders = before }
+        if let order { orders.insert(order) }
+        self = .applied(orders)
+    }
+}
+
+/// The parcels an order's fulfillments follow.
+extension OrderService {
+    /// The parcels `document`'s fulfillments follow: those with an identifier and a tracking number, with the time
+    /// of the last event applied to each from `eventTimes` (by `fulfillmentIdentifier`; nil keeps the stored one).
+    static func parcels(in document: OrderDocument, eventTimes: [String: Date] = [:]) -> [TrackedParcel] {
+        var seen = Set<String>()
+        return (document["fulfillments"]?.arrayValue ?? []).compactMap { value -> TrackedParcel? in
+            guard let fulfillment = value.objectValue,
+                let identifier = fulfillment["fulfillmentIdentifier"]?.stringValue,
+                let number = fulfillment["trackingNumber"]?.stringValue, !number.isEmpty,
+                seen.insert(identifier).inserted
+            else { return nil }
+            return TrackedParcel(
+                fulfillmentIdentifier: identifier,
+                trackingNumber: number,
+                carrier: fulfillment["carrier"]?.stringValue,
+                lastEventAt: eventTimes[identifier]
+            )
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A parcel one of an order's fulfillments follows: how tracking events find the orders they move.
+public struct TrackedParcel: Sendable, Equatable {
+    /// The fulfillment's `fulfillmentIdentifier`.
+    public let fulfillmentIdentifier: String
+    public let trackingNumber: String
+    public let carrier: String?
+    /// When the last tracking event applied to it happened; nil when none was, or, in a write, to keep what is
+    /// stored while the tracking number stays the same.
+    public let lastEventAt: Date?
+
+    public init(fulfillmentIdentifier: String, trackingNumber: String, carrier: String?, lastEventAt: Date? = nil) {
+        self.fulfillmentIdentifier = fulfillmentIdentifier
+        self.trackingNumber = trackingNumber
+        self.carrier = carrier
+        self.lastEventAt = lastEventAt
+    }
+}
+
+/// A parcel as the store finds it by its tracking number: which order's fulfillment follows it.
+public struct TrackedFulfillment: Sendable, Equatable {
+    public let orderTypeIdentifier: String
+    public let orderIdentifier: String
+    public let merchantID: Int64
+    public let parcel: TrackedParcel
+
+    public init(orderTypeIdentifier: String, orderIdentifier: String, merchantID: Int64, parcel: TrackedParcel) {
+        self.orderTypeIdentifier = orderTypeIdentifier
+        self.orderIdentifier = orderIdentifier
+        self.merchantID = merchantID
+        self.parcel = parcel
+    }
+}
+
+/// A tracking event as the store keeps it: who sent it (`merchant:<id>`, `partner:<id>`), its id there, the parcel
+/// it is about, and the event itself, opaque to the store.
+public struct TrackingEventRecord: Sendable, Equatable {
+    public let source: String
+    public let id: String
+    public let trackingNumber: String
+    public let body: Data
+
+    public init(source: String, id: String, trackingNumber: String, body: Data) {
+        self.source = source
+        self.id = id
+        self.trackingNumber = trackingNumber
+        self.body = body
+    }
+}
+
+/// What became of a tracking event. `received` events are being applied (or were, by an instance that stopped
+/// before it said so); `pending` ones wait for an order to hold their tracking number.
+public enum TrackingEventState: String, Sendable, CaseIterable {
+    case received
+    case applied
+    case stale
+    case pending
+}

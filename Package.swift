@@ -332,7 +332,11 @@ let package = Package(
             name: "WalletOrdersModelTests",
             dependencies: ["WalletOrdersModel", "WalletOrdersSchemas", "WalletOrdersTesting"]
         ),
-        .testTarget(name: "WalletOrdersTrackingTests", dependencies: ["WalletOrdersTracking", "WalletOrdersModel"]),
+        .testTarget(
+            name: "WalletOrdersTrackingTests",
+            // The providers' signatures are computed by the `openssl` command, not by the code under test.
+            dependencies: ["WalletOrdersTracking", "WalletOrdersModel", "WalletOrdersTesting"]
+        ),
         .testTarget(name: "WalletOrdersCryptoTests", dependencies: ["WalletOrdersCrypto", "WalletOrdersTesting"]),
         .testTarget(
             name: "WalletOrdersPackageTests",

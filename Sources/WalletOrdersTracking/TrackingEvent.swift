@@ -44,11 +44,14 @@ public struct TrackingEvent: Sendable, Equatable {
     /// The longest description taken; a longer one is cut, not refused (carriers write long ones).
     public static let maxDescriptionLength = 500
 
-    /// Whether `carrier` names the carrier this event names: equal once case, spaces and punctuation are set aside
-    /// ("DHL Express" and "dhl-express"), and any carrier when the event names none.
+    /// Whether `carrier` names the carrier this event names: once case, spaces and punctuation are set aside, one
+    /// starts with the other ("DHL Express", "dhl-express" and an aggregator's slug `dhl`); any carrier when either
+    /// names none. The tracking number decides; the carrier only tells apart two carriers' parcels with one number.
     public func matches(carrier other: String?) -> Bool {
         guard let carrier, let other else { return true }
-        return Self.carrierKey(carrier) == Self.carrierKey(other)
+        let (mine, theirs) = (Self.carrierKey(carrier), Self.carrierKey(other))
+        guard !mine.isEmpty, !theirs.isEmpty else { return true }
+        return mine.hasPrefix(theirs) || theirs.hasPrefix(mine)
     }
 
     /// A carrier's name with case, spaces and punctuation set aside.

@@ -22,13 +22,14 @@ import WalletOrdersTesting
     static func order(
         _ id: String,
         tracking trackingNumber: String?,
+        carrier: String = "UPS",
         key: String,
         _ client: ServiceHarness.Client
     ) async throws -> ServiceHarness.OrderDetails {
         try await client.createOrder(id: id, key: key) { fields in
             var fulfillment: [String: JSONValue] = [
                 "fulfillmentType": .string("shipping"), "fulfillmentIdentifier": .string("parcel-1"),
-                "status": .string("processing"), "carrier": .string("UPS"),
+                "status": .string("processing"), "carrier": .string(carrier),
             ]
             if let trackingNumber { fulfillment["trackingNumber"] = .string(trackingNumber) }
             fields["fulfillments"] = .array([.object(fulfillment)])

@@ -78,6 +78,7 @@ import WalletOrdersTracking
     @Test func carriersMatchWhateverTheirSpelling() {
         let event = TrackingEvent(id: "e", trackingNumber: "N", carrier: "DHL Express", status: .inTransit, occurredAt: Date())
         #expect(event.matches(carrier: "dhl-express"))
+        #expect(event.matches(carrier: "dhl"), "an aggregator's slug")
         #expect(event.matches(carrier: nil))
         #expect(!event.matches(carrier: "UPS"))
     }

@@ -35,6 +35,7 @@ public enum ServiceRouter {
         OperatorAPI(service: service, guards: guards, operatorKey: operatorKey).add(to: router)
         MerchantAPI(service: service, guards: guards).add(to: router)
         LinkDownloadRoute(service: service, guards: guards).add(to: router)
+        TrackingHookRoute(service: service, guards: guards).add(to: router)
         AdminPage(service: service, gate: adminGate).add(to: router)
         OperationsRoutes(service: service, metrics: metrics, guards: guards, adminGate: adminGate).add(to: router)
         routes(router, adminGate)

@@ -23,6 +23,8 @@ final class WalletCycle {
     let apns: LocalAPNS?
     let listener: LocalAPNS.Listener?
     let apnsURL: String
+    /// Where the server keeps its data: a file path or a PostgreSQL URL.
+    let database: String
     private let environment: [String: String]
 
     /// Starts the server on `engine`; with `apnsPort`, its pushes go to that port (where a `device watch` will
@@ -74,6 +76,7 @@ final class WalletCycle {
             apns: apns,
             listener: listener,
             apnsURL: apnsURL,
+            database: database,
             environment: environment
         )
     }
@@ -87,6 +90,7 @@ final class WalletCycle {
         apns: LocalAPNS?,
         listener: LocalAPNS.Listener?,
         apnsURL: String,
+        database: String,
         environment: [String: String]
     ) {
         self.folder = folder
@@ -98,6 +102,7 @@ final class WalletCycle {
         self.apns = apns
         self.listener = listener
         self.apnsURL = apnsURL
+        self.database = database
         self.environment = environment
     }
 
@@ -131,6 +136,14 @@ final class WalletCycle {
             )
         ])
         return responses.first?.status ?? 0
+    }
+
+    /// Runs `wallet-orders` with `arguments` against the server's database, as an operator beside it would; answers
+    /// what it printed, failing the test when it fails.
+    func command(_ arguments: [String]) throws -> String {
+        var environment = environment
+        environment["WALLET_ORDERS_DATABASE"] = database
+        return try MerchantCommandTests.run(arguments, environment: environment)
     }
 
     func stop() {

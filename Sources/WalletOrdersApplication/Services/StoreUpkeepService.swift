@@ -1,9 +1,10 @@
 import Foundation
 import ServiceLifecycle
+import WalletOrdersService
 import WalletOrdersStore
 
-/// Keeps the store's query planner statistics current and deletes links a day after they expired, every hour while
-/// the service runs, and closes the store when the service stops (it is the first service, so it stops last).
+/// Keeps the store's query planner statistics current, deletes links a day after they expired and tracking events
+/// once they are older than their retention, every hour while the service runs, and closes the store when the service stops (it is the first service, so it stops last).
 struct StoreUpkeepService: Service {
     let store: any OrderStore
     static let interval: Duration = .seconds(3_600)
@@ -16,6 +17,10 @@ struct StoreUpkeepService: Service {
                 try? await store.optimize()
                 // Expired links serve nothing; a day later they are gone, so that making links takes no room for good.
                 _ = try? await store.pruneOrderLinks(expiredBefore: Date().addingTimeInterval(-86_400))
+                // Duplicates are recognised, and events wait for their tracking number, this long; no longer.
+                _ = try? await store.pruneTrackingEvents(
+                    receivedBefore: Date().addingTimeInterval(-OrderService.trackingEventRetention)
+                )
             }
         }
         await store.close()

@@ -44,9 +44,9 @@ struct AdminOrder: AsyncParsableCommand {
             summary
             + "\nversions\n"
             + TextTable(
-                ["VERSION", "STATUS", "WRITTEN"],
+                ["VERSION", "STATUS", "WRITTEN", "BY"],
                 versions.map {
-                    ["\($0.version)", $0.status.rawValue, RFC3339.format($0.updatedAt)]
+                    ["\($0.version)", $0.status.rawValue, RFC3339.format($0.updatedAt), $0.author ?? "-"]
                 }
             ).text
             + "\ndevices\n" + Self.registrationTable(registrations).text

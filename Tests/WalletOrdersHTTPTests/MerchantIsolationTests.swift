@@ -108,6 +108,29 @@ import WalletOrdersTesting
                     #expect(stored.version == 3, "\(order.id): its owner's replace and patch only")
                 }
             }
+            // Every order follows the same parcel (the sample's EP123456789): a merchant's tracking event moves its
+            // own orders only, and its answer names only them.
+            for (index, shop) in shops.enumerated() {
+                let event: JSONValue = .object([
+                    "events": .array([
+                        .object([
+                            "id": .string("ev-\(shop.slug)"), "trackingNumber": .string("EP123456789"),
+                            "status": .string("delivered"), "occurredAt": .string("2026-11-2\(index + 1)T10:00:00Z"),
+                        ])
+                    ])
+                ])
+                let answer = try await client.merchant(.post, "/api/v1/tracking-events", json: event, key: shop.key)
+                let moved = answer.json["results"]?.arrayValue?.first?["orders"]?.arrayValue ?? []
+                let named = Set(moved.compactMap { $0["orderIdentifier"]?.stringValue })
+                #expect(named == Set(shop.orders.map { $0.id.replacingOccurrences(of: "\(shop.slug):", with: "") }), "\(shop.slug)")
+                #expect(moved.allSatisfy { $0["merchant"] == .string(shop.slug) })
+            }
+            for shop in shops {
+                for order in shop.orders {
+                    let versions = try await client.store.versions(type: type, id: order.id)
+                    #expect(versions.count == 4 && versions.last?.author == "merchant:\(shop.slug)", "\(order.id)")
+                }
+            }
         }
     }
 

@@ -36,7 +36,7 @@ extension OrderService {
             return Revision(document: next, assets: assets)
         }
         switch outcome {
-        case .written(let written): return written
+        case .written(let written): return try await applyingWaitingEvents(written, merchant: merchant)
         case .unchanged(let order): return WrittenOrder(order: order, pushesQueued: 0, warnings: [])
         }
     }

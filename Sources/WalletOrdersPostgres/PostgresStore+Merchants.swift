@@ -114,11 +114,26 @@ extension PostgresStore {
     }
 
     public func addMerchantKey(_ key: MerchantKey) async throws {
+        try await addKey(.merchant, id: key.id, owner: key.merchantID, hash: key.hash, createdAt: key.createdAt)
+    }
+
+    public func merchantKeys(merchantID: Int64?) async throws -> [MerchantKey] {
+        try await keys(.merchant, owner: merchantID).map(MerchantKey.init)
+    }
+
+    public func revokeMerchantKey(merchantID: Int64, keyID: String, now: Date) async throws -> Bool {
+        try await revokeKey(.merchant, owner: merchantID, keyID: keyID, now: now)
+    }
+
+    // Merchants' and partners' keys: tables alike but for their owner's column. Their names are the store's own,
+    // never a caller's.
+
+    func addKey(_ table: APIKeyRow.Table, id: String, owner: Int64, hash: Data, createdAt: Date) async throws {
         try await transaction { connection in
             try await connection.query(
                 """
-                INSERT INTO merchant_keys (id, merchant_id, hash, created_at)
-                VALUES (\(key.id), \(key.merchantID), \(ByteBuffer(bytes: key.hash)), \(key.createdAt.unixSeconds))
+                INSERT INTO \(unescaped: table.name) (id, \(unescaped: table.owner), hash, created_at)
+                VALUES (\(id), \(owner), \(ByteBuffer(bytes: hash)), \(createdAt.unixSeconds))
                 """,
                 logger: self.logger
             )
@@ -127,19 +142,19 @@ extension PostgresStore {
         hub.publish(.merchantsChanged)
     }
 
-    public func merchantKeys(merchantID: Int64?) async throws -> [MerchantKey] {
+    func keys(_ table: APIKeyRow.Table, owner: Int64?) async throws -> [APIKeyRow] {
         try await client.query(
             """
-            SELECT id, merchant_id, hash, created_at, last_used_at, revoked_at FROM merchant_keys
-            WHERE \(merchantID)::bigint IS NULL OR merchant_id = \(merchantID) ORDER BY created_at, id
+            SELECT id, \(unescaped: table.owner) AS owner, hash, created_at, last_used_at, revoked_at FROM \(unescaped: table.name)
+            WHERE \(owner)::bigint IS NULL OR \(unescaped: table.owner) = \(owner) ORDER BY created_at, id
             """,
             logger: logger
         ).collect().map { row in
             let columns = Columns(row)
             let hash: ByteBuffer = try columns["hash"]
-            return MerchantKey(
+            return APIKeyRow(
                 id: try columns["id"],
-                merchantID: try columns["merchant_id"],
+                ownerID: try columns["owner"],
                 hash: Data(buffer: hash),
                 createdAt: Date(unixSeconds: try columns["created_at"]),
                 lastUsedAt: (try columns["last_used_at"] as Int64?).map(Date.init(unixSeconds:)),
@@ -148,12 +163,12 @@ extension PostgresStore {
         }
     }
 
-    public func revokeMerchantKey(merchantID: Int64, keyID: String, now: Date) async throws -> Bool {
+    func revokeKey(_ table: APIKeyRow.Table, owner: Int64, keyID: String, now: Date) async throws -> Bool {
         let revoked = try await transaction { connection -> Bool in
             let rows = try await connection.query(
                 """
-                UPDATE merchant_keys SET revoked_at = \(now.unixSeconds)
-                WHERE id = \(keyID) AND merchant_id = \(merchantID) AND revoked_at IS NULL
+                UPDATE \(unescaped: table.name) SET revoked_at = \(now.unixSeconds)
+                WHERE id = \(keyID) AND \(unescaped: table.owner) = \(owner) AND revoked_at IS NULL
                 RETURNING id
                 """,
                 logger: self.logger
@@ -168,22 +183,16 @@ extension PostgresStore {
 
     public func recordKeyUse(_ uses: [String: Date]) async throws {
         guard !uses.isEmpty else { return }
-        try await client.query(
-            """
-            UPDATE merchant_keys k SET last_used_at = GREATEST(COALESCE(k.last_used_at, 0), u.at)
-            FROM unnest(\(Array(uses.keys))::text[], \(uses.values.map(\.unixSeconds))::bigint[]) AS u(id, at)
-            WHERE k.id = u.id
-            """,
-            logger: logger
-        )
-        try await client.query(
-            """
-            UPDATE partner_keys k SET last_used_at = GREATEST(COALESCE(k.last_used_at, 0), u.at)
-            FROM unnest(\(Array(uses.keys))::text[], \(uses.values.map(\.unixSeconds))::bigint[]) AS u(id, at)
-            WHERE k.id = u.id
-            """,
-            logger: logger
-        )
+        for table in [APIKeyRow.Table.merchant, .partner] {
+            try await client.query(
+                """
+                UPDATE \(unescaped: table.name) k SET last_used_at = GREATEST(COALESCE(k.last_used_at, 0), u.at)
+                FROM unnest(\(Array(uses.keys))::text[], \(uses.values.map(\.unixSeconds))::bigint[]) AS u(id, at)
+                WHERE k.id = u.id
+                """,
+                logger: logger
+            )
+        }
     }
 
     public func merchantsVersion() async throws -> Int64 {

@@ -70,55 +70,14 @@ extension PostgresStore {
     }
 
     public func addPartnerKey(_ key: PartnerKey) async throws {
-        try await transaction { connection in
-            try await connection.query(
-                """
-                INSERT INTO partner_keys (id, partner_id, hash, created_at)
-                VALUES (\(key.id), \(key.partnerID), \(ByteBuffer(bytes: key.hash)), \(key.createdAt.unixSeconds))
-                """,
-                logger: self.logger
-            )
-            try await self.merchantsChanged(connection)
-        }
-        hub.publish(.merchantsChanged)
+        try await addKey(.partner, id: key.id, owner: key.partnerID, hash: key.hash, createdAt: key.createdAt)
     }
 
     public func partnerKeys(partnerID: Int64?) async throws -> [PartnerKey] {
-        try await client.query(
-            """
-            SELECT id, partner_id, hash, created_at, last_used_at, revoked_at FROM partner_keys
-            WHERE \(partnerID)::bigint IS NULL OR partner_id = \(partnerID) ORDER BY created_at, id
-            """,
-            logger: logger
-        ).collect().map { row in
-            let columns = Columns(row)
-            let hash: ByteBuffer = try columns["hash"]
-            return PartnerKey(
-                id: try columns["id"],
-                partnerID: try columns["partner_id"],
-                hash: Data(buffer: hash),
-                createdAt: Date(unixSeconds: try columns["created_at"]),
-                lastUsedAt: (try columns["last_used_at"] as Int64?).map(Date.init(unixSeconds:)),
-                revokedAt: (try columns["revoked_at"] as Int64?).map(Date.init(unixSeconds:))
-            )
-        }
+        try await keys(.partner, owner: partnerID).map(PartnerKey.init)
     }
 
     public func revokePartnerKey(partnerID: Int64, keyID: String, now: Date) async throws -> Bool {
-        let revoked = try await transaction { connection -> Bool in
-            let rows = try await connection.query(
-                """
-                UPDATE partner_keys SET revoked_at = \(now.unixSeconds)
-                WHERE id = \(keyID) AND partner_id = \(partnerID) AND revoked_at IS NULL
-                RETURNING id
-                """,
-                logger: self.logger
-            ).collect()
-            guard !rows.isEmpty else { return false }
-            try await self.merchantsChanged(connection)
-            return true
-        }
-        if revoked { hub.publish(.merchantsChanged) }
-        return revoked
+        try await revokeKey(.partner, owner: partnerID, keyID: keyID, now: now)
     }
 }

@@ -107,29 +107,44 @@ extension SQLiteStore {
     }
 
     public func addMerchantKey(_ key: MerchantKey) async throws {
+        try await addKey(.merchant, id: key.id, owner: key.merchantID, hash: key.hash, createdAt: key.createdAt)
+    }
+
+    public func merchantKeys(merchantID: Int64?) async throws -> [MerchantKey] {
+        try await keys(.merchant, owner: merchantID).map(MerchantKey.init)
+    }
+
+    public func revokeMerchantKey(merchantID: Int64, keyID: String, now: Date) async throws -> Bool {
+        try await revokeKey(.merchant, owner: merchantID, keyID: keyID, now: now)
+    }
+
+    // Merchants' and partners' keys: tables alike but for their owner's column. Their names are the store's own,
+    // never a caller's.
+
+    func addKey(_ table: APIKeyRow.Table, id: String, owner: Int64, hash: Data, createdAt: Date) async throws {
         try await write { db in
             try db.execute(
-                sql: "INSERT INTO merchant_keys (id, merchant_id, hash, created_at) VALUES (?, ?, ?, ?)",
-                arguments: [key.id, key.merchantID, key.hash, key.createdAt.unixSeconds]
+                sql: "INSERT INTO \(table.name) (id, \(table.owner), hash, created_at) VALUES (?, ?, ?, ?)",
+                arguments: [id, owner, hash, createdAt.unixSeconds]
             )
             try Self.bumpMerchantsVersion(db)
         }
         hub.publish(.merchantsChanged)
     }
 
-    public func merchantKeys(merchantID: Int64?) async throws -> [MerchantKey] {
+    func keys(_ table: APIKeyRow.Table, owner: Int64?) async throws -> [APIKeyRow] {
         try await pool.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, merchant_id, hash, created_at, last_used_at, revoked_at FROM merchant_keys
-                    WHERE ?1 IS NULL OR merchant_id = ?1 ORDER BY created_at, id
+                    SELECT id, \(table.owner) AS owner, hash, created_at, last_used_at, revoked_at FROM \(table.name)
+                    WHERE ?1 IS NULL OR \(table.owner) = ?1 ORDER BY created_at, id
                     """,
-                arguments: [merchantID]
+                arguments: [owner]
             ).map { row in
-                MerchantKey(
+                APIKeyRow(
                     id: row["id"],
-                    merchantID: row["merchant_id"],
+                    ownerID: row["owner"],
                     hash: row["hash"],
                     createdAt: Date(unixSeconds: row["created_at"]),
                     lastUsedAt: (row["last_used_at"] as Int64?).map(Date.init(unixSeconds:)),
@@ -139,11 +154,11 @@ extension SQLiteStore {
         }
     }
 
-    public func revokeMerchantKey(merchantID: Int64, keyID: String, now: Date) async throws -> Bool {
+    func revokeKey(_ table: APIKeyRow.Table, owner: Int64, keyID: String, now: Date) async throws -> Bool {
         let revoked = try await write { db -> Bool in
             try db.execute(
-                sql: "UPDATE merchant_keys SET revoked_at = ? WHERE id = ? AND merchant_id = ? AND revoked_at IS NULL",
-                arguments: [now.unixSeconds, keyID, merchantID]
+                sql: "UPDATE \(table.name) SET revoked_at = ? WHERE id = ? AND \(table.owner) = ? AND revoked_at IS NULL",
+                arguments: [now.unixSeconds, keyID, owner]
             )
             guard db.changesCount == 1 else { return false }
             try Self.bumpMerchantsVersion(db)
@@ -156,15 +171,11 @@ extension SQLiteStore {
     public func recordKeyUse(_ uses: [String: Date]) async throws {
         guard !uses.isEmpty else { return }
         try await write { db in
-            let statement = try db.cachedStatement(
-                sql: "UPDATE merchant_keys SET last_used_at = MAX(COALESCE(last_used_at, 0), ?) WHERE id = ?"
-            )
-            let partnerStatement = try db.cachedStatement(
-                sql: "UPDATE partner_keys SET last_used_at = MAX(COALESCE(last_used_at, 0), ?) WHERE id = ?"
-            )
-            for (id, time) in uses {
-                try statement.execute(arguments: [time.unixSeconds, id])
-                try partnerStatement.execute(arguments: [time.unixSeconds, id])
+            for table in [APIKeyRow.Table.merchant, .partner] {
+                let statement = try db.cachedStatement(
+                    sql: "UPDATE \(table.name) SET last_used_at = MAX(COALESCE(last_used_at, 0), ?) WHERE id = ?"
+                )
+                for (id, time) in uses { try statement.execute(arguments: [time.unixSeconds, id]) }
             }
         }
     }

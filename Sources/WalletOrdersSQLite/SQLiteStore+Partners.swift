@@ -62,49 +62,14 @@ extension SQLiteStore {
     }
 
     public func addPartnerKey(_ key: PartnerKey) async throws {
-        try await write { db in
-            try db.execute(
-                sql: "INSERT INTO partner_keys (id, partner_id, hash, created_at) VALUES (?, ?, ?, ?)",
-                arguments: [key.id, key.partnerID, key.hash, key.createdAt.unixSeconds]
-            )
-            try Self.bumpMerchantsVersion(db)
-        }
-        hub.publish(.merchantsChanged)
+        try await addKey(.partner, id: key.id, owner: key.partnerID, hash: key.hash, createdAt: key.createdAt)
     }
 
     public func partnerKeys(partnerID: Int64?) async throws -> [PartnerKey] {
-        try await pool.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, partner_id, hash, created_at, last_used_at, revoked_at FROM partner_keys
-                    WHERE ?1 IS NULL OR partner_id = ?1 ORDER BY created_at, id
-                    """,
-                arguments: [partnerID]
-            ).map { row in
-                PartnerKey(
-                    id: row["id"],
-                    partnerID: row["partner_id"],
-                    hash: row["hash"],
-                    createdAt: Date(unixSeconds: row["created_at"]),
-                    lastUsedAt: (row["last_used_at"] as Int64?).map(Date.init(unixSeconds:)),
-                    revokedAt: (row["revoked_at"] as Int64?).map(Date.init(unixSeconds:))
-                )
-            }
-        }
+        try await keys(.partner, owner: partnerID).map(PartnerKey.init)
     }
 
     public func revokePartnerKey(partnerID: Int64, keyID: String, now: Date) async throws -> Bool {
-        let revoked = try await write { db -> Bool in
-            try db.execute(
-                sql: "UPDATE partner_keys SET revoked_at = ? WHERE id = ? AND partner_id = ? AND revoked_at IS NULL",
-                arguments: [now.unixSeconds, keyID, partnerID]
-            )
-            guard db.changesCount == 1 else { return false }
-            try Self.bumpMerchantsVersion(db)
-            return true
-        }
-        if revoked { hub.publish(.merchantsChanged) }
-        return revoked
+        try await revokeKey(.partner, owner: partnerID, keyID: keyID, now: now)
     }
 }

@@ -127,7 +127,7 @@ import WalletOrdersTesting
                     ])
                 )
             }
-            guard case .invalid(let problems)? = refused else { return }
+            guard case .invalid(let problems, _)? = refused else { return }
             #expect(problems.map(\.path).contains("defaults.orderProvider.trackingLogoNameLightColorScheme"))
             await #expect(throws: MerchantRegistryError.self) {
                 try await registry.setTemplate(of: "acme", files: ["logo.png": Data("not a png".utf8)], defaults: nil)

@@ -268,3 +268,53 @@ import WalletOrdersTesting
         }
     }
 }
+
+/// Partners through the operator's HTTP API.
+@Suite struct PartnerOperatorAPITests {
+    static let operatorKey = "operator-key-for-tests-0123456789"
+
+    @Test(arguments: StoreEngine.allCases)
+    func theOperatorsAPIAddsPartnersAndMakesAndRevokesTheirKeysNeverShowingSecrets(engine: StoreEngine) async throws {
+        try await ServiceHarness(engine).run(operatorKey: Self.operatorKey) { client in
+            func operate(_ method: HTTPRequest.Method, _ path: String, _ json: JSONValue? = nil) async throws -> TestResponse {
+                try await client.merchant(method, "/api/v1/admin/partners\(path)", json: json, key: Self.operatorKey)
+            }
+            _ = try await client.addMerchant("acme")
+            let secret = "aftership-secret-0123456789"
+            let made = try await operate(
+                .post,
+                "",
+                .object([
+                    "name": .string("acme-aftership"), "merchants": .array([.string("acme")]),
+                    "provider": .string("aftership"), "providerSecret": .string(secret),
+                ])
+            )
+            #expect(made.status == .created, "\(String(buffer: made.body))")
+            #expect(made.json["partner"]?["provider"] == .string("aftership"))
+            let unknown = try await operate(.post, "", .object(["name": .string("nobody"), "merchants": .array([.string("ghost")])]))
+            #expect(unknown.status == .badRequest && unknown.json["problems"]?.arrayValue?.first?["path"] == .string("merchants[0]"))
+            #expect(
+                try await operate(.post, "", .object(["name": .string("acme-aftership"), "merchants": .array([.string("acme")])])).status
+                    == .conflict
+            )
+
+            let created = try await operate(.post, "/acme-aftership/keys")
+            #expect(created.status == .created && created.headers[.cacheControl] == "no-store")
+            let key = try #require(created.json["key"]?.stringValue)
+            let keyID = try #require(created.json["id"]?.stringValue)
+            let shown = try await operate(.get, "/acme-aftership")
+            let text = String(buffer: shown.body)
+            #expect(shown.json["keys"]?.arrayValue?.map { $0["id"] } == [.string(keyID)])
+            #expect(!text.contains(key) && !text.contains("hash") && !text.contains(secret), "\(text)")
+            #expect(!String(buffer: try await operate(.get, "").body).contains(secret))
+
+            let events = PartnerTrackingTests.events([
+                ["id": "e1", "trackingNumber": "1Z1", "status": "in_transit", "occurredAt": "2026-11-25T10:00:00Z"]
+            ])
+            #expect(try await client.merchant(.post, "/api/v1/tracking-events", json: events, key: key).status == .ok)
+            #expect(try await operate(.delete, "/acme-aftership/keys/\(keyID)").status == .ok)
+            #expect(try await client.merchant(.post, "/api/v1/tracking-events", json: events, key: key).status == .unauthorized)
+            #expect(try await operate(.delete, "/acme-aftership/keys/\(keyID)").status == .notFound)
+        }
+    }
+}

@@ -288,12 +288,8 @@ struct MerchantsKey: AsyncParsableCommand {
         subcommands: [Create.self, List.self, Revoke.self]
     )
 
-    static func table(_ keys: [MerchantKey]) -> String {
-        table(keys.map { ($0.id, $0.createdAt, $0.lastUsedAt, $0.revokedAt) })
-    }
-
     /// Keys (a merchant's or a partner's) as a table: id, when made, last used and revoked.
-    static func table(_ keys: [(id: String, createdAt: Date, lastUsedAt: Date?, revokedAt: Date?)]) -> String {
+    static func table(_ keys: [any APIKeyRecord]) -> String {
         TextTable(
             ["ID", "CREATED", "LAST USED", "REVOKED"],
             keys.map {

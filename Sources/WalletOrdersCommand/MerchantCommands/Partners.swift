@@ -130,7 +130,7 @@ struct PartnersKey: AsyncParsableCommand {
             }
             try options.output(
                 .object(["keys": try JSONValue.encoding(keys)]),
-                table: MerchantsKey.table(keys.map { ($0.id, $0.createdAt, $0.lastUsedAt, $0.revokedAt) })
+                table: MerchantsKey.table(keys)
             )
         }
     }

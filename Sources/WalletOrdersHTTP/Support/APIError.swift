@@ -92,7 +92,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     /// The answer to a refusal of the merchant registry.
     init(_ error: MerchantRegistryError) {
         switch error {
-        case .invalid(let problems): self.init(.badRequest, "the merchant is not valid", problems: problems)
+        case .invalid(let problems, let what): self.init(.badRequest, "the \(what) is not valid", problems: problems)
         case .notFound, .keyNotFound, .partnerNotFound, .partnerKeyNotFound: self.init(.notFound, error.description)
         case .exists, .partnerExists: self.init(.conflict, error.description)
         }

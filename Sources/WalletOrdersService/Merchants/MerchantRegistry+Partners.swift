@@ -40,7 +40,7 @@ extension MerchantRegistry {
         case (nil, _?): problems.append(OrderProblem(path: "provider", message: "is required with a providerSecret"))
         case (_?, nil): problems.append(OrderProblem(path: "providerSecret", message: "is required with a provider"))
         }
-        guard problems.isEmpty else { throw MerchantRegistryError.invalid(problems) }
+        guard problems.isEmpty else { throw MerchantRegistryError.invalid(problems, of: "partner") }
         do {
             return try await store.createPartner(
                 name: name,

@@ -175,8 +175,8 @@ public struct MerchantRegistry: Sendable {
 
 /// Why the registry refused a change.
 public enum MerchantRegistryError: Error, Equatable, CustomStringConvertible {
-    /// What was sent breaks the rules; every problem with its path.
-    case invalid([OrderProblem])
+    /// What was sent breaks the rules; every problem with its path, and whether it was a merchant or a partner.
+    case invalid([OrderProblem], of: String = "merchant")
     case notFound(String)
     case exists(String)
     case keyNotFound(String, String)
@@ -186,7 +186,7 @@ public enum MerchantRegistryError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .invalid(let problems): (["the merchant is not valid"] + problems.map { "  - \($0)" }).joined(separator: "\n")
+        case .invalid(let problems, let what): (["the \(what) is not valid"] + problems.map { "  - \($0)" }).joined(separator: "\n")
         case .notFound(let slug): "there is no merchant \(slug)"
         case .exists(let slug):
             "the slug \(slug) is taken: another merchant has it, or the default merchant's order identifiers start with \(slug):"

@@ -135,20 +135,7 @@ public struct MerchantKey: Sendable, Equatable {
     }
 }
 
-extension MerchantKey: Encodable {
-    private enum CodingKeys: String, CodingKey {
-        case id, createdAt, lastUsedAt, revokedAt
-    }
-
-    /// Everything but the hash, which never leaves the store and the service.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encodeIfPresent(lastUsedAt, forKey: .lastUsedAt)
-        try container.encodeIfPresent(revokedAt, forKey: .revokedAt)
-    }
-}
+extension MerchantKey: APIKeyRecord {}
 
 /// A limit that a write would pass.
 public enum MerchantQuota: String, Sendable, Equatable {

@@ -77,20 +77,7 @@ public struct PartnerKey: Sendable, Equatable {
     }
 }
 
-extension PartnerKey: Encodable {
-    private enum CodingKeys: String, CodingKey {
-        case id, createdAt, lastUsedAt, revokedAt
-    }
-
-    /// Everything but the hash.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encodeIfPresent(lastUsedAt, forKey: .lastUsedAt)
-        try container.encodeIfPresent(revokedAt, forKey: .revokedAt)
-    }
-}
+extension PartnerKey: APIKeyRecord {}
 
 /// Who made a version of an order: a merchant, one of its logistics partners, or an operator. Kept with each version
 /// as text: `merchant:acme`, `partner:dhl`, `operator`.

@@ -7,7 +7,7 @@ extension PostgresStore {
     public func stats(now: Date) async throws -> StoreStats {
         func grouped<Key: RawRepresentable<String> & Hashable>(_ query: PostgresQuery) async throws -> [Key: Int] {
             var counts: [Key: Int] = [:]
-            for row in try await client.query(query, logger: logger).collect() {
+            for row in try await client.query(query, logger: logger) {
                 let columns = Columns(row)
                 if let key = Key(rawValue: try columns["key"]) { counts[key] = Int(try columns["count"] as Int64) }
             }

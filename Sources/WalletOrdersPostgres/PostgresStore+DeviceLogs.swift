@@ -111,7 +111,7 @@ extension PostgresStore {
             ORDER BY id DESC LIMIT \(page.limit + 1)
             """,
             logger: logger
-        ).collect()
+        )
         return Page(
             rows: try rows.map { row in
                 let columns = Columns(row)

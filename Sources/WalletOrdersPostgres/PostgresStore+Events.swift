@@ -40,7 +40,7 @@ extension PostgresStore {
     /// Listens on one connection until cancelled, reconnecting after a failure. Once `LISTEN` holds, the hub
     /// says `resync` (notifications sent while no one listened are gone); when the connection fails, it says
     /// `interrupted` first, so caches stop trusting the events until the next `resync`.
-    static func listen(client: PostgresClient, hub: StoreEventHub, logger: Logger) async {
+    static func listen(client: PooledClient, hub: StoreEventHub, logger: Logger) async {
         var delay = Duration.milliseconds(100)
         while !Task.isCancelled {
             do {

@@ -20,7 +20,7 @@ extension PostgresStore {
             RETURNING id
             """,
             logger: logger
-        ).collect()
+        )
         guard !rows.isEmpty else { throw StoreError.tooManyLinks }
     }
 
@@ -51,7 +51,7 @@ extension PostgresStore {
             SELECT *, (SELECT count(*) FROM hooked) AS webhooks FROM used
             """,
             logger: logger
-        ).collect()
+        )
         guard let row = rows.first else { return nil }
         let columns = Columns(row)
         try await announceWebhooks(Int(try columns["webhooks"] as Int64))
@@ -73,7 +73,7 @@ extension PostgresStore {
             RETURNING id
             """,
             logger: logger
-        ).collect()
+        )
         return !rows.isEmpty
     }
 
@@ -81,7 +81,7 @@ extension PostgresStore {
         let rows = try await client.query(
             "DELETE FROM order_links WHERE expires_at < \(date.unixSeconds) RETURNING id",
             logger: logger
-        ).collect()
+        )
         return rows.count
     }
 }

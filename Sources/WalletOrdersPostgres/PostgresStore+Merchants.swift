@@ -80,7 +80,7 @@ extension PostgresStore {
 
     public func merchants() async throws -> [Merchant] {
         try await client.query("SELECT \(unescaped: Self.merchantColumns) FROM merchants ORDER BY id", logger: logger)
-            .collect().map(Self.merchant)
+            .map(Self.merchant)
     }
 
     public func setMerchantTemplate(slug: String, template: Data?, now: Date) async throws -> Merchant? {
@@ -106,7 +106,7 @@ extension PostgresStore {
         let rows = try await client.query(
             "SELECT template, template_version FROM merchants WHERE id = \(merchantID) AND template IS NOT NULL",
             logger: logger
-        ).collect()
+        )
         guard let row = rows.first else { return nil }
         let columns = Columns(row)
         let data: ByteBuffer = try columns["template"]
@@ -149,7 +149,7 @@ extension PostgresStore {
             WHERE \(owner)::bigint IS NULL OR \(unescaped: table.owner) = \(owner) ORDER BY created_at, id
             """,
             logger: logger
-        ).collect().map { row in
+        ).map { row in
             let columns = Columns(row)
             let hash: ByteBuffer = try columns["hash"]
             return APIKeyRow(

@@ -107,7 +107,7 @@ extension PostgresStore {
             ORDER BY o.seq DESC LIMIT \(page.limit + 1)
             """,
             logger: logger
-        ).collect()
+        )
         return Page(
             rows: try rows.map { row in
                 let columns = Columns(row)
@@ -137,7 +137,7 @@ extension PostgresStore {
             WHERE order_type_identifier = \(type) AND order_identifier = \(id) ORDER BY version
             """,
             logger: logger
-        ).collect().map { row in
+        ).map { row in
             let columns = Columns(row)
             return OrderVersion(
                 version: try columns["version"],

@@ -19,7 +19,7 @@ extension PostgresStore {
             RETURNING id, order_type_identifier, order_identifier, device_identifier, push_token, attempts
             """,
             logger: logger
-        ).collect().map(Self.job).sorted { $0.id < $1.id }
+        ).map(Self.job).sorted { $0.id < $1.id }
     }
 
     public func renewClaims(owner: String, until: Date) async throws -> Int {
@@ -215,7 +215,7 @@ extension PostgresStore {
             ORDER BY id DESC LIMIT \(page.limit + 1)
             """,
             logger: logger
-        ).collect()
+        )
         return Page(
             rows: try rows.map { row in
                 let push = try Self.push(row)
@@ -232,7 +232,7 @@ extension PostgresStore {
             SELECT status, count(*) AS count FROM push_outbox GROUP BY status
             """,
             logger: logger
-        ).collect() {
+        ) {
             let columns = Columns(row)
             if let status = PushStatus(rawValue: try columns["status"]) { counts[status] = Int(try columns["count"] as Int64) }
         }

@@ -56,7 +56,7 @@ extension PostgresStore {
             GROUP BY p.id ORDER BY p.id
             """,
             logger: logger
-        ).collect().map { row in
+        ).map { row in
             let columns = Columns(row)
             return Partner(
                 id: try columns["id"],

@@ -9,7 +9,7 @@ import WalletOrdersStore
 extension PostgresStore {
     /// Every row `statement` answers, read to the end so its connection goes back to the pool at once.
     func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
-        try await client.execute(statement, logger: logger).reduce(into: []) { $0.append($1) }
+        try await client.execute(statement, logger: logger)
     }
 
     /// Every row `statement` answers on `connection`, read to the end.

@@ -53,7 +53,7 @@ extension PostgresStore {
             SELECT inserted, (SELECT count(*) FROM hooked) AS webhooks FROM registered
             """,
             logger: logger
-        ).collect()
+        )
         guard let row = rows.first else { throw StoreError.tooManyDevices }
         let columns = Columns(row)
         try await announceWebhooks(Int(try columns["webhooks"] as Int64))
@@ -109,7 +109,7 @@ extension PostgresStore {
             ORDER BY updated_at DESC, device_identifier LIMIT \(max(1, limit))
             """,
             logger: logger
-        ).collect().map(Self.registration)
+        ).map(Self.registration)
     }
 
     public func registrationCount(type: String, id: String) async throws -> Int {

@@ -55,7 +55,7 @@ extension PostgresStore {
             WHERE tracking_number = ANY(\(trackingNumbers)::text[]) AND merchant_id = ANY(\(merchantIDs)::bigint[])
             """,
             logger: logger
-        ).collect().map { row in
+        ).map { row in
             let columns = Columns(row)
             return TrackedFulfillment(
                 orderTypeIdentifier: try columns["order_type_identifier"],
@@ -73,7 +73,7 @@ extension PostgresStore {
             WHERE order_type_identifier = \(type) AND order_identifier = \(id) ORDER BY fulfillment_identifier
             """,
             logger: logger
-        ).collect().map { try Self.parcel(Columns($0)) }
+        ).map { try Self.parcel(Columns($0)) }
     }
 
     public func receiveTrackingEvents(_ events: [TrackingEventRecord], now: Date) async throws -> [TrackingEventState?] {
@@ -100,7 +100,7 @@ extension PostgresStore {
             ORDER BY s.n
             """,
             logger: logger
-        ).collect()
+        )
         return try rows.map { row -> TrackingEventState? in
             let columns = Columns(row)
             if try columns["new"] as Bool { return nil }
@@ -133,7 +133,7 @@ extension PostgresStore {
             ORDER BY received_at, event_id
             """,
             logger: logger
-        ).collect().map { row in
+        ).map { row in
             let columns = Columns(row)
             let body: String = try columns["body"]
             return TrackingEventRecord(

@@ -26,7 +26,7 @@ extension PostgresStore {
     /// The first column of the first row, or nil when there is no row.
     func first<Value: PostgresDecodable>(_ type: Value.Type, _ query: PostgresQuery) async throws -> Value? {
         // The one column of a one-column answer.
-        try await client.query(query, logger: logger).collect().first?.decode(Value.self)
+        try await client.query(query, logger: logger).first?.decode(Value.self)
     }
 
     /// A statement whose single row holds a count.

@@ -17,7 +17,7 @@ extension PostgresStore {
             RETURNING id
             """,
             logger: logger
-        ).collect()
+        )
         guard !rows.isEmpty else { throw StoreError.tooManyWebhooks }
     }
 
@@ -28,7 +28,7 @@ extension PostgresStore {
             ORDER BY created_at, id
             """,
             logger: logger
-        ).collect().map(Self.endpoint)
+        ).map(Self.endpoint)
     }
 
     public func changeWebhookEndpoint(
@@ -126,7 +126,7 @@ extension PostgresStore {
             ORDER BY c.id
             """,
             logger: logger
-        ).collect().map { row in
+        ).map { row in
             let columns = Columns(row)
             return WebhookJob(
                 delivery: try Self.delivery(row),
@@ -260,7 +260,7 @@ extension PostgresStore {
             ORDER BY id DESC LIMIT \(page.limit + 1)
             """,
             logger: logger
-        ).collect()
+        )
         return Page(
             rows: try rows.map { row in
                 let delivery = try Self.delivery(row)
@@ -288,7 +288,7 @@ extension PostgresStore {
             RETURNING *
             """,
             logger: logger
-        ).collect()
+        )
         guard let row = rows.first else { return nil }
         try await announceWebhooks(1)
         return try Self.delivery(row)

@@ -13,11 +13,12 @@ import WalletOrdersStore
 /// pushes are claimed with `FOR UPDATE SKIP LOCKED`; every instance hears of queued pushes and new versions
 /// through `LISTEN`/`NOTIFY` on the channel `wallet_orders`.
 public final class PostgresStore: OrderStore {
-    let client: PostgresClient
+    let client: PooledClient
     let logger: Logger
     let hub = StoreEventHub(complete: false)
     let url: PostgresURL
     private let running: Task<Void, Never>
+    private let probing: Task<Void, Never>
     /// The task that listens for other instances' notifications, started by the first subscriber.
     private let listening = Mutex<Task<Void, Never>?>(nil)
 
@@ -32,17 +33,23 @@ public final class PostgresStore: OrderStore {
     public init(url: PostgresURL, connections: Int = 20, logger: Logger) async {
         self.url = url
         self.logger = logger
-        let client = PostgresClient(
+        let pool = PostgresClient(
             configuration: url.clientConfiguration(connections: connections + 1),
             backgroundLogger: logger
         )
-        self.client = client
+        let probe = DatabaseProbe()
+        client = PooledClient(pool: pool, probe: probe)
         // Queries wait for run() to have started (PostgresNIO warns otherwise): the task says so just before it
         // calls run(), which marks the client running before it first suspends.
         let (started, starting) = AsyncStream.makeStream(of: Void.self)
         running = Task {
             starting.finish()
-            await client.run()
+            await pool.run()
+        }
+        let configuration = try? url.connectionConfiguration()
+        probing = Task {
+            guard let configuration else { return }
+            await probe.run(configuration: configuration, logger: logger)
         }
         for await _ in started {}
     }
@@ -52,6 +59,8 @@ public final class PostgresStore: OrderStore {
             task.cancel()
             await task.value
         }
+        probing.cancel()
+        await probing.value
         running.cancel()
         await running.value
         hub.close()
@@ -128,6 +137,7 @@ public final class PostgresStore: OrderStore {
     }
 
     public func isReachable() async -> Bool {
+        // Known at once while the probe finds the database down; otherwise asked.
         (try? await first(Int.self, "SELECT 1")) == 1
     }
 

@@ -12,6 +12,8 @@ public final class PostgresCluster: Sendable {
     /// The TCP port on 127.0.0.1.
     public let port: Int
     private let binaries: String
+    /// The `-c name=value` settings the server starts with.
+    private let serverOptions: String
     private let databases = Atomic<Int>(0)
 
     /// One cluster per process, started on first use; each test makes databases of its own in it.
@@ -34,7 +36,6 @@ public final class PostgresCluster: Sendable {
         self.binaries = binaries
         folder = try Self.makeFolder()
         port = try freePort()
-        try run("initdb", ["-D", "\(folder)/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"])
         // Enough connections for tests running side by side, each with a small pool; durability is not what a
         // test checks, so commits do not wait for the disk.
         var options = [
@@ -43,8 +44,19 @@ public final class PostgresCluster: Sendable {
             "full_page_writes": "off",
         ]
         options.merge(settings) { $1 }
-        let serverOptions = options.sorted { $0.key < $1.key }.map { "-c \($0.key)=\($0.value)" }.joined(separator: " ")
+        serverOptions = options.sorted { $0.key < $1.key }.map { "-c \($0.key)=\($0.value)" }.joined(separator: " ")
+        try run("initdb", ["-D", "\(folder)/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"])
+        try startServer()
+    }
+
+    /// Starts the server again after `stopServer`, on the same port with the same data.
+    public func startServer() throws {
         try run("pg_ctl", ["-D", "\(folder)/data", "-l", "\(folder)/server.log", "-w", "-t", "60", "-o", serverOptions, "start"])
+    }
+
+    /// Stops the server at once, as a crash would (`pg_ctl stop -m immediate`), keeping its data for `startServer`.
+    public func stopServer() throws {
+        try run("pg_ctl", ["-D", "\(folder)/data", "-m", "immediate", "-w", "stop"])
     }
 
     /// A URL for `database` as the superuser, over TCP without TLS.

@@ -21,7 +21,8 @@ import WalletOrdersStore
 ///   instance's listening connection and through the event stream (about a millisecond on one host; measured by
 ///   the two-instance test). Nothing stricter is possible without a query per fetch. While that connection is
 ///   down, notifications are lost, so the store announces `.interrupted` and the cache turns itself off (every
-///   fetch reads the store) until `.resync` says it listens again; until the first `.resync` it is off too.
+///   fetch reads the store) until `.resync` says it listens again; until the first `.resync` it is off too. What
+///   it held stays until then, for devices to be answered from (`heldEntry`) while the database is unreachable.
 /// - An event stream that overflowed says `.resync` (or `.interrupted`) after the lost events, which clears the
 ///   cache the same way.
 public final class FetchCache: Sendable {
@@ -54,6 +55,13 @@ public final class FetchCache: Sendable {
     /// The entry of an order, when the cache is on and holds it.
     public func entry(type: String, id: String) -> Entry? {
         state.withLock { $0.hit(Key(type: type, id: id)) }
+    }
+
+    /// The entry of an order the cache held when it last heard from the store, on or off: what a device is answered
+    /// while the database cannot be reached (the version this instance knew before, not a guess). Never when the
+    /// store is reachable: then `entry` or the store answers.
+    public func heldEntry(type: String, id: String) -> Entry? {
+        state.withLock { state in state.index[Key(type: type, id: id)].map { state.slots[$0].entry } }
     }
 
     /// A ticket for a fill after reading the store; nil while the cache is off.
@@ -115,7 +123,10 @@ public final class FetchCache: Sendable {
             case .resync:
                 state.clear(live: true)
             case .interrupted:
-                state.clear(live: false)
+                // Off, but what it holds stays for `heldEntry` while the database cannot be asked; the next
+                // `resync` clears it.
+                state.live = false
+                state.generation &+= 1
             }
         }
     }

@@ -114,7 +114,18 @@ extension OrderService {
         // Taken before the read: a version committed after it cannot be overwritten by what the read returns.
         let ticket = cache?.ticket()
         counters.fetchReadStore()
-        let fetched = try await store.orderForFetch(type: type, id: id)
+        let fetched: FetchedOrder?
+        do {
+            fetched = try await store.orderForFetch(type: type, id: id)
+        } catch StoreError.unavailable(let reason) {
+            // The database is out of reach: a device is better served the version this instance last knew than an
+            // error (Wallet asks again with the next push); once the store answers, the cache is cleared.
+            guard let entry = cache?.heldEntry(type: type, id: id), let head = try? Self.check(token, entry.head) else {
+                throw StoreError.unavailable(reason)
+            }
+            if condition.isNotModified(head) { return .notModified(head) }
+            return .modified(FetchedPackage(head: head, package: entry.package))
+        }
         let head = try Self.check(token, fetched?.head)
         if condition.isNotModified(head) { return .notModified(head) }
         return .modified(

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import WalletOrdersAPNSServer
+import WalletOrdersModel
+import WalletOrdersTesting
+
+/// Two `wallet-orders serve` processes on a PostgreSQL server of their own, which is stopped as a crash stops it and
+/// started again: nothing hangs and nothing spins meanwhile, and afterwards both instances go on by themselves.
+@Suite struct PostgresOutageTests {
+    /// The CPU time (user and system) process `pid` has used so far, in seconds.
+    static func cpuSeconds(_ pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the command's closing parenthesis: state is field 3, utime 14 and stime 15 (1-based, man 5 proc).
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// What `attempt` answers, timed.
+    static func timed<T>(_ attempt: () async throws -> T) async rethrows -> (T, Duration) {
+        let start = ContinuousClock.now
+        let value = try await attempt()
+        return (value, ContinuousClock.now - start)
+    }
+
+    @Test func whilePostgreSQLIsDownNothingHangsOrSpinsAndAfterwardsBothInstancesGoOn() async throws {
+        // Durable, as production runs: the shared test cluster trades that away for speed, and a stop with
+        // `-m immediate` is a crash.
+        let cluster = try PostgresCluster(settings: ["fsync": "on", "synchronous_commit": "on", "full_page_writes": "on"])
+        defer { cluster.stop() }
+        let folder = try TemporaryDirectory("postgres-outage")
+        let keys = try await makeDevelopmentKeys(in: folder)
+        let pushes = PushLog()
+        let apns = try TwoInstancesTests.localAPNS(keys: folder.path("keys"), environment: keys, log: pushes)
+        let identity = try LocalAPNS.TLSIdentity()
+        let caFile = try folder.write("apns-ca.pem", Data(identity.certificateAuthority.pem.utf8))
+        let listener = try await apns.listen(tls: identity.serverConfiguration())
+        defer { listener.close() }
+        var settings = keys
+        settings["WALLET_ORDERS_DATABASE"] = try cluster.createDatabase()
+        settings["WALLET_ORDERS_TEMPLATE"] = SampleOrder.templateFolder.path
+        settings["WALLET_ORDERS_MERCHANT_KEY"] = TwoInstancesTests.merchantKey
+        settings["WALLET_ORDERS_PUBLIC_URL"] = "https://orders.example.com"
+        settings["WALLET_ORDERS_APNS_ENVIRONMENT"] = "https://127.0.0.1:\(listener.port)"
+        settings["WALLET_ORDERS_APNS_CA"] = caFile
+        let environment = settings
+        let (first, firstCommand) = try await Instance.start(in: folder, name: "first", environment: environment)
+        let (second, secondCommand) = try await Instance.start(in: folder, name: "second", environment: environment)
+        defer {
+            firstCommand.stop()
+            secondCommand.stop()
+        }
+
+        let order = try await first.createOrder()
+        #expect(try await second.register(order, device: "device-1", pushToken: "aa01"))
+        #expect(try await first.patch(order, ["orderNumber": .string("N-1")]) == 2)
+        let device = ["Authorization": "AppleOrder \(order.token)"]
+        let path = "/v1/orders/\(order.type)/\(order.id)"
+        // Each instance has answered the device once, so its fetch cache holds version 2.
+        for instance in [first, second] { #expect(await instance.send("GET", path, headers: device)?.status == 200) }
+
+        try cluster.stopServer()
+        // The probe looks once a second.
+        try await Task.sleep(for: .seconds(3))
+        let cpuBefore = [first, second].map { Self.cpuSeconds($0.pid) }
+        for instance in [first, second] {
+            let (fetched, fetchTime) = await Self.timed { await instance.send("GET", path, headers: device) }
+            #expect(fetched?.status == 200, "a fetch the cache can answer: \(String(describing: fetched))")
+            #expect(fetchTime < .seconds(5))
+            let (write, writeTime) = await Self.timed {
+                await instance.send(
+                    "PATCH",
+                    "/api/v1/orders/\(order.type)/\(order.id)",
+                    json: .object(["orderNumber": .string("N-down")]),
+                    headers: ["Authorization": "Bearer \(TwoInstancesTests.merchantKey)"]
+                )
+            }
+            #expect(write?.status == 503, "\(String(describing: write))")
+            #expect(write?.body["error"]?.stringValue?.contains("database cannot be reached") == true)
+            #expect(writeTime < .seconds(5))
+            let (health, healthTime) = await Self.timed { await instance.send("GET", "/healthz") }
+            #expect(health?.status == 503)
+            #expect(healthTime < .seconds(5))
+            print("outage \(instance.base): fetch \(fetchTime), write \(writeTime), healthz \(healthTime)")
+        }
+        try await Task.sleep(for: .seconds(4))
+        // Nothing spins while it waits: idle servers use a few hundredths of a second in four seconds, one spinning
+        // thread four whole seconds.
+        for (instance, before) in zip([first, second], cpuBefore) {
+            let used = Self.cpuSeconds(instance.pid) - before
+            #expect(used < 2, "instance \(instance.base) used \(used) s of CPU in about 6 s of outage")
+            print("outage \(instance.base): \(used) s of CPU in about 6 s")
+        }
+
+        try cluster.startServer()
+        let restarted = ContinuousClock.now
+        // Both instances write again by themselves, and the device hears of the write.
+        let before = pushes.times(for: "aa01").count
+        var versions: [Int?] = []
+        for instance in [first, second] {
+            let version = try await MerchantCommandTests.eventually(seconds: 20) {
+                try await instance.patch(order, ["orderNumber": .string("N-after-\(instance.base.suffix(5))")])
+            } until: {
+                $0 != nil
+            }
+            versions.append(version)
+        }
+        #expect(
+            versions == [3, 4],
+            "every acknowledged write is there: \(versions)\n\(firstCommand.output.suffix(4_000))"
+        )
+        let pushed = try await MerchantCommandTests.eventually(seconds: 20) { pushes.times(for: "aa01").count } until: { $0 > before }
+        #expect(pushed > before, "a push after the outage")
+        print("recovered: both instances wrote within \(ContinuousClock.now - restarted) of the restart")
+        let healthy = try await MerchantCommandTests.eventually(seconds: 10) {
+            [await first.send("GET", "/healthz")?.status, await second.send("GET", "/healthz")?.status]
+        } until: {
+            $0 == [200, 200]
+        }
+        #expect(healthy == [200, 200])
+        let outbox = try await MerchantCommandTests.eventually(seconds: 20) { try await first.outbox() } until: {
+            $0["pending"] == 0 && $0["sending"] == 0
+        }
+        #expect(outbox["pending"] == 0 && outbox["sending"] == 0, "\(outbox)")
+    }
+}

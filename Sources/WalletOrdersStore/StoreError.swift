@@ -20,6 +20,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyLinks
     /// The merchant has as many webhook endpoints as it may.
     case tooManyWebhooks
+    /// The disk holding the database is full: the write was not stored, and writes succeed again once there is room.
+    case diskFull
     /// The database says something the store cannot use.
     case unexpected(String)
 
@@ -34,6 +36,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooManyDevices: "the order has as many devices registered as it may"
         case .tooManyLinks: "the order has as many live download links as it may"
         case .tooManyWebhooks: "the merchant has as many webhook endpoints as it may"
+        case .diskFull: "the disk holding the database is full"
         case .unexpected(let detail): detail
         }
     }

@@ -2,6 +2,7 @@ import Hummingbird
 import NIOCore
 import NIOHTTP1
 import WalletOrdersService
+import WalletOrdersStore
 
 /// Turns every error a handler throws into a JSON answer: a request never gets a bare 500 or an empty body.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -17,6 +18,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 context.logger.error("package build failed", metadata: ["error": "\(error)"])
             }
             throw APIError(error)
+        } catch StoreError.diskFull {
+            context.logger.error("write refused: the database's disk is full")
+            throw APIError.diskFull
         } catch is HTTPParserError {
             // Most often a client cut off mid-request (a slow one closed by its timeout): nobody reads this answer.
             throw APIError(.badRequest, "the request could not be read as HTTP/1.1")

@@ -117,6 +117,7 @@ public struct ServiceBootstrap: Sendable {
                 logLimits: configuration.deviceLogs,
                 merchantKeys: configuration.merchantKeys + extraMerchantKeys,
                 maxDevicesPerOrder: configuration.maxDevicesPerOrder,
+                minFreeDiskBytes: configuration.minFreeDiskBytes,
                 webhookAllowPrivate: configuration.webhookAllowPrivate
             ),
             metrics: metrics,

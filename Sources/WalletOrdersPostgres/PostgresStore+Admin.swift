@@ -4,6 +4,9 @@ import WalletOrdersStore
 
 /// Counts for admins, and loading orders in bulk.
 extension PostgresStore {
+    /// Nil: the database's disk is the PostgreSQL server's, which watches it itself (and refuses writes when full).
+    public func diskSpace() -> DiskSpace? { nil }
+
     public func stats(now: Date) async throws -> StoreStats {
         func grouped<Key: RawRepresentable<String> & Hashable>(_ query: PostgresQuery) async throws -> [Key: Int] {
             var counts: [Key: Int] = [:]

@@ -79,6 +79,8 @@ extension PostgresStore {
     public func receiveTrackingEvents(_ events: [TrackingEventRecord], now: Date) async throws -> [TrackingEventState?] {
         guard !events.isEmpty else { return [] }
         // One statement: the events that were new come back; the states of the others are read in the same snapshot.
+        // The first of two alike in `events` is found by a window, not a scan of the batch per event (quadratic:
+        // a second for 4,000 events).
         let rows = try await client.query(
             """
             WITH sent AS (
@@ -92,9 +94,8 @@ extension PostgresStore {
                 ON CONFLICT (source, event_id) DO NOTHING
                 RETURNING source, event_id
             )
-            SELECT s.n, (i.event_id IS NOT NULL AND s.n = (SELECT min(n) FROM sent t WHERE t.source = s.source AND t.event_id = s.event_id)) AS new,
-                   k.state
-            FROM sent s
+            SELECT s.n, (i.event_id IS NOT NULL AND s.first) AS new, k.state
+            FROM (SELECT *, row_number() OVER (PARTITION BY source, event_id ORDER BY n) = 1 AS first FROM sent) s
             LEFT JOIN inserted i ON i.source = s.source AND i.event_id = s.event_id
             LEFT JOIN tracking_events k ON k.source = s.source AND k.event_id = s.event_id
             ORDER BY s.n

@@ -93,6 +93,7 @@ public final class PushWorker: Sendable {
     private func sendUntilCancelled() async {
         await withTaskGroup(of: Void.self) { rounds in
             var inFlight = 0
+            var claims = RetryPause()
             while !Task.isCancelled {
                 if inFlight == Self.roundsInFlight {
                     await rounds.next()
@@ -100,10 +101,13 @@ public final class PushWorker: Sendable {
                     continue
                 }
                 var jobs: [PushJob] = []
+                var pause: Duration?
                 do {
                     jobs = try await claimRound()
+                    claims.succeeded()
                 } catch {
-                    logger.error("cannot claim pushes", metadata: ["error": "\(error)"])
+                    pause = claims.failed()
+                    logger.error("cannot claim pushes", metadata: ["error": "\(error)", "retry_in": "\(pause ?? .zero)"])
                 }
                 if !jobs.isEmpty {
                     inFlight += 1
@@ -111,7 +115,7 @@ public final class PushWorker: Sendable {
                         do {
                             try await self.deliver(jobs)
                         } catch {
-                            // The claims stay held: renewed while this worker lives, handed back when it stops.
+                            // Stopped before the outcomes could be recorded: the claims are handed back on stopping.
                             self.logger.error("cannot record push outcomes", metadata: ["error": "\(error)"])
                         }
                     }
@@ -124,7 +128,11 @@ public final class PushWorker: Sendable {
                     continue
                 }
                 var wait = idleWait
-                if let due = try? await store.nextPushDue(types: Array(routes.keys)) {
+                if let pause {
+                    // The store refuses writes (its disk full, its server restarting): a due push must not make
+                    // this ask again at once.
+                    wait = min(wait, pause)
+                } else if let due = try? await store.nextPushDue(types: Array(routes.keys)) {
                     // At least a little: a push due now that could not be claimed must not make this spin.
                     let milliseconds = Int64(min(max(due.timeIntervalSince(now()), 0.05), 3_600) * 1_000)
                     wait = min(wait, .milliseconds(milliseconds))
@@ -161,7 +169,8 @@ public final class PushWorker: Sendable {
         }
     }
 
-    /// Sends one round of due pushes and records the outcomes; returns how many were sent.
+    /// Sends one round of due pushes and records the outcomes (asking again while the store refuses the write);
+    /// returns how many were sent.
     @discardableResult
     public func sendDue() async throws -> Int {
         let jobs = try await claimRound()
@@ -196,9 +205,22 @@ public final class PushWorker: Sendable {
             }
         }
         // Recorded in a task of its own: a worker stopped while the round was under way still records what it sent
-        // (a store gives up at once on a cancelled task, and the pushes would go out again).
+        // (a store gives up at once on a cancelled task, and the pushes would go out again). A store that refuses
+        // the write is asked again, with growing pauses, while the worker runs: the claims stay held meanwhile, and
+        // left unrecorded they would stay held until the worker stops.
         let (store, owner, finished) = (store, owner, outcomes)
-        try await Task { try await store.finishPushes(finished, owner: owner, now: self.now()) }.value
+        var retries = RetryPause()
+        while true {
+            do {
+                try await Task { try await store.finishPushes(finished, owner: owner, now: self.now()) }.value
+                break
+            } catch {
+                guard !Task.isCancelled else { throw error }
+                let pause = retries.failed()
+                logger.error("cannot record push outcomes", metadata: ["error": "\(error)", "retry_in": "\(pause)"])
+                try? await Task.sleep(for: pause)
+            }
+        }
         onOutcomes(outcomes.map(\.1))
         for (job, outcome) in outcomes {
             if case .delivered = outcome { continue }

@@ -19,6 +19,8 @@ public final class SQLiteStore: OrderStore {
     let hub = StoreEventHub(complete: true)
     private let checkpointer: WALCheckpointer
     let durability: WALSync
+    /// The room left on the database's filesystem.
+    let disk: DiskSpaceProbe
     /// The database file.
     public let path: String
 
@@ -38,6 +40,7 @@ public final class SQLiteStore: OrderStore {
         Self.createPrivately(path)
         pool = try DatabasePool(path: path, configuration: configuration)
         durability = WALSync(databasePath: path)
+        disk = DiskSpaceProbe(folder: folder.path)
         self.path = path
     }
 
@@ -51,12 +54,33 @@ public final class SQLiteStore: OrderStore {
     }
 
     /// Every write: a transaction of its own, on disk once this returns (see `WALSync`). When the sync fails, the
-    /// write is committed but not known to be on disk, and this throws.
+    /// write is committed but not known to be on disk, and this throws. A write the full disk refused throws
+    /// `StoreError.diskFull`: SQLite rolled it back whole, and the next write on the same connection succeeds once
+    /// there is room.
     func write<Result: Sendable>(_ body: @Sendable (Database) throws -> Result) async throws -> Result {
-        let result = try await pool.write(body)
+        let result: Result
+        do {
+            result = try await pool.write(body)
+        } catch let error as DatabaseError where isDiskFull(error) {
+            throw StoreError.diskFull
+        }
         try await durability.sync()
         return result
     }
+
+    /// Whether SQLite refused a write for want of room. It says `SQLITE_FULL` when a write to the log or the
+    /// database file finds the disk full (or the database at `max_page_count`); growing the shared-memory index
+    /// or truncating a file says `SQLITE_IOERR_…` whatever the cause, so an I/O error counts when the disk has
+    /// less room than a transaction's pages would need.
+    private func isDiskFull(_ error: DatabaseError) -> Bool {
+        switch error.resultCode {
+        case .SQLITE_FULL: true
+        case .SQLITE_IOERR: (disk.current(fresh: true)?.freeBytes ?? .max) < 1 << 20
+        default: false
+        }
+    }
+
+    public func diskSpace() -> DiskSpace? { disk.current() }
 
     public func migrate() async throws -> [String] {
         let migrator = try Self.migrator()

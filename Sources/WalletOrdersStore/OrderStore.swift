@@ -18,6 +18,9 @@ public protocol OrderStore: Sendable {
     func checkWritable() async throws
     /// Whether the database answers a query now.
     func isReachable() async -> Bool
+    /// The room left on the filesystem holding the database; nil when the database lives elsewhere (PostgreSQL,
+    /// whose server watches its own disk). Cheap: `/healthz` asks on every request.
+    func diskSpace() -> DiskSpace?
     /// Keeps the query planner's statistics current; cheap when nothing changed. The service calls it from time to time.
     func optimize() async throws
     /// Releases connections and background work; the store is unusable afterwards.

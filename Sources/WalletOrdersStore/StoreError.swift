@@ -22,6 +22,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyWebhooks
     /// The database cannot be reached now (down, restarting, the connection lost): try again shortly.
     case unavailable(String)
+    /// The disk holding the database is full: the write was not stored, and writes succeed again once there is room.
+    case diskFull
     /// The database says something the store cannot use.
     case unexpected(String)
 
@@ -37,6 +39,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooManyLinks: "the order has as many live download links as it may"
         case .tooManyWebhooks: "the merchant has as many webhook endpoints as it may"
         case .unavailable(let detail): detail
+        case .diskFull: "the disk holding the database is full"
         case .unexpected(let detail): detail
         }
     }

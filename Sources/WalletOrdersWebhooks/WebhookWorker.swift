@@ -90,6 +90,7 @@ public final class WebhookWorker: Sendable {
         var lastPrune = Date.distantPast
         await withTaskGroup(of: Void.self) { rounds in
             var inFlight = 0
+            var claims = RetryPause()
             while !Task.isCancelled {
                 if inFlight == Self.roundsInFlight {
                     await rounds.next()
@@ -97,12 +98,20 @@ public final class WebhookWorker: Sendable {
                     continue
                 }
                 var jobs: [WebhookJob] = []
+                var pause: Duration?
                 do {
                     let start = now()
                     let claim = PushClaim(owner: owner, leaseUntil: start.addingTimeInterval(Self.lease))
                     jobs = try await store.claimDueDeliveries(limit: Self.batchSize, claim: claim, now: start)
+                    claims.succeeded()
                 } catch {
-                    if !Task.isCancelled { logger.error("cannot claim webhook deliveries", metadata: ["error": "\(error)"]) }
+                    pause = claims.failed()
+                    if !Task.isCancelled {
+                        logger.error(
+                            "cannot claim webhook deliveries",
+                            metadata: ["error": "\(error)", "retry_in": "\(pause ?? .zero)"]
+                        )
+                    }
                 }
                 if !jobs.isEmpty {
                     inFlight += 1
@@ -122,7 +131,11 @@ public final class WebhookWorker: Sendable {
                     }
                 }
                 var wait = idleWait
-                if let due = try? await store.nextDeliveryDue() {
+                if let pause {
+                    // The store refuses writes (its disk full, its server restarting): a due delivery must not make
+                    // this ask again at once.
+                    wait = min(wait, pause)
+                } else if let due = try? await store.nextDeliveryDue() {
                     // At least a little: a delivery due now that could not be claimed must not make this spin.
                     let milliseconds = Int64(min(max(due.timeIntervalSince(now()), 0.05), 3_600) * 1_000)
                     wait = min(wait, .milliseconds(milliseconds))
@@ -158,15 +171,28 @@ public final class WebhookWorker: Sendable {
             for await outcome in group { outcomes.append(outcome) }
             return outcomes.sorted { $0.0 < $1.0 }.map { (jobs[$0.0], $0.1) }
         }
-        do {
-            // Recorded in a task of its own: a worker stopped while the round was under way still records what it
-            // sent (a store gives up at once on a cancelled task, and the deliveries would go out again).
-            let (store, owner) = (store, owner)
-            try await Task { try await store.finishDeliveries(outcomes, owner: owner, now: self.now()) }.value
-            onOutcomes(outcomes.map(\.1))
-        } catch {
-            // The claims run out and the deliveries go again: a merchant may see one twice, never none.
-            logger.error("cannot record webhook outcomes", metadata: ["error": "\(error)"])
+        // Recorded in a task of its own: a worker stopped while the round was under way still records what it sent
+        // (a store gives up at once on a cancelled task, and the deliveries would go out again). A store that refuses
+        // the write is asked again, with growing pauses, while the worker runs: this worker renews the claims
+        // meanwhile, and left unrecorded they would stay held until it stops.
+        let (store, owner) = (store, owner)
+        var retries = RetryPause()
+        while true {
+            do {
+                try await Task { try await store.finishDeliveries(outcomes, owner: owner, now: self.now()) }.value
+                onOutcomes(outcomes.map(\.1))
+                break
+            } catch {
+                // Stopped: the claims are handed back (or run out) and the deliveries go again; a merchant may see
+                // one twice, never none.
+                guard !Task.isCancelled else {
+                    logger.error("cannot record webhook outcomes", metadata: ["error": "\(error)"])
+                    break
+                }
+                let pause = retries.failed()
+                logger.error("cannot record webhook outcomes", metadata: ["error": "\(error)", "retry_in": "\(pause)"])
+                try? await Task.sleep(for: pause)
+            }
         }
         for (job, outcome) in outcomes {
             if case .failed(_, _, let reason) = outcome {

@@ -182,6 +182,15 @@ import WalletOrdersTesting
         #expect(uncapped.clientLimits.maxConnectionsPerClient == nil)
     }
 
+    @Test func theFreeDiskMinimumIsASizeAndZeroTurnsItOff() async throws {
+        let defaults = try await ServiceConfiguration.load(file: nil, environment: [:])
+        #expect(defaults.minFreeDiskBytes == 64 << 20)
+        let set = try await ServiceConfiguration.load(file: nil, environment: ["WALLET_ORDERS_MIN_FREE_DISK_BYTES": "1GB"])
+        #expect(set.minFreeDiskBytes == 1 << 30)
+        let off = try await ServiceConfiguration.load(file: nil, environment: ["WALLET_ORDERS_MIN_FREE_DISK_BYTES": "0"])
+        #expect(off.minFreeDiskBytes == nil)
+    }
+
     @Test func theDeviceCapThePlaygroundAndTheDevelopmentTemplateAreRead() async throws {
         let defaults = try await ServiceConfiguration.load(file: nil, environment: [:])
         #expect(defaults.maxDevicesPerOrder == 10 && !defaults.playground && defaults.developmentTemplate == nil)
@@ -221,6 +230,7 @@ import WalletOrdersTesting
         ("WALLET_ORDERS_TRUSTED_PROXY_HEADER", "X Forwarded", "trustedProxyHeader X Forwarded is not an HTTP header name"),
         ("WALLET_ORDERS_PLAYGROUND", "maybe", "playground must be true or false, not maybe"),
         ("WALLET_ORDERS_MAX_DEVICES_PER_ORDER", "ten", "maxDevicesPerOrder must be a whole number, 0 or more, not ten"),
+        ("WALLET_ORDERS_MIN_FREE_DISK_BYTES", "lots", "minFreeDiskBytes must be a size (bytes, or with KB, MB, GB), or 0 for none, not lots"),
     ])
     func malformedLimitsAreRefusedWithASentence(variable: String, value: String, message: String) async throws {
         await #expect {

@@ -39,6 +39,10 @@ final class CountingStore: OrderStore {
         count()
         return await store.isReachable()
     }
+    func diskSpace() -> DiskSpace? {
+        count()
+        return store.diskSpace()
+    }
     func optimize() async throws {
         count()
         try await store.optimize()

@@ -49,7 +49,12 @@ public enum ServiceChecks {
                 CheckFinding(level: .ok, message: "the configured keys carry at least 128 bits each, one key per role")
             )
         }
-        report.findings.append(await checkDatabase(configuration.database, timeout: databaseTimeout, logger: logger))
+        report.findings += await checkDatabase(
+            configuration.database,
+            minFreeDiskBytes: configuration.minFreeDiskBytes,
+            timeout: databaseTimeout,
+            logger: logger
+        )
         return report
     }
 
@@ -177,11 +182,17 @@ public enum ServiceChecks {
         return "\(file) expires on \(RFC3339.format(notAfter)), in \(days) day\(days == 1 ? "" : "s"): renew it"
     }
 
-    /// Whether the database can be opened and written; does not apply migrations.
-    static func checkDatabase(_ location: DatabaseLocation, timeout: Duration, logger: Logger) async -> CheckFinding {
+    /// Whether the database can be opened and written, and (SQLite) whether its disk has `minFreeDiskBytes` free;
+    /// does not apply migrations.
+    static func checkDatabase(
+        _ location: DatabaseLocation,
+        minFreeDiskBytes: Int?,
+        timeout: Duration,
+        logger: Logger
+    ) async -> [CheckFinding] {
         switch location {
-        case .sqlite(let path): await checkSQLite(path)
-        case .postgres(let url): await checkPostgres(url, timeout: timeout, logger: logger)
+        case .sqlite(let path): await checkSQLite(path, minFreeDiskBytes: minFreeDiskBytes)
+        case .postgres(let url): [await checkPostgres(url, timeout: timeout, logger: logger)]
         }
     }
 
@@ -240,24 +251,39 @@ public enum ServiceChecks {
         }
     }
 
-    private static func checkSQLite(_ path: String) async -> CheckFinding {
+    private static func checkSQLite(_ path: String, minFreeDiskBytes: Int?) async -> [CheckFinding] {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue {
-                return CheckFinding(level: .problem, message: "the database \(path) is a folder, not an SQLite file")
+                return [CheckFinding(level: .problem, message: "the database \(path) is a folder, not an SQLite file")]
             }
+            let store: SQLiteStore
             do {
-                let store = try SQLiteStore(path: path)
-                defer { Task { await store.close() } }
+                store = try SQLiteStore(path: path)
+            } catch {
+                return [CheckFinding(level: .problem, message: "the database \(path) cannot be written: \(error)")]
+            }
+            defer { Task { await store.close() } }
+            let disk = store.diskSpace().map { checkDiskSpace($0, minimum: minFreeDiskBytes) }
+            do {
                 try await store.checkWritable()
                 let pending = try await store.pendingMigrations()
-                return CheckFinding(
+                let writable = CheckFinding(
                     level: .ok,
                     message: "the database \(path) is writable"
                         + (pending.isEmpty ? "" : "; migrations to apply: \(pending.joined(separator: ", "))")
                 )
+                return [writable] + (disk.map { [$0] } ?? [])
+            } catch StoreError.diskFull {
+                // Not a problem that should keep serve from starting: it answers reads, and writes once there is room.
+                let full = CheckFinding(
+                    level: .warning,
+                    message: "the database \(path) cannot be written now: the disk holding it is full. serve answers "
+                        + "reads, and refuses writes with 507 until there is room"
+                )
+                return [full] + (disk.map { [$0] } ?? [])
             } catch {
-                return CheckFinding(level: .problem, message: "the database \(path) cannot be written: \(error)")
+                return [CheckFinding(level: .problem, message: "the database \(path) cannot be written: \(error)")]
             }
         }
         // Not there yet: the nearest existing folder above it must let us create it.
@@ -266,12 +292,27 @@ public enum ServiceChecks {
             folder = folder.deletingLastPathComponent()
         }
         guard isDirectory.boolValue, FileManager.default.isWritableFile(atPath: folder.path) else {
-            return CheckFinding(
-                level: .problem,
-                message: "the database \(path) cannot be created: "
-                    + "\(folder.path) is \(isDirectory.boolValue ? "not writable" : "a file, not a folder")"
-            )
+            return [
+                CheckFinding(
+                    level: .problem,
+                    message: "the database \(path) cannot be created: "
+                        + "\(folder.path) is \(isDirectory.boolValue ? "not writable" : "a file, not a folder")"
+                )
+            ]
         }
-        return CheckFinding(level: .ok, message: "the database \(path) does not exist yet and will be created")
+        return [CheckFinding(level: .ok, message: "the database \(path) does not exist yet and will be created")]
+    }
+
+    /// The room left on the database's disk against `minimum`: a warning below it, which `serve` logs at start and
+    /// `/healthz` reports (503) while it lasts.
+    static func checkDiskSpace(_ disk: DiskSpace, minimum: Int?) -> CheckFinding {
+        if let shortage = ServiceHealth.shortage(disk, minimum: minimum) {
+            return CheckFinding(level: .warning, message: "\(disk.folder): \(shortage)")
+        }
+        return CheckFinding(
+            level: .ok,
+            message: "the disk holding the database (\(disk.folder)) has \(DiskSpace.text(disk.freeBytes)) free"
+                + (minimum.map { " (minFreeDiskBytes: \(DiskSpace.text($0)))" } ?? "")
+        )
     }
 }

@@ -82,6 +82,12 @@ extension ServiceConfiguration {
         if let location = reader.text(.database) {
             database = try DatabaseLocation(location)
         }
+        if let size = reader.text(.minFreeDiskBytes) {
+            guard let bytes = Self.byteCount(size) else {
+                throw ConfigurationError("minFreeDiskBytes must be a size (bytes, or with KB, MB, GB), or 0 for none, not \(size)")
+            }
+            minFreeDiskBytes = bytes == 0 ? nil : bytes
+        }
         publicURL = reader.text(.publicURL)
         if let publicURL {
             guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {

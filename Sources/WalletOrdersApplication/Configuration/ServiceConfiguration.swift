@@ -46,6 +46,8 @@ public struct ServiceConfiguration: Sendable {
     public var webhookAllowPrivate = false
     /// The most devices one order may have registered; past it, a new device's registration is refused (429).
     public var maxDevicesPerOrder: Int? = OrderService.defaultMaxDevicesPerOrder
+    /// Below this many free bytes on the SQLite database's disk, `/healthz` answers 503 and `doctor` warns; nil: never.
+    public var minFreeDiskBytes: Int? = OrderService.defaultMinFreeDiskBytes
     /// With no order type configured, where the development order type's pushes go: a local APNs
     /// (`wallet-orders apns-sandbox`) and its CA file. Without it they wait in the outbox.
     public var developmentAPNS: (url: String, caFile: String?)?

@@ -5,7 +5,7 @@ import Configuration
 /// test holds docs/configuration.md to this list.
 public enum Setting: String, CaseIterable, Sendable {
     // Where to listen and where the data lives.
-    case host, port, database, publicURL
+    case host, port, database, publicURL, minFreeDiskBytes
     // Who may call.
     case merchantKey, merchantKeys, adminKey, operatorKey
     // The order type, its signing files and template.

@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import WalletOrdersModel
 import WalletOrdersService
+import WalletOrdersStore
 
 /// A merchant's orders in bulk, as newline-delimited JSON (one order per line) streamed both ways: imported from
 /// its own systems or another server, idempotently by its own identifiers; exported in the form an import takes.
@@ -46,8 +47,10 @@ extension MerchantAPI {
                     // The status went out with the head: say what happened in a last line, then cut the answer off
                     // so that the client sees it incomplete.
                     logger.error("import stopped", metadata: ["error": "\(String(reflecting: error))"])
+                    let cause =
+                        error as? StoreError == .diskFull ? "because the database's disk is full" : "on an error of the server's"
                     let message =
-                        "the import stopped after line \(answered) on an error of the server's: "
+                        "the import stopped after line \(answered) \(cause): "
                         + "the lines answered above are done, the others were not read; run the import again"
                     var buffer = ByteBuffer()
                     buffer.writeLine(JSONValue.object(["error": .string(message)]))

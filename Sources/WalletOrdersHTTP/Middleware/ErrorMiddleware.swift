@@ -25,6 +25,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 "the database cannot be reached right now; try again in a few seconds",
                 retryAfter: 5
             )
+        } catch StoreError.diskFull {
+            context.logger.error("write refused: the database's disk is full")
+            throw APIError.diskFull
         } catch is HTTPParserError {
             // Most often a client cut off mid-request (a slow one closed by its timeout): nobody reads this answer.
             throw APIError(.badRequest, "the request could not be read as HTTP/1.1")

@@ -17,11 +17,14 @@ struct OperationsRoutes: Sendable {
 
     func add(to router: Router<ServiceRequestContext>) {
         router.get("healthz") { _, _ -> Response in
-            let reachable = await service.isHealthy()
-            return JSONResponse.make(
-                reachable ? .ok : .serviceUnavailable,
-                .object(["database": .string(reachable ? "ok" : "unreachable")])
-            )
+            let health = await service.health()
+            var body: [String: JSONValue] = ["database": .string(health.databaseReachable ? "ok" : "unreachable")]
+            // The disk holding an SQLite database; PostgreSQL's server watches its own.
+            if let disk = health.disk {
+                body["disk"] = .string(health.diskShortage ?? "ok")
+                body["diskFreeBytes"] = .int(disk.freeBytes)
+            }
+            return JSONResponse.make(health.isHealthy ? .ok : .serviceUnavailable, .object(body))
         }
         router.get(RouterPath(OrderSchema.path)) { _, _ -> Response in
             Self.document(OrderSchema.data, type: OrderSchema.contentType)

@@ -12,7 +12,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public let status: HTTPResponse.Status
     public let message: String
     public let problems: [OrderProblem]
-    /// Seconds to wait before asking again, sent as `Retry-After` (429).
+    /// Seconds to wait before asking again, sent as `Retry-After` (429, 507).
     public let retryAfter: Int?
     /// The limit that refused the request (`maxOrders`, …).
     public let limit: String?
@@ -58,6 +58,13 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 
     public static let unauthorized = APIError(.unauthorized, "missing or wrong credentials")
     public static let orderNotFound = APIError(.notFound, "no such order")
+    /// A write the store refused because the database's disk is full (507 Insufficient Storage, RFC 4918): it was
+    /// rolled back whole, and the same request succeeds once the operator has made room, with no restart.
+    public static let diskFull = APIError(
+        HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
+        "the database's disk is full: the write was refused and nothing of it was stored; send it again once there is room",
+        retryAfter: 60
+    )
 
     /// A client over one of its rate limits.
     static func tooManyRequests(retryAfter: Int) -> APIError {

@@ -60,6 +60,11 @@ extension OrderService {
         await store.isReachable()
     }
 
+    /// Whether the database answers, and the room left on its disk against `minFreeDiskBytes`.
+    public func health() async -> ServiceHealth {
+        ServiceHealth(databaseReachable: await isHealthy(), disk: store.diskSpace(), minFreeDiskBytes: minFreeDiskBytes)
+    }
+
     /// Signs the current version of every order of a configured type again and stores its seal, unless the order
     /// moved on meanwhile (that version has a fresh seal already): after a certificate renewal. Orders of other
     /// types are left as they are. Answers how many packages were stored.

@@ -55,12 +55,19 @@ extension OrderService {
         let order = current.order
         let built = try await build(type, template, order.document, current.assets)
         let package = ByteBuffer(bytes: built.data)
-        if try await store.savePackage(
-            type: type.identifier,
-            id: order.orderIdentifier,
-            version: order.version,
-            data: built.stored
-        ) {
+        let saved: Bool
+        do {
+            saved = try await store.savePackage(
+                type: type.identifier,
+                id: order.orderIdentifier,
+                version: order.version,
+                data: built.stored
+            )
+        } catch StoreError.diskFull {
+            // The seal only spares later fetches a signature: a full disk must not keep the device from its order.
+            saved = false
+        }
+        if saved {
             cache?.fill(type: type.identifier, id: order.orderIdentifier, head: order.head, package: package, ticket: ticket)
         }
         return FetchedPackage(head: order.head, package: package)

@@ -23,6 +23,8 @@ public struct OrderService: Sendable {
     public let logLimits: DeviceLogLimits
     /// The most devices one order may have registered (nil: no cap).
     public let maxDevicesPerOrder: Int?
+    /// Below this many free bytes on the database's disk the service reports itself unhealthy (nil: never).
+    public let minFreeDiskBytes: Int?
     /// The current package and head of recently fetched orders; nil when caching is off. See `FetchCache`.
     public let cache: FetchCache?
     /// Writes to one order from this instance take turns; see `update`.
@@ -43,6 +45,9 @@ public struct OrderService: Sendable {
     public static let defaultCacheCapacity = 64 << 20
     /// The default cap on devices per order: a person has a handful, a family a few handfuls.
     public static let defaultMaxDevicesPerOrder = 10
+    /// The default room to keep free on the database's disk: a few hundred merchant writes with their images, time
+    /// enough to act on `/healthz` before writes fail.
+    public static let defaultMinFreeDiskBytes = 64 << 20
 
     /// A service over `store`, with a fetch cache of `cacheCapacity` bytes (0: none). `merchantKeys` (the
     /// configuration's) speak for the default merchant beside the keys stored for it.
@@ -56,9 +61,11 @@ public struct OrderService: Sendable {
         cacheCapacity: Int = OrderService.defaultCacheCapacity,
         merchantKeys: [String] = [],
         maxDevicesPerOrder: Int? = OrderService.defaultMaxDevicesPerOrder,
+        minFreeDiskBytes: Int? = OrderService.defaultMinFreeDiskBytes,
         webhookAllowPrivate: Bool = false
     ) {
         self.store = store
+        self.minFreeDiskBytes = minFreeDiskBytes
         self.webhookAllowPrivate = webhookAllowPrivate
         self.logLimits = logLimits
         self.maxDevicesPerOrder = maxDevicesPerOrder

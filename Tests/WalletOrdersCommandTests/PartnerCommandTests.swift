@@ -18,7 +18,8 @@ import WalletOrdersTesting
         #expect(try await device.add(details).isRegistered)
 
         // The shop ships and names the parcel; the device follows.
-        let patch = #"{"fulfillments": [{"fulfillmentType": "shipping", "fulfillmentIdentifier": "parcel-1", "#
+        let patch =
+            #"{"fulfillments": [{"fulfillmentType": "shipping", "fulfillmentIdentifier": "parcel-1", "#
             + #""status": "shipped", "carrier": "Example Post", "trackingNumber": "EX-1001"}]}"#
         let shipped = try await steps(
             of: device,
@@ -37,20 +38,25 @@ import WalletOrdersTesting
         #expect(key.hasPrefix("wo_partner_"))
 
         // The carrier's word, through the partner's key: a push, a listing, a fetch of the partner's version.
-        let body = #"{"events": [{"id": "ev-1", "trackingNumber": "EX-1001", "status": "out_for_delivery", "#
+        let body =
+            #"{"events": [{"id": "ev-1", "trackingNumber": "EX-1001", "status": "out_for_delivery", "#
             + #""occurredAt": "2026-11-25T08:00:00Z", "description": "With the driver"}]}"#
-        let delivered = try await steps(of: device, until: { $0.kind == .verified || $0.kind == .refused }, after: {
-            // The server reads partners again within a second or so of the command line adding one.
-            let answer = try await MerchantCommandTests.eventually(seconds: 5) {
-                try cycle.merchant.curl([
-                    "-X", "POST", "\(cycle.base)/api/v1/tracking-events", "-H", "Authorization: Bearer \(key)",
-                    "-H", "Content-Type: application/json", "-d", body,
-                ])
-            } until: {
-                $0.contains("\"applied\"")
+        let delivered = try await steps(
+            of: device,
+            until: { $0.kind == .verified || $0.kind == .refused },
+            after: {
+                // The server reads partners again within a second or so of the command line adding one.
+                let answer = try await MerchantCommandTests.eventually(seconds: 5) {
+                    try cycle.merchant.curl([
+                        "-X", "POST", "\(cycle.base)/api/v1/tracking-events", "-H", "Authorization: Bearer \(key)",
+                        "-H", "Content-Type: application/json", "-d", body,
+                    ])
+                } until: {
+                    $0.contains("\"applied\"")
+                }
+                #expect(answer.contains("\"applied\""), "\(answer)")
             }
-            #expect(answer.contains("\"applied\""), "\(answer)")
-        })
+        )
         #expect(delivered.map(\.kind).suffix(3) == [.list, .fetch, .verified], "\(delivered.map(\.description))")
         let order = try #require(await device.order(details.orderTypeIdentifier, details.orderIdentifier))
         let fulfillment = order.order["fulfillments"]?.arrayValue?.first

@@ -111,7 +111,11 @@ import WalletOrdersTesting
             versions == [3, 4],
             "every acknowledged write is there: \(versions)\n\(firstCommand.output.suffix(4_000))"
         )
-        let pushed = try await MerchantCommandTests.eventually(seconds: 20) { pushes.times(for: "aa01").count } until: { $0 > before }
+        let pushed = try await MerchantCommandTests.eventually(seconds: 20) {
+            pushes.times(for: "aa01").count
+        } until: {
+            $0 > before
+        }
         #expect(pushed > before, "a push after the outage")
         print("recovered: both instances wrote within \(ContinuousClock.now - restarted) of the restart")
         let healthy = try await MerchantCommandTests.eventually(seconds: 10) {
@@ -120,7 +124,9 @@ import WalletOrdersTesting
             $0 == [200, 200]
         }
         #expect(healthy == [200, 200])
-        let outbox = try await MerchantCommandTests.eventually(seconds: 20) { try await first.outbox() } until: {
+        let outbox = try await MerchantCommandTests.eventually(seconds: 20) {
+            try await first.outbox()
+        } until: {
             $0["pending"] == 0 && $0["sending"] == 0
         }
         #expect(outbox["pending"] == 0 && outbox["sending"] == 0, "\(outbox)")

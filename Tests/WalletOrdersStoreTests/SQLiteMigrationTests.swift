@@ -58,7 +58,11 @@ import WalletOrdersTesting
         try old.close()
 
         let store = try SQLiteStore(path: path)
-        #expect(try await store.migrate() == ["0005_fewer_pages_per_write", "0006_merchants", "0007_order_links", "0008_webhooks", "0009_partners_and_tracking"])
+        #expect(
+            try await store.migrate() == [
+                "0005_fewer_pages_per_write", "0006_merchants", "0007_order_links", "0008_webhooks", "0009_partners_and_tracking",
+            ]
+        )
         #expect(try await store.versions(type: type, id: "A-1").map(\.version) == [1, 2, 3])
         #expect(
             try await store.registrations(RegistrationFilter(type: type), limit: 10).map(\.deviceIdentifier).sorted()

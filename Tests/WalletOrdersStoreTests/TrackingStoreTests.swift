@@ -41,7 +41,11 @@ import WalletOrdersTesting
             #expect(try await store.trackedParcels(type: Writes.type, id: "A-1001") == first)
 
             let eventAt = start.addingTimeInterval(100)
-            try await commit(store, [TrackedParcel(fulfillmentIdentifier: "f1", trackingNumber: "1Z1", carrier: "UPS", lastEventAt: eventAt)] + first.suffix(1), at: 10)
+            try await commit(
+                store,
+                [TrackedParcel(fulfillmentIdentifier: "f1", trackingNumber: "1Z1", carrier: "UPS", lastEventAt: eventAt)] + first.suffix(1),
+                at: 10
+            )
             // A merchant's write that keeps the number keeps the event's time (it sends none).
             try await commit(store, first, at: 20)
             var parcels = try await store.trackedParcels(type: Writes.type, id: "A-1001")

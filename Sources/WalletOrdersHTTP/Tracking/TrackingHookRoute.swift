@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
-import WalletOrdersService
 import WalletOrdersModel
+import WalletOrdersService
 import WalletOrdersStore
 import WalletOrdersTracking
 

@@ -59,8 +59,10 @@ public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertib
         case .tooManyWebhooks(let limit):
             "this merchant has \(limit) webhook endpoints, the most it may have; delete one"
         case .notPartnersToChange(let problems):
-            (["a partner key may change only the progress of fulfillments (status, carrier, tracking, delivery and "
-                + "pickup times, notes); these are the merchant's"] + problems.map { "  - \($0)" }).joined(separator: "\n")
+            ([
+                "a partner key may change only the progress of fulfillments (status, carrier, tracking, delivery and "
+                    + "pickup times, notes); these are the merchant's"
+            ] + problems.map { "  - \($0)" }).joined(separator: "\n")
         case .webhookDisabled: "the endpoint is disabled; enable it (PATCH with {\"enabled\": true}) to deliver to it again"
         case .tooManyDevices(let limit):
             "this order has \(limit) devices registered, the most one order may have (maxDevicesPerOrder); "

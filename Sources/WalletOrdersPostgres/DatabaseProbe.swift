@@ -23,7 +23,9 @@ final class DatabaseProbe: Sendable {
     /// How often the probe looks, and how long one look may take before it counts as no answer (connecting takes
     /// as long at most).
     static let interval: Duration = .seconds(1)
-    static let timeout: Duration = .seconds(2)
+    /// Long: a database slow under load is not down, and calling it down would fail every query meanwhile. A server
+    /// that stopped or restarts refuses or closes connections at once; this is for one that stopped answering.
+    static let timeout: Duration = .seconds(10)
 
     /// Throws `StoreError.unavailable` while the database is known to be down.
     func check() throws {
@@ -50,7 +52,7 @@ final class DatabaseProbe: Sendable {
     /// new one at once.
     func run(configuration: PostgresConnection.Configuration, logger: Logger) async {
         var configuration = configuration
-        configuration.options.connectTimeout = .seconds(2)
+        configuration.options.connectTimeout = .seconds(10)
         var connection: PostgresConnection?
         var made = 0
         while !Task.isCancelled {

@@ -36,11 +36,11 @@ public final class PostgresCluster: Sendable {
         self.binaries = binaries
         folder = try Self.makeFolder()
         port = try freePort()
-        // Enough connections for tests running side by side, each with a small pool; durability is not what a
-        // test checks, so commits do not wait for the disk.
+        // Enough connections for tests running side by side, each store with a small pool and a probe connection
+        // of its own; durability is not what a test checks, so commits do not wait for the disk.
         var options = [
             "listen_addresses": "127.0.0.1", "port": "\(port)", "unix_socket_directories": folder,
-            "max_connections": "400", "fsync": "off", "synchronous_commit": "off",
+            "max_connections": "1000", "fsync": "off", "synchronous_commit": "off",
             "full_page_writes": "off",
         ]
         options.merge(settings) { $1 }

@@ -90,11 +90,11 @@ import WalletOrdersTesting
             #expect(patch.json["limit"] == .string("maxAssetBytes"))
             #expect(try await client.store.order(type: DevelopmentKeys.orderType, id: "acme:first")?.version == 1)
 
-            // Two requests a second: a burst past it answers 429 with Retry-After (sent at once, so that a loaded
+            // Two requests a second: a burst past it answers 429 with Retry-After (24 sent at once, so that a loaded
             // machine's slowness cannot refill the allowance between them).
             let slow = try await client.addMerchant("slow", limits: MerchantLimits(requestsPerSecond: 2))
             let answers = try await withThrowingTaskGroup(of: TestResponse.self) { group in
-                for _ in 0..<8 { group.addTask { try await client.merchant(.get, "/api/v1/orders", key: slow) } }
+                for _ in 0..<24 { group.addTask { try await client.merchant(.get, "/api/v1/orders", key: slow) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             let limited = answers.first { $0.status == .tooManyRequests }

@@ -35,19 +35,10 @@ import FoundationNetworking
         let database = "\(disk)/orders.sqlite"
 
         let keys = try await makeDevelopmentKeys(in: folder)
-        let pushes = PushLog()
-        let apns = try TwoInstancesTests.localAPNS(keys: folder.path("keys"), environment: keys, log: pushes)
-        let identity = try LocalAPNS.TLSIdentity()
-        let caFile = try folder.write("apns-ca.pem", Data(identity.certificateAuthority.pem.utf8))
-        let listener = try await apns.listen(tls: identity.serverConfiguration())
-        defer { listener.close() }
-        var settings = keys
-        settings["WALLET_ORDERS_DATABASE"] = database
-        settings["WALLET_ORDERS_TEMPLATE"] = SampleOrder.templateFolder.path
-        settings["WALLET_ORDERS_MERCHANT_KEY"] = TwoInstancesTests.merchantKey
-        settings["WALLET_ORDERS_PUBLIC_URL"] = "https://orders.example.com"
-        settings["WALLET_ORDERS_APNS_ENVIRONMENT"] = "https://127.0.0.1:\(listener.port)"
-        settings["WALLET_ORDERS_APNS_CA"] = caFile
+        let deployment = try await LocalDeployment.start(in: folder, keys: keys, database: database)
+        defer { deployment.listener.close() }
+        let (apns, pushes) = (deployment.apns, deployment.pushes)
+        var settings = deployment.environment
         settings["WALLET_ORDERS_MIN_FREE_DISK_BYTES"] = "\(Self.minFree)"
         let (server, command) = try await Instance.start(in: folder, name: "serve", environment: settings)
         defer { command.stop() }

@@ -32,20 +32,10 @@ import WalletOrdersTesting
         defer { cluster.stop() }
         let folder = try TemporaryDirectory("postgres-outage")
         let keys = try await makeDevelopmentKeys(in: folder)
-        let pushes = PushLog()
-        let apns = try TwoInstancesTests.localAPNS(keys: folder.path("keys"), environment: keys, log: pushes)
-        let identity = try LocalAPNS.TLSIdentity()
-        let caFile = try folder.write("apns-ca.pem", Data(identity.certificateAuthority.pem.utf8))
-        let listener = try await apns.listen(tls: identity.serverConfiguration())
-        defer { listener.close() }
-        var settings = keys
-        settings["WALLET_ORDERS_DATABASE"] = try cluster.createDatabase()
-        settings["WALLET_ORDERS_TEMPLATE"] = SampleOrder.templateFolder.path
-        settings["WALLET_ORDERS_MERCHANT_KEY"] = TwoInstancesTests.merchantKey
-        settings["WALLET_ORDERS_PUBLIC_URL"] = "https://orders.example.com"
-        settings["WALLET_ORDERS_APNS_ENVIRONMENT"] = "https://127.0.0.1:\(listener.port)"
-        settings["WALLET_ORDERS_APNS_CA"] = caFile
-        let environment = settings
+        let deployment = try await LocalDeployment.start(in: folder, keys: keys, database: try cluster.createDatabase())
+        defer { deployment.listener.close() }
+        let pushes = deployment.pushes
+        let environment = deployment.environment
         let (first, firstCommand) = try await Instance.start(in: folder, name: "first", environment: environment)
         let (second, secondCommand) = try await Instance.start(in: folder, name: "second", environment: environment)
         defer {

@@ -24,21 +24,10 @@ import FoundationNetworking
         let database = try TestStore.emptyPostgresDatabase()
 
         // The local APNs, in this process, noting when each push reached it.
-        let pushes = PushLog()
-        let apns = try Self.localAPNS(keys: folder.path("keys"), environment: keys, log: pushes)
-        let identity = try LocalAPNS.TLSIdentity()
-        let caFile = try folder.write("apns-ca.pem", Data(identity.certificateAuthority.pem.utf8))
-        let listener = try await apns.listen(tls: identity.serverConfiguration())
-        defer { listener.close() }
-
-        var settings = keys
-        settings["WALLET_ORDERS_DATABASE"] = database
-        settings["WALLET_ORDERS_TEMPLATE"] = SampleOrder.templateFolder.path
-        settings["WALLET_ORDERS_MERCHANT_KEY"] = Self.merchantKey
-        settings["WALLET_ORDERS_PUBLIC_URL"] = "https://orders.example.com"
-        settings["WALLET_ORDERS_APNS_ENVIRONMENT"] = "https://127.0.0.1:\(listener.port)"
-        settings["WALLET_ORDERS_APNS_CA"] = caFile
-        let environment = settings
+        let deployment = try await LocalDeployment.start(in: folder, keys: keys, database: database)
+        defer { deployment.listener.close() }
+        let (apns, pushes) = (deployment.apns, deployment.pushes)
+        let environment = deployment.environment
         let (first, firstCommand) = try await Instance.start(in: folder, name: "first", environment: environment)
         let (second, secondCommand) = try await Instance.start(in: folder, name: "second", environment: environment)
         var commands = [firstCommand, secondCommand]
@@ -324,4 +313,29 @@ final class PushLog: Sendable {
 
     func received(_ token: String) { times.withLock { $0[token, default: []].append(Date()) } }
     func times(for token: String) -> [Date] { times.withLock { $0[token] ?? [] } }
+}
+
+/// A local APNs in this process noting when each push reached it, and the settings of a `serve` deployed beside it:
+/// the development keys, `database`, the sample template, the merchant key of these tests, and this APNs.
+struct LocalDeployment {
+    let apns: LocalAPNS
+    let pushes: PushLog
+    let listener: LocalAPNS.Listener
+    let environment: [String: String]
+
+    static func start(in folder: TemporaryDirectory, keys: [String: String], database: String) async throws -> LocalDeployment {
+        let pushes = PushLog()
+        let apns = try TwoInstancesTests.localAPNS(keys: folder.path("keys"), environment: keys, log: pushes)
+        let identity = try LocalAPNS.TLSIdentity()
+        let caFile = try folder.write("apns-ca.pem", Data(identity.certificateAuthority.pem.utf8))
+        let listener = try await apns.listen(tls: identity.serverConfiguration())
+        var settings = keys
+        settings["WALLET_ORDERS_DATABASE"] = database
+        settings["WALLET_ORDERS_TEMPLATE"] = SampleOrder.templateFolder.path
+        settings["WALLET_ORDERS_MERCHANT_KEY"] = TwoInstancesTests.merchantKey
+        settings["WALLET_ORDERS_PUBLIC_URL"] = "https://orders.example.com"
+        settings["WALLET_ORDERS_APNS_ENVIRONMENT"] = "https://127.0.0.1:\(listener.port)"
+        settings["WALLET_ORDERS_APNS_CA"] = caFile
+        return LocalDeployment(apns: apns, pushes: pushes, listener: listener, environment: settings)
+    }
 }

@@ -79,6 +79,22 @@ extension PostgresStore {
                     """,
                     logger: self.logger
                 )
+                let parcels = orders.flatMap { order in order.tracking.map { (order, $0) } }
+                if !parcels.isEmpty {
+                    try await connection.query(
+                        """
+                        INSERT INTO order_tracking (order_type_identifier, order_identifier, fulfillment_identifier,
+                                                    merchant_id, tracking_number, carrier)
+                        SELECT t, i, f, m, n, NULLIF(c, '')
+                        FROM unnest(\(parcels.map(\.0.orderTypeIdentifier))::text[], \(parcels.map(\.0.orderIdentifier))::text[],
+                                    \(parcels.map(\.1.fulfillmentIdentifier))::text[], \(parcels.map(\.0.merchantID))::bigint[],
+                                    \(parcels.map(\.1.trackingNumber))::text[], \(parcels.map { $0.1.carrier ?? "" })::text[])
+                             AS p(t, i, f, m, n, c)
+                        ON CONFLICT DO NOTHING
+                        """,
+                        logger: self.logger
+                    )
+                }
                 let packaged = orders.filter { $0.package != nil }
                 if !packaged.isEmpty {
                     try await connection.query(
@@ -103,6 +119,17 @@ extension PostgresStore {
                                 \(registrations.map(\.orderTypeIdentifier))::text[],
                                 \(registrations.map(\.orderIdentifier))::text[],
                                 \(registrations.map(\.pushToken))::text[], \(seconds)::bigint[]) AS r(d, t, i, p, c)
+                    """,
+                    logger: self.logger
+                )
+                try await connection.query(
+                    """
+                    UPDATE orders o SET first_registered_at = least(coalesce(o.first_registered_at, r.first), r.first)
+                    FROM (SELECT t, i, min(c) AS first
+                          FROM unnest(\(registrations.map(\.orderTypeIdentifier))::text[],
+                                      \(registrations.map(\.orderIdentifier))::text[], \(seconds)::bigint[]) AS x(t, i, c)
+                          GROUP BY t, i) r
+                    WHERE o.order_type_identifier = r.t AND o.order_identifier = r.i
                     """,
                     logger: self.logger
                 )

@@ -90,6 +90,12 @@ extension PostgresStore {
     }
 
     public func orders(_ filter: OrderFilter, page: PageRequest) async throws -> Page<OrderSummary> {
+        // Each filter not given is `NULL IS NULL`, which PostgreSQL folds away when it plans the statement with its
+        // values, so every filter given is served by its index; a search is the union of the indexed lookups its
+        // text can be. The direction is one of two fixed words.
+        let direction = filter.oldestFirst ? "ASC" : "DESC"
+        let after = filter.oldestFirst ? ">" : "<"
+        let tokenPattern = filter.pushTokenPrefix.map { $0 + "%" }
         let rows = try await client.query(
             """
             SELECT o.seq, o.order_type_identifier, o.order_identifier, o.status, o.created_at, o.updated_at, o.version,
@@ -99,12 +105,23 @@ extension PostgresStore {
                       AND r.order_identifier = o.order_identifier)::bigint AS registrations
             FROM orders o
             WHERE (\(filter.type)::text IS NULL OR o.order_type_identifier = \(filter.type))
-              AND (\(page.before)::bigint IS NULL OR o.seq < \(page.before))
+              AND (\(page.before)::bigint IS NULL OR o.seq \(unescaped: after) \(page.before))
               AND (\(filter.status?.rawValue)::text IS NULL OR o.status = \(filter.status?.rawValue))
               AND (\(filter.updatedSince?.unixSeconds)::bigint IS NULL OR o.updated_at >= \(filter.updatedSince?.unixSeconds))
               AND (\(filter.merchant)::bigint IS NULL OR o.merchant_id = \(filter.merchant))
               AND (\(filter.orderNumber)::text IS NULL OR o.order_number = \(filter.orderNumber))
-            ORDER BY o.seq DESC LIMIT \(page.limit + 1)
+              AND (\(filter.createdFrom?.unixSeconds)::bigint IS NULL OR o.created_at >= \(filter.createdFrom?.unixSeconds))
+              AND (\(filter.createdBefore?.unixSeconds)::bigint IS NULL OR o.created_at < \(filter.createdBefore?.unixSeconds))
+              AND (\(filter.text)::text IS NULL OR (o.order_type_identifier, o.order_identifier) IN (
+                    SELECT order_type_identifier, order_identifier FROM orders WHERE order_identifier = \(filter.text)
+                    UNION SELECT order_type_identifier, order_identifier FROM orders WHERE order_number = \(filter.text)
+                    UNION SELECT order_type_identifier, order_identifier FROM order_tracking
+                          WHERE tracking_number = \(filter.text)
+                    UNION SELECT order_type_identifier, order_identifier FROM registrations
+                          WHERE device_identifier = \(filter.text)
+                    UNION SELECT order_type_identifier, order_identifier FROM registrations
+                          WHERE \(tokenPattern)::text IS NOT NULL AND push_token LIKE \(tokenPattern)))
+            ORDER BY o.seq \(unescaped: direction) LIMIT \(page.limit + 1)
             """,
             logger: logger
         )
@@ -133,7 +150,7 @@ extension PostgresStore {
     public func versions(type: String, id: String) async throws -> [OrderVersion] {
         try await client.query(
             """
-            SELECT version, status, updated_at, made_by FROM order_versions
+            SELECT version, status, updated_at, made_by, changes FROM order_versions
             WHERE order_type_identifier = \(type) AND order_identifier = \(id) ORDER BY version
             """,
             logger: logger
@@ -143,7 +160,8 @@ extension PostgresStore {
                 version: try columns["version"],
                 status: Self.status(try columns["status"]),
                 updatedAt: Date(unixSeconds: try columns["updated_at"]),
-                author: try columns["made_by"]
+                author: try columns["made_by"],
+                changes: OrderVersion.changes(stored: try columns["changes"])
             )
         }
     }

@@ -171,10 +171,12 @@ extension PostgresStore {
                 WHERE order_type_identifier = $5 AND order_identifier = $6 AND version = $7
                 RETURNING change_tag, created_at
             ), recorded AS (
-                INSERT INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at, made_by)
-                SELECT $5, $6, $4, $2, $3, $18 FROM updated
+                INSERT INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at, made_by,
+                                            changes)
+                SELECT $5, $6, $4, $2, $3, $18, $19 FROM updated
                 ON CONFLICT (order_type_identifier, order_identifier, version) DO UPDATE
-                    SET status = excluded.status, updated_at = excluded.updated_at, made_by = excluded.made_by
+                    SET status = excluded.status, updated_at = excluded.updated_at, made_by = excluded.made_by,
+                        changes = excluded.changes
             ), packaged AS (
                 INSERT INTO order_packages (order_type_identifier, order_identifier, version, data)
                 SELECT $5, $6, $4, $8 FROM updated
@@ -220,7 +222,7 @@ extension PostgresStore {
             let type = order.orderTypeIdentifier
             let id = order.orderIdentifier
             let version = expectedVersion + 1
-            var bindings = PostgresBindings(capacity: 18)
+            var bindings = PostgresBindings(capacity: 19)
             bindings.append(document)
             bindings.append(order.status.rawValue)
             bindings.append(order.updatedAt.unixSeconds)
@@ -239,6 +241,7 @@ extension PostgresStore {
             bindings.append(WebhookEvent.orderUpdated.bit)
             bindings.append(PostgresStore.payload(.webhooksQueued))
             bindings.append(order.author.text)
+            bindings.append(OrderVersion.storedChanges(order.changes))
             return bindings
         }
 

@@ -37,6 +37,10 @@ extension PostgresStore {
                     SET push_token = excluded.push_token,
                         updated_at = CASE WHEN r.push_token = excluded.push_token THEN r.updated_at ELSE excluded.updated_at END
                 RETURNING (xmax = 0) AS inserted
+            ), added AS (
+                UPDATE orders SET first_registered_at = \(now.unixSeconds)
+                WHERE order_type_identifier = \(type) AND order_identifier = \(id) AND first_registered_at IS NULL
+                  AND EXISTS (SELECT 1 FROM registered WHERE inserted)
             ), hooked AS (
                 INSERT INTO webhook_deliveries (message_id, endpoint_id, event, order_type_identifier, order_identifier,
                                                 detail, occurred_at, status, next_attempt_at, updated_at)

@@ -65,6 +65,13 @@ extension SQLiteStore {
                         INSERT INTO order_packages (order_type_identifier, order_identifier, version, data) VALUES (?, ?, 1, ?)
                         """
                 )
+                let insertParcel = try db.makeStatement(
+                    sql: """
+                        INSERT OR IGNORE INTO order_tracking (order_type_identifier, order_identifier, fulfillment_identifier,
+                                                              merchant_id, tracking_number, carrier)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """
+                )
                 for (merchant, count) in Dictionary(grouping: orders, by: \.merchantID).mapValues(\.count) {
                     try db.execute(
                         sql: "UPDATE merchants SET orders_stored = orders_stored + ? WHERE id = ?",
@@ -85,6 +92,12 @@ extension SQLiteStore {
                     if let package = order.package {
                         try insertPackage.execute(arguments: [order.orderTypeIdentifier, order.orderIdentifier, package])
                     }
+                    for parcel in order.tracking {
+                        try insertParcel.execute(arguments: [
+                            order.orderTypeIdentifier, order.orderIdentifier, parcel.fulfillmentIdentifier, order.merchantID,
+                            parcel.trackingNumber, parcel.carrier,
+                        ])
+                    }
                 }
             }
             let insertRegistration = try db.makeStatement(
@@ -94,11 +107,20 @@ extension SQLiteStore {
                     VALUES (?, ?, ?, ?, ?, ?)
                     """
             )
+            let firstRegistration = try db.makeStatement(
+                sql: """
+                    UPDATE orders SET first_registered_at = min(coalesce(first_registered_at, ?1), ?1)
+                    WHERE order_type_identifier = ?2 AND order_identifier = ?3
+                    """
+            )
             for registration in registrations {
                 let seconds = registration.createdAt.unixSeconds
                 try insertRegistration.execute(arguments: [
                     registration.deviceIdentifier, registration.orderTypeIdentifier, registration.orderIdentifier,
                     registration.pushToken, seconds, seconds,
+                ])
+                try firstRegistration.execute(arguments: [
+                    seconds, registration.orderTypeIdentifier, registration.orderIdentifier,
                 ])
             }
         }

@@ -54,6 +54,12 @@ extension SQLiteStore {
                     VALUES (?, ?, ?, ?, ?, ?)
                     """
             ).execute(arguments: [device, type, id, pushToken, now.unixSeconds, now.unixSeconds])
+            try db.cachedStatement(
+                sql: """
+                    UPDATE orders SET first_registered_at = ?
+                    WHERE order_type_identifier = ? AND order_identifier = ? AND first_registered_at IS NULL
+                    """
+            ).execute(arguments: [now.unixSeconds, type, id])
             // The order's first device: it is in a Wallet now.
             let webhooks = try Self.queueWebhooks(
                 db,

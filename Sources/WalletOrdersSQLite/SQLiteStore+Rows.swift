@@ -44,12 +44,12 @@ extension SQLiteStore {
         try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at,
-                                                       made_by)
-                VALUES (?, ?, ?, ?, ?, ?)
+                                                       made_by, changes)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             order.orderTypeIdentifier, order.orderIdentifier, version, order.status.rawValue,
-            order.updatedAt.unixSeconds, order.author.text,
+            order.updatedAt.unixSeconds, order.author.text, OrderVersion.storedChanges(order.changes),
         ])
         try replaceTracking(db, order)
     }

@@ -312,26 +312,54 @@ public final class SQLiteStore: OrderStore {
     }
 
     public func orders(_ filter: OrderFilter, page: PageRequest) async throws -> Page<OrderSummary> {
-        try await pool.read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT o.rowid AS cursor, o.order_type_identifier, o.order_identifier, o.status, o.created_at,
-                           o.updated_at, o.version, o.order_number, o.merchant_id,
-                           (SELECT COUNT(*) FROM registrations r
-                            WHERE r.order_type_identifier = o.order_type_identifier
-                              AND r.order_identifier = o.order_identifier) AS registrations
-                    FROM orders o
-                    WHERE (?1 IS NULL OR o.order_type_identifier = ?1) AND (?2 IS NULL OR o.rowid < ?2)
-                      AND (?4 IS NULL OR o.status = ?4) AND (?5 IS NULL OR o.updated_at >= ?5)
-                      AND (?6 IS NULL OR o.merchant_id = ?6) AND (?7 IS NULL OR o.order_number = ?7)
-                    ORDER BY o.rowid DESC LIMIT ?3
-                    """,
-                arguments: [
-                    filter.type, page.before, page.limit + 1, filter.status?.rawValue,
-                    filter.updatedSince?.unixSeconds, filter.merchant, filter.orderNumber,
-                ]
-            )
+        // Only the filters given are in the statement (fixed fragments, every value bound), so that the planner
+        // picks the index each one has; a search is the union of the indexed lookups its text can be.
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        func add(_ condition: String, _ values: StatementArguments) {
+            conditions.append(condition)
+            arguments += values
+        }
+        if let text = filter.text {
+            var named = [
+                "SELECT order_type_identifier, order_identifier FROM orders WHERE order_identifier = ?",
+                "SELECT order_type_identifier, order_identifier FROM orders WHERE order_number = ?",
+                "SELECT order_type_identifier, order_identifier FROM order_tracking WHERE tracking_number = ?",
+                "SELECT order_type_identifier, order_identifier FROM registrations WHERE device_identifier = ?",
+            ]
+            var values: StatementArguments = [text, text, text, text]
+            if let prefix = filter.pushTokenPrefix, let last = prefix.unicodeScalars.last,
+                let next = Unicode.Scalar(last.value + 1)
+            {
+                named.append(
+                    "SELECT order_type_identifier, order_identifier FROM registrations WHERE push_token >= ? AND push_token < ?"
+                )
+                values += [prefix, String(prefix.unicodeScalars.dropLast()) + String(next)]
+            }
+            add("(o.order_type_identifier, o.order_identifier) IN (\(named.joined(separator: " UNION ")))", values)
+        }
+        if let type = filter.type { add("o.order_type_identifier = ?", [type]) }
+        if let status = filter.status { add("o.status = ?", [status.rawValue]) }
+        if let since = filter.updatedSince { add("o.updated_at >= ?", [since.unixSeconds]) }
+        if let merchant = filter.merchant { add("o.merchant_id = ?", [merchant]) }
+        if let number = filter.orderNumber { add("o.order_number = ?", [number]) }
+        if let from = filter.createdFrom { add("o.created_at >= ?", [from.unixSeconds]) }
+        if let before = filter.createdBefore { add("o.created_at < ?", [before.unixSeconds]) }
+        if let cursor = page.before { add(filter.oldestFirst ? "o.rowid > ?" : "o.rowid < ?", [cursor]) }
+        arguments += [page.limit + 1]
+        let sql = """
+            SELECT o.rowid AS cursor, o.order_type_identifier, o.order_identifier, o.status, o.created_at,
+                   o.updated_at, o.version, o.order_number, o.merchant_id,
+                   (SELECT COUNT(*) FROM registrations r
+                    WHERE r.order_type_identifier = o.order_type_identifier
+                      AND r.order_identifier = o.order_identifier) AS registrations
+            FROM orders o
+            \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
+            ORDER BY o.rowid \(filter.oldestFirst ? "ASC" : "DESC") LIMIT ?
+            """
+        let bound = arguments
+        return try await pool.read { db in
+            let rows = try Row.fetchAll(db, sql: sql, arguments: bound)
             return Page(
                 rows: rows.map { row in
                     (
@@ -359,7 +387,7 @@ public final class SQLiteStore: OrderStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT version, status, updated_at, made_by FROM order_versions
+                    SELECT version, status, updated_at, made_by, changes FROM order_versions
                     WHERE order_type_identifier = ? AND order_identifier = ? ORDER BY version
                     """,
                 arguments: [type, id]
@@ -368,7 +396,8 @@ public final class SQLiteStore: OrderStore {
                     version: row["version"],
                     status: Self.status(row["status"]),
                     updatedAt: Date(unixSeconds: row["updated_at"]),
-                    author: row["made_by"]
+                    author: row["made_by"],
+                    changes: OrderVersion.changes(stored: row["changes"])
                 )
             }
         }

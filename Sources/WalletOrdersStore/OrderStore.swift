@@ -51,7 +51,8 @@ public protocol OrderStore: Sendable {
     /// Stores the package of `version`, unless the order has moved on; answers whether it was stored.
     @discardableResult
     func savePackage(type: String, id: String, version: Int, data: Data) async throws -> Bool
-    /// Orders newest first, filtered, one page.
+    /// Orders newest first (or oldest first), filtered, one page. Every filter is served by an index, so that a
+    /// page answers in milliseconds at millions of orders.
     func orders(_ filter: OrderFilter, page: PageRequest) async throws -> Page<OrderSummary>
     /// Every version of an order, oldest first.
     func versions(type: String, id: String) async throws -> [OrderVersion]
@@ -266,6 +267,15 @@ public protocol OrderStore: Sendable {
     /// Deletes delivered and failed deliveries last touched before `date`; answers how many.
     @discardableResult
     func pruneDeliveries(finishedBefore date: Date) async throws -> Int
+
+    // MARK: The operator's console
+
+    /// An order's download links, newest first, whatever became of them.
+    func orderLinks(type: String, id: String) async throws -> [OrderLinkState]
+    /// The webhook deliveries about an order, newest first, at most `limit`.
+    func webhookDeliveries(type: String, id: String, limit: Int) async throws -> [WebhookDelivery]
+    /// What happened day by day since `since`, of every order or of one merchant's.
+    func activity(merchant: Int64?, since: Date, now: Date) async throws -> StoreActivity
 
     // MARK: Counts and bulk loading
 

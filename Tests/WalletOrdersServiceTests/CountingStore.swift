@@ -369,4 +369,17 @@ final class CountingStore: OrderStore {
         count()
         return try await store.pruneDeliveries(finishedBefore: date)
     }
+
+    func orderLinks(type: String, id: String) async throws -> [OrderLinkState] {
+        count()
+        return try await store.orderLinks(type: type, id: id)
+    }
+    func webhookDeliveries(type: String, id: String, limit: Int) async throws -> [WebhookDelivery] {
+        count()
+        return try await store.webhookDeliveries(type: type, id: id, limit: limit)
+    }
+    func activity(merchant: Int64?, since: Date, now: Date) async throws -> StoreActivity {
+        count()
+        return try await store.activity(merchant: merchant, since: since, now: now)
+    }
 }

@@ -354,7 +354,8 @@ extension OrderService {
                 merchantID: merchant.id,
                 limits: merchant.limits,
                 author: author,
-                tracking: parcels == parcelsBefore ? nil : parcels
+                tracking: parcels == parcelsBefore ? nil : parcels,
+                changes: previous.document.json.changes(to: document.json, ignoring: ["updatedAt"])
             )
             do {
                 let ticket = cache?.ticket()

@@ -11,6 +11,8 @@ public struct ImportedOrder: Sendable {
     public let updatedAt: Date
     public let package: Data?
     public let merchantID: Int64
+    /// The parcels its fulfillments follow, by which tracking events and the console's search find it.
+    public let tracking: [TrackedParcel]
 
     public init(
         orderTypeIdentifier: String,
@@ -20,7 +22,8 @@ public struct ImportedOrder: Sendable {
         createdAt: Date,
         updatedAt: Date,
         package: Data?,
-        merchantID: Int64 = Merchant.defaultID
+        merchantID: Int64 = Merchant.defaultID,
+        tracking: [TrackedParcel] = []
     ) {
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier
@@ -30,6 +33,7 @@ public struct ImportedOrder: Sendable {
         self.updatedAt = updatedAt
         self.package = package
         self.merchantID = merchantID
+        self.tracking = tracking
     }
 }
 

@@ -101,6 +101,8 @@ public struct OrderWrite: Sendable {
     public let author: VersionAuthor
     /// The parcels its fulfillments follow, when they differ from the last version's (nil: as they were).
     public let tracking: [TrackedParcel]?
+    /// What changed from the version before, kept with this version's history row; nil for a first version.
+    public let changes: [JSONChange]?
 
     public init(
         orderTypeIdentifier: String,
@@ -114,7 +116,8 @@ public struct OrderWrite: Sendable {
         merchantID: Int64 = Merchant.defaultID,
         limits: MerchantLimits = MerchantLimits(),
         author: VersionAuthor = .merchant(Merchant.defaultSlug),
-        tracking: [TrackedParcel]? = nil
+        tracking: [TrackedParcel]? = nil,
+        changes: [JSONChange]? = nil
     ) {
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier
@@ -128,6 +131,7 @@ public struct OrderWrite: Sendable {
         self.limits = limits
         self.author = author
         self.tracking = tracking
+        self.changes = changes
     }
 
     /// The order's `orderNumber`, by which a checkout that knows only its own number finds it.
@@ -232,34 +236,72 @@ public struct OrderFilter: Sendable {
     public var merchant: Int64?
     /// Only orders with this `orderNumber` (with `merchant`).
     public var orderNumber: String?
+    /// Only the orders this text names, exactly, as any of: Wallet's order identifier, the shop's order number, a
+    /// parcel's tracking number, a registered device's identifier; or as the start of a registered push token
+    /// (at least 8 hexadecimal digits).
+    public var text: String?
+    /// Only orders created at or after this time.
+    public var createdFrom: Date?
+    /// Only orders created before this time.
+    public var createdBefore: Date?
+    /// Oldest first (by when the store took them), rather than newest first; pages then go forward in time.
+    public var oldestFirst: Bool
 
     public init(
         type: String? = nil,
         status: Order.Status? = nil,
         updatedSince: Date? = nil,
         merchant: Int64? = nil,
-        orderNumber: String? = nil
+        orderNumber: String? = nil,
+        text: String? = nil,
+        createdFrom: Date? = nil,
+        createdBefore: Date? = nil,
+        oldestFirst: Bool = false
     ) {
         self.type = type
         self.status = status
         self.updatedSince = updatedSince
         self.merchant = merchant
         self.orderNumber = orderNumber
+        self.text = text
+        self.createdFrom = createdFrom
+        self.createdBefore = createdBefore
+        self.oldestFirst = oldestFirst
+    }
+
+    /// The push token prefix `text` can be: 8 or more hexadecimal digits, lowercased as tokens are stored.
+    public var pushTokenPrefix: String? {
+        guard let text, text.count >= 8, text.allSatisfy(\.isHexDigit) else { return nil }
+        return text.lowercased()
     }
 }
 
-/// One version of an order: when it was written and the status it had.
+/// One version of an order: when it was written, the status it had, who made it and what it changed.
 public struct OrderVersion: Sendable, Codable, Equatable {
     public let version: Int
     public let status: Order.Status
     public let updatedAt: Date
     /// Who made it (`merchant:acme`, `partner:dhl`, `operator`); nil for versions made before authors were kept.
     public let author: String?
+    /// What changed from the version before; nil for a first version and for versions made before changes were kept.
+    public let changes: [JSONChange]?
 
-    public init(version: Int, status: Order.Status, updatedAt: Date, author: String? = nil) {
+    public init(version: Int, status: Order.Status, updatedAt: Date, author: String? = nil, changes: [JSONChange]? = nil) {
         self.version = version
         self.status = status
         self.updatedAt = updatedAt
         self.author = author
+        self.changes = changes
+    }
+
+    /// `changes` as stored: a JSON array, or nil.
+    public static func storedChanges(_ changes: [JSONChange]?) -> String? {
+        guard let changes, let data = try? JSONEncoder().encode(changes) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `changes` from what a store kept; nil when nothing, or nothing readable, was kept.
+    public static func changes(stored text: String?) -> [JSONChange]? {
+        text.flatMap { try? JSONDecoder().decode([JSONChange].self, from: Data($0.utf8)) }
     }
 }

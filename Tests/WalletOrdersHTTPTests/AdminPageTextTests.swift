@@ -21,7 +21,7 @@ import WalletOrdersTesting
             #expect(stored.contains("before\u{2400}after"), "\(stored)")
             #expect(stored.contains("fetch \u{202E}fdp.exe failed"), "\(stored)")
 
-            let page = try await client.request(.get, "/admin", headers: [.authorization: "Bearer \(Self.adminKey)"])
+            let page = try await client.request(.get, "/admin/activity", headers: [.authorization: "Bearer \(Self.adminKey)"])
             #expect(page.status == .ok)
             let html = String(buffer: page.body)
             #expect(html.contains("before\u{2400}after"))

@@ -29,20 +29,24 @@ enum AdminCredential {
     }
 }
 
-/// Lets a request through only with the admin key (see `AdminCredential`), compared in constant time. Failures
-/// count against the client's authentication failures, as merchant and operator keys' do: past the limit, 429.
-/// Guards `/admin`, `/metrics` and, in production, `/playground`.
+/// Lets a request through only with the admin key or the operator key (see `AdminCredential`), compared in constant
+/// time: the operator may look wherever the admin may. Failures count against the client's authentication failures,
+/// as merchant keys' do: past the limit, 429. Guards `/admin`, `/metrics` and, in production, `/playground`.
 public struct AdminKeyMiddleware: RouterMiddleware {
     public typealias Context = ServiceRequestContext
     let adminKey: String
+    let operatorKey: String?
     let guards: ClientGuards
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let key = AdminCredential.key(in: request)
         do {
             _ = try await guards.authenticatingKey(client: context.clientAddress, key: key) { () -> Bool? in
-                guard let key, ConstantTime.equals(key, adminKey) else { return nil }
-                return true
+                guard let key else { return nil }
+                // Both compared, whichever matches, so the time taken says nothing of which key was sent.
+                let isAdmin = ConstantTime.equals(key, adminKey)
+                let isOperator = operatorKey.map { ConstantTime.equals(key, $0) } ?? false
+                return isAdmin || isOperator ? true : nil
             }
         } catch let error as APIError where error.status == .unauthorized {
             return AdminCredential.challenge()

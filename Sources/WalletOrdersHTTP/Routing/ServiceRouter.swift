@@ -25,7 +25,7 @@ public enum ServiceRouter {
     ) -> Router<ServiceRequestContext> {
         let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
         let guards = ClientGuards(limits, metrics: metrics)
-        let adminGate = adminKey.flatMap { $0.isEmpty ? nil : AdminKeyMiddleware(adminKey: $0, guards: guards) }
+        let adminGate = adminKey.flatMap { $0.isEmpty ? nil : AdminKeyMiddleware(adminKey: $0, operatorKey: operatorKey, guards: guards) }
         router.add(middleware: ClientAddressMiddleware(trustedHeader: limits.trustedProxyHeader.flatMap { HTTPField.Name($0) }))
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
@@ -36,7 +36,7 @@ public enum ServiceRouter {
         MerchantAPI(service: service, guards: guards).add(to: router)
         LinkDownloadRoute(service: service, guards: guards).add(to: router)
         TrackingHookRoute(service: service, guards: guards).add(to: router)
-        AdminPage(service: service, gate: adminGate).add(to: router)
+        AdminConsole(service: service, gate: adminGate, operatorKey: operatorKey).add(to: router)
         OperationsRoutes(service: service, metrics: metrics, guards: guards, adminGate: adminGate).add(to: router)
         routes(router, adminGate)
         return router

@@ -328,6 +328,16 @@ let package = Package(
             path: "Benchmarks/ScaleBenchmark"
         ),
 
+        // `Benchmarks/console.sh`: seeds a million orders of a thousand merchants before wrk measures the console.
+        .executableTarget(
+            name: "console-benchmark",
+            dependencies: [
+                "WalletOrdersStore", "WalletOrdersModel", "WalletOrdersTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/ConsoleBenchmark"
+        ),
+
         .testTarget(
             name: "WalletOrdersModelTests",
             dependencies: ["WalletOrdersModel", "WalletOrdersSchemas", "WalletOrdersTesting"]

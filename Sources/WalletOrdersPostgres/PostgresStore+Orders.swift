@@ -91,19 +91,43 @@ extension PostgresStore {
 
     public func orders(_ filter: OrderFilter, page: PageRequest) async throws -> Page<OrderSummary> {
         // Each filter not given is `NULL IS NULL`, which PostgreSQL folds away when it plans the statement with its
-        // values, so every filter given is served by its index; a search is the union of the indexed lookups its
-        // text can be. The direction is one of two fixed words.
+        // values, so every filter given is served by its index. A search reads the few orders its text names (a
+        // union of indexed lookups) and joins them; a listing walks the table in the listing's order. The direction
+        // and the source are fixed words.
         let direction = filter.oldestFirst ? "ASC" : "DESC"
         let after = filter.oldestFirst ? ">" : "<"
         let tokenPattern = filter.pushTokenPrefix.map { $0 + "%" }
+        // A creation-day filter reads its days' orders first (`OFFSET 0` keeps the planner from walking the whole
+        // table newest first instead, hoping to meet them soon: order numbers and creation times run together, so
+        // for an old day it would not), then sorts them.
+        let created = filter.createdFrom != nil || filter.createdBefore != nil
+        let table =
+            created
+            ? "(SELECT orders.* FROM orders, bounds WHERE created_at >= bounds.since AND created_at < bounds.until OFFSET 0)"
+            : "orders"
+        let source =
+            filter.text == nil
+            ? "\(table) o"
+            : "named JOIN \(table) o ON o.order_type_identifier = named.t AND o.order_identifier = named.i"
+        let text = filter.text ?? ""
+        let from = filter.createdFrom?.unixSeconds ?? Int64.min
+        let before = filter.createdBefore?.unixSeconds ?? Int64.max
         let rows = try await client.query(
             """
+            WITH bounds AS (SELECT \(from)::bigint AS since, \(before)::bigint AS until), named (t, i) AS (
+                SELECT order_type_identifier, order_identifier FROM orders WHERE order_identifier = \(text)
+                UNION SELECT order_type_identifier, order_identifier FROM orders WHERE order_number = \(text)
+                UNION SELECT order_type_identifier, order_identifier FROM order_tracking WHERE tracking_number = \(text)
+                UNION SELECT order_type_identifier, order_identifier FROM registrations WHERE device_identifier = \(text)
+                UNION SELECT order_type_identifier, order_identifier FROM registrations
+                      WHERE \(tokenPattern)::text IS NOT NULL AND push_token LIKE \(tokenPattern)
+            )
             SELECT o.seq, o.order_type_identifier, o.order_identifier, o.status, o.created_at, o.updated_at, o.version,
                    o.order_number, o.merchant_id,
                    (SELECT count(*) FROM registrations r
                     WHERE r.order_type_identifier = o.order_type_identifier
                       AND r.order_identifier = o.order_identifier)::bigint AS registrations
-            FROM orders o
+            FROM \(unescaped: source)
             WHERE (\(filter.type)::text IS NULL OR o.order_type_identifier = \(filter.type))
               AND (\(page.before)::bigint IS NULL OR o.seq \(unescaped: after) \(page.before))
               AND (\(filter.status?.rawValue)::text IS NULL OR o.status = \(filter.status?.rawValue))
@@ -112,15 +136,6 @@ extension PostgresStore {
               AND (\(filter.orderNumber)::text IS NULL OR o.order_number = \(filter.orderNumber))
               AND (\(filter.createdFrom?.unixSeconds)::bigint IS NULL OR o.created_at >= \(filter.createdFrom?.unixSeconds))
               AND (\(filter.createdBefore?.unixSeconds)::bigint IS NULL OR o.created_at < \(filter.createdBefore?.unixSeconds))
-              AND (\(filter.text)::text IS NULL OR (o.order_type_identifier, o.order_identifier) IN (
-                    SELECT order_type_identifier, order_identifier FROM orders WHERE order_identifier = \(filter.text)
-                    UNION SELECT order_type_identifier, order_identifier FROM orders WHERE order_number = \(filter.text)
-                    UNION SELECT order_type_identifier, order_identifier FROM order_tracking
-                          WHERE tracking_number = \(filter.text)
-                    UNION SELECT order_type_identifier, order_identifier FROM registrations
-                          WHERE device_identifier = \(filter.text)
-                    UNION SELECT order_type_identifier, order_identifier FROM registrations
-                          WHERE \(tokenPattern)::text IS NOT NULL AND push_token LIKE \(tokenPattern)))
             ORDER BY o.seq \(unescaped: direction) LIMIT \(page.limit + 1)
             """,
             logger: logger

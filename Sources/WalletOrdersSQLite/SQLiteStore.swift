@@ -313,30 +313,36 @@ public final class SQLiteStore: OrderStore {
 
     public func orders(_ filter: OrderFilter, page: PageRequest) async throws -> Page<OrderSummary> {
         // Only the filters given are in the statement (fixed fragments, every value bound), so that the planner
-        // picks the index each one has; a search is the union of the indexed lookups its text can be.
+        // picks the index each one has.
         var conditions: [String] = []
         var arguments: StatementArguments = []
         func add(_ condition: String, _ values: StatementArguments) {
             conditions.append(condition)
             arguments += values
         }
+        // A search reads the few orders its text names (a union of indexed lookups, made first) and then those
+        // orders by their key; a listing walks the table in the listing's order.
+        var source = "orders o"
         if let text = filter.text {
             var named = [
-                "SELECT order_type_identifier, order_identifier FROM orders WHERE order_identifier = ?",
+                "SELECT order_type_identifier AS t, order_identifier AS i FROM orders WHERE order_identifier = ?",
                 "SELECT order_type_identifier, order_identifier FROM orders WHERE order_number = ?",
                 "SELECT order_type_identifier, order_identifier FROM order_tracking WHERE tracking_number = ?",
                 "SELECT order_type_identifier, order_identifier FROM registrations WHERE device_identifier = ?",
             ]
-            var values: StatementArguments = [text, text, text, text]
+            arguments += [text, text, text, text]
             if let prefix = filter.pushTokenPrefix, let last = prefix.unicodeScalars.last,
                 let next = Unicode.Scalar(last.value + 1)
             {
                 named.append(
                     "SELECT order_type_identifier, order_identifier FROM registrations WHERE push_token >= ? AND push_token < ?"
                 )
-                values += [prefix, String(prefix.unicodeScalars.dropLast()) + String(next)]
+                arguments += [prefix, String(prefix.unicodeScalars.dropLast()) + String(next)]
             }
-            add("(o.order_type_identifier, o.order_identifier) IN (\(named.joined(separator: " UNION ")))", values)
+            source = """
+                (\(named.joined(separator: " UNION "))) AS named
+                JOIN orders o ON o.order_type_identifier = named.t AND o.order_identifier = named.i
+                """
         }
         if let type = filter.type { add("o.order_type_identifier = ?", [type]) }
         if let status = filter.status { add("o.status = ?", [status.rawValue]) }
@@ -353,7 +359,7 @@ public final class SQLiteStore: OrderStore {
                    (SELECT COUNT(*) FROM registrations r
                     WHERE r.order_type_identifier = o.order_type_identifier
                       AND r.order_identifier = o.order_identifier) AS registrations
-            FROM orders o
+            FROM \(source)
             \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
             ORDER BY o.rowid \(filter.oldestFirst ? "ASC" : "DESC") LIMIT ?
             """

@@ -135,7 +135,7 @@ extension AdminConsole {
                     ]
                 },
         ]
-        return try render("Activity", tab: "activity", template: ConsoleTemplates.activity, context, request: request)
+        return try render("Activity", tab: "activity", template: "activity", context, request: request)
     }
 
     /// The value below which `fraction` of the counted values fall; nil with none.

@@ -86,7 +86,9 @@ extension AdminConsole {
             "types": [["value": "", "label": "any type", "selected": filter.type == nil] as [String: Any]]
                 + service.orderTypes.keys.sorted().map { ["value": $0, "label": $0, "selected": filter.type == $0] },
             "merchant": merchant?.slug ?? "",
-            "merchants": merchants.count > 1 ? merchants.map { ["slug": $0.slug, "name": $0.displayName] } : [],
+            // Slugs to pick from while there are few; past that, the field takes a slug typed.
+            "merchants": (2...Self.merchantChoices).contains(merchants.count)
+                ? merchants.map { ["slug": $0.slug, "name": $0.displayName] } : [],
             "from": query.get("from") ?? "",
             "until": query.get("until") ?? "",
             "oldest": filter.oldestFirst,
@@ -108,7 +110,7 @@ extension AdminConsole {
         if let named {
             context["notice"] = "The orders of merchant \(named.slug) (\(named.displayName)), whose slug you searched for."
         }
-        return try render("Orders", tab: "orders", template: ConsoleTemplates.orders, context, request: request)
+        return try render("Orders", tab: "orders", template: "orders", context, request: request)
     }
 
     /// `GET /admin/order?type=…&id=…`: everything about one order.
@@ -217,7 +219,7 @@ extension AdminConsole {
         } catch let error as OrderServiceError {
             context["packageMissing"] = "\(error)"
         }
-        return try render("Order \(id)", tab: "orders", template: ConsoleTemplates.order, context, request: request)
+        return try render("Order \(id)", tab: "orders", template: "order", context, request: request)
     }
 
     /// `GET /admin/order/package?type=…&id=…`: the package a device gets now.

@@ -23,12 +23,16 @@ struct AdminConsole: Sendable {
     /// Rows on a page of the order list unless `limit` says otherwise, and the most it may say.
     static let pageSize = 50
     static let maxPageSize = 500
+    /// The most merchants the merchant filter offers to pick from.
+    static let merchantChoices = 100
 
     func add(to router: Router<ServiceRequestContext>) {
         guard let gate else {
-            router.get("admin") { _, _ -> Response in
+            let off: @Sendable (Request, ServiceRequestContext) async throws -> Response = { _, _ in
                 throw APIError(.notFound, "the admin console is off: set adminKey (WALLET_ORDERS_ADMIN_KEY)")
             }
+            for path in ["admin", "admin/order", "admin/order/package", "admin/activity"] { router.get(RouterPath(path), use: off) }
+            for path in ["admin/order/resend", "admin/order/revoke-link"] { router.post(RouterPath(path), use: off) }
             return
         }
         let console = router.group("admin").add(middleware: gate)
@@ -46,10 +50,10 @@ struct AdminConsole: Sendable {
         return ConstantTime.equals(key, operatorKey)
     }
 
-    /// A page: `template` rendered with `context` (every string in it shown as `VisibleText`, `RawHTML` as it is)
-    /// inside the console's layout.
+    /// A page: the template named `template` rendered with `context` (every string in it shown as `VisibleText`,
+    /// `RawHTML` as it is) inside the console's layout.
     func render(_ title: String, tab: String, template: String, _ context: [String: Any], request: Request) throws -> Response {
-        let body = try MustacheTemplate(string: template).render(Self.visible(context))
+        let body = try ConsoleTemplates.template(template).render(Self.visible(context))
         let layout: [String: Any] = [
             "title": VisibleText(text: title),
             "body": RawHTML(html: body),
@@ -58,9 +62,7 @@ struct AdminConsole: Sendable {
             "generatedAt": VisibleText(text: RFC3339.format(service.now())),
             "role": VisibleText(text: isOperator(request) ? "operator key: actions on" : "admin key: read-only"),
         ]
-        // Parsed per request: the console is for a few people, and a template error then answers 500 rather than
-        // stopping the server.
-        let page = try MustacheTemplate(string: ConsoleTemplates.layout).render(layout)
+        let page = try ConsoleTemplates.template("layout").render(layout)
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"

@@ -1,6 +1,23 @@
+import Mustache
+
 /// The console's pages as Mustache templates. Every value is `VisibleText` (HTML escaped, its controls shown) or
 /// `RawHTML` the console made; both go in with `{{{…}}}`. Long values wrap anywhere rather than widen the page.
 enum ConsoleTemplates {
+    /// Each template parsed once; a template that does not parse (a mistake here, which the tests would show) makes
+    /// its page answer 500 rather than stop the server.
+    static let parsed: [String: Result<MustacheTemplate, any Error>] = [
+        "layout": Result { try MustacheTemplate(string: layout) },
+        "orders": Result { try MustacheTemplate(string: orders) },
+        "order": Result { try MustacheTemplate(string: order) },
+        "activity": Result { try MustacheTemplate(string: activity) },
+    ]
+
+    /// The parsed template of that name.
+    static func template(_ name: String) throws -> MustacheTemplate {
+        guard let parsed = parsed[name] else { throw APIError(.internalServerError, "the console has no page \(name)") }
+        return try parsed.get()
+    }
+
     static let layout = """
         <!doctype html>
         <html lang="en">

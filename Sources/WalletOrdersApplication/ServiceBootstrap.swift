@@ -85,7 +85,7 @@ public struct ServiceBootstrap: Sendable {
         for type in configuration.orderTypes {
             if let credentials = report.apnsCredentials[type.identifier] { routes[type.identifier] = type.pushRoute(credentials) }
         }
-        let metrics = ServiceMetrics()
+        let metrics = ServiceMetrics(pushOrderTypes: routes.keys.sorted(), certificates: report.certificates)
         let worker =
             routes.isEmpty
             ? nil
@@ -94,7 +94,7 @@ public struct ServiceBootstrap: Sendable {
                 routes: routes,
                 logger: logger,
                 now: now,
-                onOutcomes: metrics.pushesFinished
+                onRound: metrics.pushesFinished
             )
         if configuration.webhookAllowPrivate {
             logger.warning("webhookAllowPrivate is on: webhooks may reach loopback and private addresses (tests and development only)")

@@ -41,8 +41,9 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
     static let webhookOutcomes = ["delivered", "retry", "failed"]
 
     /// Metrics for a service that pushes for `pushOrderTypes` and signs with `certificates`. Every push and webhook
-    /// outcome and every refusal of each order type's APNs credentials starts at 0, so that a rate over them counts
-    /// the first one too, and each series is there for an alert to read from the first scrape.
+    /// outcome, every refusal of each order type's APNs credentials and every slow-client close starts at 0 (each
+    /// rate limit's refusals from the first scrape), so that a rate over them counts the first one too, and each
+    /// series is there for an alert or a dashboard to read.
     public init(pushOrderTypes: [String] = [], certificates: [CertificateExpiry] = []) {
         packageBuilds = registry.makeCounter(descriptor: Self.name("package_builds", "total", "Signed .order packages built"))
         packageCacheHits = registry.makeCounter(
@@ -92,6 +93,7 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
         )
         for outcome in Self.pushOutcomes { pushAttempts(outcome).increment(by: Int64(0)) }
         for outcome in Self.webhookOutcomes { webhookAttempts(outcome).increment(by: Int64(0)) }
+        for phase in SlowClientPhase.allCases { slowClientCloses(phase).increment(by: Int64(0)) }
         for type in pushOrderTypes {
             for reason in APNSReason.documented where reason.refusesCredentials {
                 refusedCredentials(type, reason).increment(by: Int64(0))
@@ -174,14 +176,22 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
 
     /// Counts a request refused by the rate limit `limit`.
     public func rateLimited(_ limit: String) {
+        rateLimitedRequests(limit).increment()
+    }
+
+    private func rateLimitedRequests(_ limit: String) -> Counter {
         registry.makeCounter(
             descriptor: Self.name("rate_limited_requests", "total", "Requests refused by a rate limit"),
             labels: [("limit", limit)]
-        ).increment()
+        )
     }
 
     /// Counts a connection closed because its client was too slow to send a request's head or body.
     public func slowClientClosed(_ phase: SlowClientPhase) {
+        slowClientCloses(phase).increment()
+    }
+
+    private func slowClientCloses(_ phase: SlowClientPhase) -> Counter {
         registry.makeCounter(
             descriptor: Self.name(
                 "slow_client_closes",
@@ -189,7 +199,7 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
                 "Connections closed for sending a request's head or body too slowly"
             ),
             labels: [("phase", phase.rawValue)]
-        ).increment()
+        )
     }
 
     /// Counts a connection closed on arrival because its client already held as many as it may.
@@ -294,6 +304,7 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
         if let stored = scrape.stored { record(stored) }
         for (name, limit, tracked) in scrape.rateLimits {
             let labels = [("limit", name)]
+            rateLimitedRequests(name).increment(by: Int64(0))
             registry.makeGauge(
                 descriptor: Self.name("rate_limit_burst", "", "Requests a client may make at once, by limit"),
                 labels: labels

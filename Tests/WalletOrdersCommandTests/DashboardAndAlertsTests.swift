@@ -47,6 +47,32 @@ import FoundationNetworking
         return used
     }
 
+    /// Every section of docs/operations.md that an alert or the dashboard sends the operator to is there.
+    @Test func everyRunbookLinkNamesASectionOfTheOperationsGuide() throws {
+        let guide = try String(
+            contentsOf: DevelopmentServer.repository.appendingPathComponent("docs/operations.md"),
+            encoding: .utf8
+        )
+        // GitHub's anchors: the heading in lower case, without punctuation, spaces as hyphens.
+        let anchors = Set(
+            guide.split(separator: "\n").filter { $0.hasPrefix("#") }.map { line in
+                String(
+                    line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces).lowercased()
+                        .filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }
+                        .map { $0 == " " ? "-" : $0 }
+                )
+            }
+        )
+        var links: [String] = []
+        for file in ["prometheus/alerts.yml", "grafana/dashboards/wallet-orders.json"] {
+            let text = try String(contentsOf: Self.deploy.appendingPathComponent(file), encoding: .utf8)
+            links += text.matches(of: /docs\/operations\.md#([a-z0-9-]+)/).map { String($0.output.1) }
+        }
+        #expect(links.count >= 11, "\(links)")
+        let missing = Set(links).subtracting(anchors).sorted()
+        #expect(missing.isEmpty, "docs/operations.md has no section for \(missing)")
+    }
+
     @Test func theAlertsAndTheDashboardReadOnlyMetricsARealServerExports() async throws {
         let folder = try TemporaryDirectory("dashboard")
         let server = try await DevelopmentServer.start(in: folder)

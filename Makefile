@@ -3,11 +3,11 @@
 SWIFT ?= swift
 DEBIAN_PACKAGES := pkg-config openssl libssl-dev libcurl4-openssl-dev libzip-dev libsqlite3-dev zip unzip curl
 # The tests also start a throwaway PostgreSQL, load and drive pages in Chromium (Selenium), run schemathesis and jsonschema,
-# and check SQLite files with the sqlite3 command.
-TEST_PACKAGES := postgresql chromium chromium-driver python3 python3-venv sqlite3
+# check SQLite files with the sqlite3 command, and check the alerting rules with promtool (in the prometheus package).
+TEST_PACKAGES := postgresql chromium chromium-driver python3 python3-venv sqlite3 prometheus
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test-deps install build format lint test contract run bench bench-http bench-push bench-scale clean
+.PHONY: deps test-deps install build format lint alerts test contract run bench bench-http bench-push bench-scale clean
 
 ## Install the Debian packages the build needs (and with test-deps, the tests), when any is missing.
 deps:
@@ -38,9 +38,18 @@ format:
 lint:
 	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)
 
-## Check the formatting, build and run the whole test suite, then the API contract check (schemathesis against the
-## running server).
-test: test-deps lint
+## The alerting rules and the dashboard: promtool checks the rules, the example Prometheus configuration that loads
+## them and the rules' unit tests, and the dashboard must parse. (A Swift test holds the metrics they name to what
+## the server exports.)
+alerts: test-deps
+	promtool check rules deploy/prometheus/alerts.yml
+	promtool check config deploy/prometheus/prometheus.yml
+	promtool test rules deploy/prometheus/alerts.test.yml
+	python3 -c 'import json, sys; [json.load(open(f)) for f in sys.argv[1:]]' deploy/grafana/dashboards/*.json
+
+## Check the formatting and the alerting rules, build and run the whole test suite, then the API contract check
+## (schemathesis against the running server).
+test: test-deps lint alerts
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	Tests/contract/schemathesis.sh

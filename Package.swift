@@ -28,6 +28,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Traces, when `tracingEndpoint` is set: the spans Hummingbird's tracing middleware starts, sent over OTLP/HTTP.
+        // Only the OTLP/HTTP exporter is built (the trait), not the gRPC one.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // System libraries, each wrapped once by a Swift module that owns its pointers.
@@ -151,6 +155,8 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "OTel", package: "swift-otel"),
             ]
         ),
         // `/playground`: edit an order, pay, and follow a simulated Wallet device through pushes from a local APNs in

@@ -188,7 +188,7 @@ func measureOutbox(_ endpoint: APNSEndpoint) async throws -> (rate: Double, deli
         store: store,
         routes: [topic: PushRoute(transport: transport, providerToken: provider)],
         logger: logger,
-        onOutcomes: { recording.yield($0.count) }
+        onRound: { recording.yield($0.outcomes.count) }
     )
     let running = Task { await worker.run() }
     let time = try await seconds {

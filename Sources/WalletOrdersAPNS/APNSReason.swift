@@ -111,4 +111,17 @@ public enum APNSReason: Sendable, Hashable, CustomStringConvertible {
         default: false
         }
     }
+
+    /// Whether APNs refused the provider's credentials rather than the push: its provider token
+    /// (`InvalidProviderToken`, `ExpiredProviderToken`, `MissingProviderToken`, `UnrelatedKeyIdInToken`,
+    /// `BadEnvironmentKeyInToken`) or its client certificate (`BadCertificate`, `BadCertificateEnvironment`), all 403.
+    /// Every push sent with the same credentials meets the same refusal.
+    public var refusesCredentials: Bool {
+        switch self {
+        case .invalidProviderToken, .expiredProviderToken, .missingProviderToken, .unrelatedKeyIdInToken,
+            .badEnvironmentKeyInToken, .badCertificate, .badCertificateEnvironment:
+            true
+        default: false
+        }
+    }
 }

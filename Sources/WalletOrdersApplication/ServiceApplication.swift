@@ -27,6 +27,7 @@ public enum ServiceApplication {
             operatorKey: configuration.operatorKey,
             limits: configuration.clientLimits,
             hosts: configuration.hosts,
+            traced: configuration.tracingEndpoint != nil,
             routes: routes
         )
         return ServiceServer.make(

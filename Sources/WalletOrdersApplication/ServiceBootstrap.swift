@@ -18,14 +18,17 @@ public struct ServiceBootstrap: Sendable {
     public let pushWorker: PushWorker?
     /// The webhook worker: always, since any merchant may add an endpoint.
     public let webhookWorker: WebhookWorker
+    /// What sends spans to the collector, when `tracingEndpoint` is set.
+    public let tracing: (any Service)?
     /// Lines for the person starting the service (what was set up for development, and how to use it).
     public let notes: [String]
 
-    /// What runs beside the HTTP server: the store's upkeep (listed first, so it stops last and closes the
-    /// store), the push worker and the webhook worker.
+    /// What runs beside the HTTP server: the span exporter when tracing is on (listed first, so it stops last and
+    /// sends the spans of everything else's stopping), the store's upkeep (next, so it closes the store after the
+    /// workers), the push worker and the webhook worker.
     public var services: [any Service] {
-        [StoreUpkeepService(store: store)] + (pushWorker.map { [PushWorkerService(worker: $0)] } ?? [])
-            + [WebhookWorkerService(worker: webhookWorker)]
+        (tracing.map { [$0] } ?? []) + [StoreUpkeepService(store: store)]
+            + (pushWorker.map { [PushWorkerService(worker: $0)] } ?? []) + [WebhookWorkerService(worker: webhookWorker)]
     }
 
     /// A ready service for `configuration`; `extraMerchantKeys` speak for the default merchant beside the
@@ -85,7 +88,7 @@ public struct ServiceBootstrap: Sendable {
         for type in configuration.orderTypes {
             if let credentials = report.apnsCredentials[type.identifier] { routes[type.identifier] = type.pushRoute(credentials) }
         }
-        let metrics = ServiceMetrics()
+        let metrics = ServiceMetrics(pushOrderTypes: routes.keys.sorted(), certificates: report.certificates)
         let worker =
             routes.isEmpty
             ? nil
@@ -94,7 +97,7 @@ public struct ServiceBootstrap: Sendable {
                 routes: routes,
                 logger: logger,
                 now: now,
-                onOutcomes: metrics.pushesFinished
+                onRound: metrics.pushesFinished
             )
         if configuration.webhookAllowPrivate {
             logger.warning("webhookAllowPrivate is on: webhooks may reach loopback and private addresses (tests and development only)")
@@ -106,6 +109,17 @@ public struct ServiceBootstrap: Sendable {
             now: now,
             onOutcomes: metrics.webhooksFinished
         )
+        // Last, once nothing else can fail: the tracer is the process's, and made once.
+        var tracing: (any Service)?
+        if let endpoint = configuration.tracingEndpoint {
+            do {
+                tracing = try ServiceTracing.start(endpoint: endpoint, logger: logger)
+            } catch {
+                await store.close()
+                throw ConfigurationError("tracing to \(endpoint) cannot start: \(error)")
+            }
+            logger.info("tracing on: spans go to \(ServiceTracing.tracesURL(endpoint))")
+        }
         return ServiceBootstrap(
             configuration: configuration,
             service: OrderService(
@@ -124,6 +138,7 @@ public struct ServiceBootstrap: Sendable {
             store: store,
             pushWorker: worker,
             webhookWorker: webhookWorker,
+            tracing: tracing,
             notes: notes
         )
     }

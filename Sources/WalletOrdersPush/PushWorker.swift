@@ -33,12 +33,12 @@ public final class PushWorker: Sendable {
     private let now: @Sendable () -> Date
     private let idleWait: Duration
     private let firstRetryDelay: TimeInterval
-    private let onOutcomes: @Sendable ([PushOutcome]) -> Void
+    private let onRound: @Sendable (PushRound) -> Void
     private let signal = WakeSignal()
 
     /// A worker for the order types in `routes` (order type identifier → route). `firstRetryDelay` doubles with
-    /// each attempt, with jitter, up to ten minutes. `onOutcomes` hears what became of each round's pushes once
-    /// they are recorded (for metrics).
+    /// each attempt, with jitter, up to ten minutes. `onRound` hears what each round came to once its outcomes are
+    /// recorded (for metrics).
     public init(
         store: any OrderStore,
         routes: [String: PushRoute],
@@ -46,7 +46,7 @@ public final class PushWorker: Sendable {
         idleWait: Duration = .seconds(10),
         firstRetryDelay: TimeInterval = 2,
         now: @escaping @Sendable () -> Date = Date.init,
-        onOutcomes: @escaping @Sendable ([PushOutcome]) -> Void = { _ in }
+        onRound: @escaping @Sendable (PushRound) -> Void = { _ in }
     ) {
         self.store = store
         self.routes = routes
@@ -54,7 +54,7 @@ public final class PushWorker: Sendable {
         self.idleWait = idleWait
         self.firstRetryDelay = firstRetryDelay
         self.now = now
-        self.onOutcomes = onOutcomes
+        self.onRound = onRound
         owner = PushClaim.newOwner()
     }
 
@@ -189,6 +189,7 @@ public final class PushWorker: Sendable {
     private func deliver(_ jobs: [PushJob]) async throws {
         guard !jobs.isEmpty else { return }
         var outcomes: [(PushJob, PushOutcome)] = []
+        var round = PushRound()
         for (type, group) in Dictionary(grouping: jobs, by: \.orderTypeIdentifier) {
             guard let route = routes[type] else { continue }
             let token: String?
@@ -199,8 +200,11 @@ public final class PushWorker: Sendable {
                 continue
             }
             let requests = group.map { APNSRequest(topic: type, deviceToken: $0.pushToken, providerToken: token) }
+            let sent = ContinuousClock.now
             let responses = await route.transport.send(requests)
+            round.sendDurations.append(ContinuousClock.now - sent)
             for (job, response) in zip(group, responses) {
+                if let reason = response.reason, reason.refusesCredentials { round.refusedCredentials.append((type, reason)) }
                 outcomes.append((job, outcome(of: response, for: job, route: route, token: token)))
             }
         }
@@ -221,7 +225,8 @@ public final class PushWorker: Sendable {
                 try? await Task.sleep(for: pause)
             }
         }
-        onOutcomes(outcomes.map(\.1))
+        round.outcomes = outcomes.map(\.1)
+        onRound(round)
         for (job, outcome) in outcomes {
             if case .delivered = outcome { continue }
             logger.notice(

@@ -22,6 +22,17 @@ import WalletOrdersTesting
         #expect(rejecting == [.badDeviceToken, .deviceTokenNotForTopic, .expiredToken, .unregistered])
     }
 
+    @Test func onlyRefusalsOfTheProvidersTokenOrCertificateRefuseCredentials() {
+        let refusing = APNSReason.documented.filter(\.refusesCredentials)
+        #expect(
+            refusing == [
+                .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .invalidProviderToken,
+                .missingProviderToken, .unrelatedKeyIdInToken, .badEnvironmentKeyInToken,
+            ]
+        )
+        #expect(!APNSReason.forbidden.refusesCredentials && !APNSReason.tooManyProviderTokenUpdates.refusesCredentials)
+    }
+
     @Test func aResponseSaysWhyInWords() {
         #expect(APNSResponse.answered(status: 410, reason: .unregistered).description == "Unregistered")
         #expect(APNSResponse.answered(status: 502, reason: nil).description == "HTTP 502")

@@ -191,6 +191,24 @@ import WalletOrdersTesting
         #expect(off.minFreeDiskBytes == nil)
     }
 
+    @Test func tracingIsOffUntilAnHTTPEndpointIsNamedAndSpansGoToItsTracesPath() async throws {
+        #expect(try await ServiceConfiguration.load(file: nil, environment: [:]).tracingEndpoint == nil)
+        let set = try await ServiceConfiguration.load(
+            file: nil,
+            environment: ["WALLET_ORDERS_TRACING_ENDPOINT": "http://otel-collector:4318"]
+        )
+        let endpoint = try #require(set.tracingEndpoint)
+        #expect(ServiceTracing.tracesURL(endpoint) == "http://otel-collector:4318/v1/traces")
+        #expect(ServiceTracing.tracesURL(URL(string: "https://c.example.com/otlp/")!) == "https://c.example.com/otlp/v1/traces")
+        #expect(ServiceTracing.tracesURL(URL(string: "https://c.example.com/v1/traces")!) == "https://c.example.com/v1/traces")
+        for value in ["otel-collector:4318", "grpc://otel-collector:4317", "http://"] {
+            let error = await #expect(throws: ConfigurationError.self) {
+                try await ServiceConfiguration.load(file: nil, environment: ["WALLET_ORDERS_TRACING_ENDPOINT": value])
+            }
+            #expect(error?.description.hasPrefix("tracingEndpoint \(value) is not") == true, "\(String(describing: error))")
+        }
+    }
+
     @Test func theDeviceCapThePlaygroundAndTheDevelopmentTemplateAreRead() async throws {
         let defaults = try await ServiceConfiguration.load(file: nil, environment: [:])
         #expect(defaults.maxDevicesPerOrder == 10 && !defaults.playground && defaults.developmentTemplate == nil)

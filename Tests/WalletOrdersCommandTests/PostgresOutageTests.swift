@@ -73,6 +73,10 @@ import WalletOrdersTesting
             let (health, healthTime) = await Self.timed { await instance.send("GET", "/healthz") }
             #expect(health?.status == 503)
             #expect(healthTime < .seconds(5))
+            // /metrics still answers, and says the database is away (the alert reads this).
+            let (metrics, metricsTime) = try await Self.timed { try await instance.metrics() }
+            #expect(DashboardAndAlertsTests.value("wallet_orders_database_reachable", in: metrics) == 0, "\(metrics)")
+            #expect(metricsTime < .seconds(5))
             print("outage \(instance.base): fetch \(fetchTime), write \(writeTime), healthz \(healthTime)")
         }
         try await Task.sleep(for: .seconds(4))
@@ -114,6 +118,9 @@ import WalletOrdersTesting
             $0 == [200, 200]
         }
         #expect(healthy == [200, 200])
+        for instance in [first, second] {
+            #expect(DashboardAndAlertsTests.value("wallet_orders_database_reachable", in: try await instance.metrics()) == 1)
+        }
         let outbox = try await MerchantCommandTests.eventually(seconds: 20) {
             try await first.outbox()
         } until: {

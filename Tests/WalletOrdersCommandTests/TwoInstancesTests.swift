@@ -127,8 +127,15 @@ import FoundationNetworking
         }
     }
 
-    static func localAPNS(keys folder: String, environment: [String: String], log: PushLog) throws -> LocalAPNS {
-        let publicKey = try PublicKey(pem: Data(contentsOf: URL(fileURLWithPath: "\(folder)/apns-public.pem")))
+    /// A local APNs for the order type of `environment`, checking provider tokens with the key in `folder` (or
+    /// `publicKey`, when given, to refuse them).
+    static func localAPNS(
+        keys folder: String,
+        environment: [String: String],
+        log: PushLog,
+        publicKey: PublicKey? = nil
+    ) throws -> LocalAPNS {
+        let publicKey = try publicKey ?? PublicKey(pem: Data(contentsOf: URL(fileURLWithPath: "\(folder)/apns-public.pem")))
         return LocalAPNS(
             publicKeys: [environment["WALLET_ORDERS_APNS_KEY_ID"]!: publicKey],
             teamID: environment["WALLET_ORDERS_APNS_TEAM_ID"],
@@ -323,9 +330,20 @@ struct LocalDeployment {
     let listener: LocalAPNS.Listener
     let environment: [String: String]
 
-    static func start(in folder: TemporaryDirectory, keys: [String: String], database: String) async throws -> LocalDeployment {
+    /// `apnsPublicKey`, when given, is the key the local APNs checks provider tokens with instead of the deployment's.
+    static func start(
+        in folder: TemporaryDirectory,
+        keys: [String: String],
+        database: String,
+        apnsPublicKey: PublicKey? = nil
+    ) async throws -> LocalDeployment {
         let pushes = PushLog()
-        let apns = try TwoInstancesTests.localAPNS(keys: folder.path("keys"), environment: keys, log: pushes)
+        let apns = try TwoInstancesTests.localAPNS(
+            keys: folder.path("keys"),
+            environment: keys,
+            log: pushes,
+            publicKey: apnsPublicKey
+        )
         let identity = try LocalAPNS.TLSIdentity()
         let caFile = try folder.write("apns-ca.pem", Data(identity.certificateAuthority.pem.utf8))
         let listener = try await apns.listen(tls: identity.serverConfiguration())

@@ -15,7 +15,7 @@ import WalletOrdersTesting
     }
 
     @Test(arguments: StoreEngine.allCases)
-    func trafficShowsUpByRouteAndStatusWithPackagesAndTheOutbox(engine: StoreEngine) async throws {
+    func trafficShowsUpByRouteAndStatusTimedWithPackagesAndTheOutbox(engine: StoreEngine) async throws {
         let harness = try ServiceHarness(engine)
         try await harness.run { client in
             let order = try await client.createOrder()
@@ -36,6 +36,13 @@ import WalletOrdersTesting
             #expect(value(#"wallet_orders_http_requests_total{route="\#(fetch)",method="GET",status="401"}"#, in: text) == 1)
             #expect(value(#"wallet_orders_http_requests_total{route="/api/v1/orders",method="POST",status="201"}"#, in: text) == 1)
             #expect(value(#"wallet_orders_http_requests_total{route="unmatched",method="GET",status="404"}"#, in: text) == 1)
+            // Timed by route and method, whatever the status: the two fetches and the refused one.
+            #expect(value(#"wallet_orders_http_request_duration_seconds_count{route="\#(fetch)",method="GET"}"#, in: text) == 3)
+            #expect(text.contains("# TYPE wallet_orders_http_request_duration_seconds histogram"))
+            #expect(value("wallet_orders_database_reachable", in: text) == 1)
+            // Every outcome is there from the start, at 0 until it happens.
+            #expect(value(#"wallet_orders_push_attempts_total{outcome="failed"}"#, in: text) == 0)
+            #expect(value(#"wallet_orders_webhook_attempts_total{outcome="failed"}"#, in: text) == 0)
             // Created, then patched: two builds; both fetches served the stored package.
             #expect(value("wallet_orders_package_builds_total", in: text) == 2)
             #expect(value("wallet_orders_package_cache_hits_total", in: text) == 2)

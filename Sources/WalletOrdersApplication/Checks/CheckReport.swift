@@ -6,6 +6,8 @@ public struct CheckReport: Sendable {
     public var findings: [CheckFinding] = []
     public var orderTypes: [OrderType] = []
     var apnsCredentials: [String: APNSCredentials] = [:]
+    /// When each certificate of the order types that loaded expires.
+    public var certificates: [CertificateExpiry] = []
 
     /// Every problem, one sentence each.
     public var problems: [String] { findings.filter { $0.level == .problem }.map(\.message) }

@@ -97,6 +97,10 @@ public enum ServiceChecks {
         )
         for message in problems { problem("\(name): \(message)") }
         if let identity, problems.isEmpty {
+            report.certificates += [
+                CertificateExpiry(orderType: type.identifier, kind: .signing, notAfter: identity.certificate.notAfter),
+                CertificateExpiry(orderType: type.identifier, kind: .wwdr, notAfter: identity.wwdr.notAfter),
+            ]
             let files = [
                 (type.signingCertificate ?? type.signingKey, identity.certificate.notAfter),
                 (type.wwdrCertificate, identity.wwdr.notAfter),
@@ -150,6 +154,9 @@ public enum ServiceChecks {
                 )
             case .certificate(let certificate):
                 let file = type.apnsCertificate ?? ""
+                report.certificates.append(
+                    CertificateExpiry(orderType: type.identifier, kind: .apns, notAfter: certificate.notAfter)
+                )
                 if let warning = expiryWarning(file, notAfter: certificate.notAfter, now: now) {
                     findings.append(CheckFinding(level: .warning, message: "\(name): APNs certificate \(warning)"))
                 } else {

@@ -110,6 +110,12 @@ extension ServiceConfiguration {
         }
         playground = try Self.flag(reader.text(.playground), key: .playground) ?? false
         webhookAllowPrivate = try Self.flag(reader.text(.webhookAllowPrivate), key: .webhookAllowPrivate) ?? false
+        if let text = reader.text(.tracingEndpoint) {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ConfigurationError("tracingEndpoint \(text) is not an http or https URL (an OpenTelemetry collector's OTLP/HTTP)")
+            }
+            tracingEndpoint = url
+        }
         for name in reader.texts(.orderTypes) {
             guard let extra = try Self.orderType(reader.orderType(named: name)) else {
                 throw ConfigurationError("orderTypes names \(name), but \(name).orderType is missing")

@@ -51,6 +51,8 @@ public struct ServiceConfiguration: Sendable {
     /// With no order type configured, where the development order type's pushes go: a local APNs
     /// (`wallet-orders apns-sandbox`) and its CA file. Without it they wait in the outbox.
     public var developmentAPNS: (url: String, caFile: String?)?
+    /// The OTLP/HTTP collector traces go to; nil: no tracing at all (the default).
+    public var tracingEndpoint: URL?
     /// What one client may ask and how long it may take: rate limits, the trusted-proxy header, timeouts.
     public var clientLimits = ClientLimits()
     /// What is kept of device logs: per entry, per request, in total.

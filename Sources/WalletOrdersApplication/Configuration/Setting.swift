@@ -17,6 +17,8 @@ public enum Setting: String, CaseIterable, Sendable {
     case headerTimeout, bodyTimeout, idleTimeout, maxConnections, maxConnectionsPerClient, logMaxBytes
     // What devices and the playground may do; where webhooks may go.
     case maxDevicesPerOrder, playground, webhookAllowPrivate
+    // Where traces go, when anywhere.
+    case tracingEndpoint
 
     /// Values never logged, and redacted by swift-configuration's own logs. The database URL may hold a password.
     public var isSecret: Bool {

@@ -1,12 +1,15 @@
 import Foundation
 import Prometheus
 import Synchronization
+import WalletOrdersAPNS
 import WalletOrdersHTTP
+import WalletOrdersPush
 import WalletOrdersService
 import WalletOrdersStore
 
-/// The service's Prometheus metrics: requests by route and status, push outcomes, package builds and cache hits,
-/// and at each scrape the outbox read from the database. One registry per service, no global state.
+/// The service's Prometheus metrics: requests by route and status and their durations, push outcomes and APNs'
+/// refusals of the credentials, package builds and cache hits, when the certificates expire, and at each scrape
+/// whether the database answers and the outbox read from it. One registry per service, no global state.
 public final class ServiceMetrics: HTTPMetrics, Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let packageBuilds: Counter
@@ -22,7 +25,26 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
     /// Series per merchant stop at this many merchants, so that a platform of thousands keeps `/metrics` small.
     public static let maxMerchantLabels = 100
 
-    public init() {
+    /// Request durations' bucket bounds: a cached fetch takes a millisecond, a signature tens, an import seconds.
+    static let requestBuckets: [Duration] = [
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+    ]
+    /// APNs answers a round in tens of milliseconds; seconds mean a slow network or a connection made anew.
+    static let pushSendBuckets: [Duration] = [
+        .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+        .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10), .seconds(30),
+    ]
+    /// What became of a push, as `wallet_orders_push_attempts_total` labels it.
+    static let pushOutcomes = ["delivered", "retry", "failed", "token_rejected"]
+    /// What became of a webhook delivery, as `wallet_orders_webhook_attempts_total` labels it.
+    static let webhookOutcomes = ["delivered", "retry", "failed"]
+
+    /// Metrics for a service that pushes for `pushOrderTypes` and signs with `certificates`. Every push and webhook
+    /// outcome, every refusal of each order type's APNs credentials and every slow-client close starts at 0 (each
+    /// rate limit's refusals from the first scrape), so that a rate over them counts the first one too, and each
+    /// series is there for an alert or a dashboard to read.
+    public init(pushOrderTypes: [String] = [], certificates: [CertificateExpiry] = []) {
         packageBuilds = registry.makeCounter(descriptor: Self.name("package_builds", "total", "Signed .order packages built"))
         packageCacheHits = registry.makeCounter(
             descriptor: Self.name("package_cache_hits", "total", "Package requests answered with a stored package")
@@ -69,6 +91,24 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
                 "Connections closed as soon as they were accepted: their client already held maxConnectionsPerClient"
             )
         )
+        for outcome in Self.pushOutcomes { pushAttempts(outcome).increment(by: Int64(0)) }
+        for outcome in Self.webhookOutcomes { webhookAttempts(outcome).increment(by: Int64(0)) }
+        for phase in SlowClientPhase.allCases { slowClientCloses(phase).increment(by: Int64(0)) }
+        for type in pushOrderTypes {
+            for reason in APNSReason.documented where reason.refusesCredentials {
+                refusedCredentials(type, reason).increment(by: Int64(0))
+            }
+        }
+        for certificate in certificates {
+            registry.makeGauge(
+                descriptor: Self.name(
+                    "certificate_expiry_timestamp",
+                    "seconds",
+                    "When a certificate stops being valid (Unix time), by order type and certificate: signing, wwdr, apns"
+                ),
+                labels: [("order_type", certificate.orderType), ("certificate", certificate.kind.rawValue)]
+            ).set(certificate.notAfter.timeIntervalSince1970)
+        }
     }
 
     /// `wallet_orders_<metric>[_<unit>]`, with its help text.
@@ -76,11 +116,20 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
         MetricNameDescriptor(namespace: "wallet_orders", metricName: metric, unitName: unit, helpText: help)
     }
 
-    public func requestServed(route: String, method: String, status: Int) {
+    public func requestServed(route: String, method: String, status: Int, duration: Duration) {
         registry.makeCounter(
             descriptor: Self.name("http_requests", "total", "HTTP requests by route pattern, method and status"),
             labels: [("route", route), ("method", method), ("status", String(status))]
         ).increment()
+        registry.makeDurationHistogram(
+            descriptor: Self.name(
+                "http_request_duration",
+                "seconds",
+                "Seconds from a request's arrival to its answer, by route pattern and method"
+            ),
+            labels: [("route", route), ("method", method)],
+            buckets: Self.requestBuckets
+        ).record(duration)
     }
 
     /// The order service's hooks, counting package builds and cache hits here.
@@ -127,14 +176,22 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
 
     /// Counts a request refused by the rate limit `limit`.
     public func rateLimited(_ limit: String) {
+        rateLimitedRequests(limit).increment()
+    }
+
+    private func rateLimitedRequests(_ limit: String) -> Counter {
         registry.makeCounter(
             descriptor: Self.name("rate_limited_requests", "total", "Requests refused by a rate limit"),
             labels: [("limit", limit)]
-        ).increment()
+        )
     }
 
     /// Counts a connection closed because its client was too slow to send a request's head or body.
     public func slowClientClosed(_ phase: SlowClientPhase) {
+        slowClientCloses(phase).increment()
+    }
+
+    private func slowClientCloses(_ phase: SlowClientPhase) -> Counter {
         registry.makeCounter(
             descriptor: Self.name(
                 "slow_client_closes",
@@ -142,7 +199,7 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
                 "Connections closed for sending a request's head or body too slowly"
             ),
             labels: [("phase", phase.rawValue)]
-        ).increment()
+        )
     }
 
     /// Counts a connection closed on arrival because its client already held as many as it may.
@@ -150,42 +207,67 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
         clientConnectionsRefused.increment()
     }
 
-    /// Counts what became of a round of pushes.
-    public func pushesFinished(_ outcomes: [PushOutcome]) {
-        countAttempts(
-            "push_attempts",
-            "Push attempts by outcome",
-            outcomes.map { outcome in
+    /// Counts what became of a round of pushes, APNs' refusals of the credentials in it, and times its sending.
+    public func pushesFinished(_ round: PushRound) {
+        for outcome in round.outcomes {
+            let label =
                 switch outcome {
                 case .delivered: "delivered"
                 case .retry: "retry"
                 case .failed: "failed"
                 case .tokenRejected: "token_rejected"
                 }
-            }
+            pushAttempts(label).increment()
+        }
+        for (type, reason) in round.refusedCredentials { refusedCredentials(type, reason).increment() }
+        let sending = registry.makeDurationHistogram(
+            descriptor: Self.name(
+                "push_send_duration",
+                "seconds",
+                "Seconds from sending a batch of pushes (one order type's share of a round) to APNs' last answer"
+            ),
+            labels: [],
+            buckets: Self.pushSendBuckets
         )
+        for duration in round.sendDurations { sending.record(duration) }
     }
 
     /// Counts what became of a round of webhook deliveries.
     public func webhooksFinished(_ outcomes: [WebhookOutcome]) {
-        countAttempts(
-            "webhook_attempts",
-            "Webhook delivery attempts by outcome",
-            outcomes.map { outcome in
+        for outcome in outcomes {
+            let label =
                 switch outcome {
                 case .delivered: "delivered"
                 case .retry: "retry"
                 case .failed: "failed"
                 }
-            }
+            webhookAttempts(label).increment()
+        }
+    }
+
+    private func pushAttempts(_ outcome: String) -> Counter {
+        registry.makeCounter(
+            descriptor: Self.name("push_attempts", "total", "Push attempts by outcome"),
+            labels: [("outcome", outcome)]
         )
     }
 
-    /// Adds each of `outcomes` to the counter `<name>_total`, labelled by outcome.
-    private func countAttempts(_ name: String, _ help: String, _ outcomes: [String]) {
-        for outcome in outcomes {
-            registry.makeCounter(descriptor: Self.name(name, "total", help), labels: [("outcome", outcome)]).increment()
-        }
+    private func webhookAttempts(_ outcome: String) -> Counter {
+        registry.makeCounter(
+            descriptor: Self.name("webhook_attempts", "total", "Webhook delivery attempts by outcome"),
+            labels: [("outcome", outcome)]
+        )
+    }
+
+    private func refusedCredentials(_ orderType: String, _ reason: APNSReason) -> Counter {
+        registry.makeCounter(
+            descriptor: Self.name(
+                "apns_auth_failures",
+                "total",
+                "Pushes APNs refused for the provider's credentials (token or certificate), by order type and reason"
+            ),
+            labels: [("order_type", orderType), ("reason", reason.rawValue)]
+        )
     }
 
     /// The label of merchant `slug`: itself, for the first `maxMerchantLabels` merchants seen (the default one
@@ -213,11 +295,39 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
         ).increment()
     }
 
-    /// The text exposition, with what was read for this scrape.
+    /// The text exposition, with what was read for this scrape. While the database cannot be reached, what is read
+    /// from it keeps the values of the last scrape that could read it.
     public func exposition(_ scrape: MetricsScrape) -> String {
+        registry.makeGauge(
+            descriptor: Self.name("database_reachable", "", "1 when the database answered at this scrape, 0 when it did not")
+        ).set(Double(scrape.stored == nil ? 0 : 1))
+        if let stored = scrape.stored { record(stored) }
+        for (name, limit, tracked) in scrape.rateLimits {
+            let labels = [("limit", name)]
+            rateLimitedRequests(name).increment(by: Int64(0))
+            registry.makeGauge(
+                descriptor: Self.name("rate_limit_burst", "", "Requests a client may make at once, by limit"),
+                labels: labels
+            ).set(Double(limit.burst))
+            registry.makeGauge(
+                descriptor: Self.name("rate_limit_per_second", "", "Requests a client regains per second, by limit"),
+                labels: labels
+            ).set(limit.perSecond)
+            registry.makeGauge(
+                descriptor: Self.name("rate_limit_clients", "", "Clients a limiter remembers now, by limit"),
+                labels: labels
+            ).set(Double(tracked))
+        }
+        registry.makeGauge(descriptor: Self.name("device_log_max", "bytes", "The most the device log entries may add up to"))
+            .set(Double(scrape.logLimits.maxTotalBytes))
+        return registry.emitToString()
+    }
+
+    /// Sets what was read from the database: the merchants, the device log's size and the outbox.
+    private func record(_ stored: MetricsScrape.Stored) {
         // What each merchant holds, against its limits: the merchants with the most orders get series of their own.
         var held: [String: (orders: Int, assetBytes: Int, maxOrders: Int?, maxAssetBytes: Int?)] = [:]
-        let largest = scrape.merchants.sorted { $0.usage.orders > $1.usage.orders }
+        let largest = stored.merchants.sorted { $0.usage.orders > $1.usage.orders }
         for (rank, merchant) in largest.enumerated() {
             let label = rank < Self.maxMerchantLabels ? merchant.slug : "other"
             var entry = held[label] ?? (0, 0, nil, nil)
@@ -248,34 +358,16 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
                 ).set(Double(max))
             }
         }
-        registry.makeGauge(descriptor: Self.name("merchants", "", "Merchants the service serves")).set(Double(scrape.merchants.count))
-        for (name, limit, tracked) in scrape.rateLimits {
-            let labels = [("limit", name)]
-            registry.makeGauge(
-                descriptor: Self.name("rate_limit_burst", "", "Requests a client may make at once, by limit"),
-                labels: labels
-            ).set(Double(limit.burst))
-            registry.makeGauge(
-                descriptor: Self.name("rate_limit_per_second", "", "Requests a client regains per second, by limit"),
-                labels: labels
-            ).set(limit.perSecond)
-            registry.makeGauge(
-                descriptor: Self.name("rate_limit_clients", "", "Clients a limiter remembers now, by limit"),
-                labels: labels
-            ).set(Double(tracked))
-        }
+        registry.makeGauge(descriptor: Self.name("merchants", "", "Merchants the service serves")).set(Double(stored.merchants.count))
         registry.makeGauge(descriptor: Self.name("device_log", "bytes", "What the device log entries add up to"))
-            .set(Double(scrape.logBytes))
-        registry.makeGauge(descriptor: Self.name("device_log_max", "bytes", "The most the device log entries may add up to"))
-            .set(Double(scrape.logLimits.maxTotalBytes))
+            .set(Double(stored.logBytes))
         for status in PushStatus.allCases {
             registry.makeGauge(
                 descriptor: Self.name("pushes", "", "Pushes in the outbox by status"),
                 labels: [("status", status.rawValue)]
-            ).set(Double(scrape.pushes[status]))
+            ).set(Double(stored.pushes[status]))
         }
         registry.makeGauge(descriptor: Self.name("outbox_depth", "", "Pushes waiting to be sent (pending or sending)"))
-            .set(Double(scrape.pushes.outboxDepth))
-        return registry.emitToString()
+            .set(Double(stored.pushes.outboxDepth))
     }
 }

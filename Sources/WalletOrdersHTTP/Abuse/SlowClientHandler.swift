@@ -104,7 +104,7 @@ final class SlowClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
 struct StreamedBody: Sendable {}
 
 /// Which timeout closed a slow client's connection: the request's head's or its body's.
-public enum SlowClientPhase: String, Sendable {
+public enum SlowClientPhase: String, Sendable, CaseIterable {
     case header
     case body
 }

@@ -1,6 +1,6 @@
 import Hummingbird
 
-/// Counts every request by its route pattern and final status, gives it an `x-request-id` header with the id
+/// Counts and times every request by its route pattern and final status, gives it an `x-request-id` header with the id
 /// Hummingbird put in the request's log metadata, and logs it at debug level. Outermost: it sees the JSON
 /// answers `ErrorMiddleware` makes of errors.
 struct RequestMetricsMiddleware: RouterMiddleware {
@@ -33,12 +33,13 @@ struct RequestMetricsMiddleware: RouterMiddleware {
 
     private func finish(_ context: Context, method: String, status: Int, since start: ContinuousClock.Instant) {
         let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
-        metrics.requestServed(route: route, method: method, status: status)
+        let duration = ContinuousClock.now - start
+        metrics.requestServed(route: route, method: method, status: status, duration: duration)
         context.logger.debug(
             "request",
             metadata: [
                 "method": "\(method)", "route": "\(route)", "status": "\(status)",
-                "ms": "\(Self.milliseconds(ContinuousClock.now - start))",
+                "ms": "\(Self.milliseconds(duration))",
             ]
         )
     }

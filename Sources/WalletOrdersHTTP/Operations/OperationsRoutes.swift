@@ -42,11 +42,9 @@ struct OperationsRoutes: Sendable {
         if let adminGate { metricsGroup.add(middleware: adminGate) }
         metricsGroup.get { _, _ -> Response in
             let scrape = MetricsScrape(
-                pushes: try await service.pushCounts(),
-                logBytes: try await service.logBytes(),
+                stored: await readStored(),
                 logLimits: service.logLimits,
-                rateLimits: guards.named.map { ($0.0, $0.1.limit, $0.1.trackedClients) },
-                merchants: try await service.merchantsHolding()
+                rateLimits: guards.named.map { ($0.0, $0.1.limit, $0.1.trackedClients) }
             )
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
@@ -55,6 +53,21 @@ struct OperationsRoutes: Sendable {
                 headers: headers,
                 body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition(scrape)))
             )
+        }
+    }
+
+    /// What the database holds that `/metrics` shows; nil when it cannot be reached, so that the scrape still answers
+    /// and says so (`wallet_orders_database_reachable 0`) rather than failing whole.
+    private func readStored() async -> MetricsScrape.Stored? {
+        guard await service.isHealthy() else { return nil }
+        do {
+            return MetricsScrape.Stored(
+                pushes: try await service.pushCounts(),
+                logBytes: try await service.logBytes(),
+                merchants: try await service.merchantsHolding()
+            )
+        } catch {
+            return nil
         }
     }
 

@@ -12,8 +12,9 @@ public enum ServiceRouter {
     /// The router over `service`. The merchant API accepts the keys `service.merchants` knows (stored ones, and the
     /// configuration's for the default merchant); `/admin` and `/metrics` are behind `adminKey` when one is set
     /// (`/admin` is off without one); the operator's API behind `operatorKey` (off without one). Every request needs
-    /// one `Host` header that `hosts` accepts. `routes` adds the routes of other modules (the playground), given the
-    /// admin key's guard (nil without an admin key) to put theirs behind; they are behind the same middleware.
+    /// one `Host` header that `hosts` accepts. `traced` starts a span for each request (the tracer the process
+    /// bootstrapped sends it). `routes` adds the routes of other modules (the playground), given the admin key's
+    /// guard (nil without an admin key) to put theirs behind; they are behind the same middleware.
     public static func make(
         service: OrderService,
         metrics: any HTTPMetrics,
@@ -21,6 +22,7 @@ public enum ServiceRouter {
         operatorKey: String? = nil,
         limits: ClientLimits = ClientLimits(),
         hosts: HostPolicy = .any,
+        traced: Bool = false,
         routes: (Router<ServiceRequestContext>, AdminKeyMiddleware?) -> Void = { _, _ in }
     ) -> Router<ServiceRequestContext> {
         let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -31,10 +33,16 @@ public enum ServiceRouter {
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: HostMiddleware(policy: hosts))
         router.add(middleware: ContinueMiddleware())
+        // Middleware applies to the routes added after it. A link's path is its secret, so link downloads come
+        // before the tracing middleware, which records each request's path.
+        LinkDownloadRoute(service: service, guards: guards).add(to: router)
+        if traced {
+            // No header is recorded (they carry the keys and tokens), nor any body.
+            router.add(middleware: TracingMiddleware<ServiceRequestContext>())
+        }
         DeviceAPI(service: service, guards: guards).add(to: router)
         OperatorAPI(service: service, guards: guards, operatorKey: operatorKey).add(to: router)
         MerchantAPI(service: service, guards: guards).add(to: router)
-        LinkDownloadRoute(service: service, guards: guards).add(to: router)
         TrackingHookRoute(service: service, guards: guards).add(to: router)
         AdminConsole(service: service, gate: adminGate, operatorKey: operatorKey).add(to: router)
         OperationsRoutes(service: service, metrics: metrics, guards: guards, adminGate: adminGate).add(to: router)

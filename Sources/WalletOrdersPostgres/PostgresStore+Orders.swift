@@ -121,22 +121,25 @@ extension PostgresStore {
                 UNION SELECT order_type_identifier, order_identifier FROM registrations WHERE device_identifier = \(text)
                 UNION SELECT order_type_identifier, order_identifier FROM registrations
                       WHERE \(tokenPattern)::text IS NOT NULL AND push_token LIKE \(tokenPattern)
+            ), page AS (
+                SELECT o.seq, o.order_type_identifier, o.order_identifier, o.status, o.created_at, o.updated_at,
+                       o.version, o.order_number, o.merchant_id
+                FROM \(unescaped: source)
+                WHERE (\(filter.type)::text IS NULL OR o.order_type_identifier = \(filter.type))
+                  AND (\(page.before)::bigint IS NULL OR o.seq \(unescaped: after) \(page.before))
+                  AND (\(filter.status?.rawValue)::text IS NULL OR o.status = \(filter.status?.rawValue))
+                  AND (\(filter.updatedSince?.unixSeconds)::bigint IS NULL OR o.updated_at >= \(filter.updatedSince?.unixSeconds))
+                  AND (\(filter.merchant)::bigint IS NULL OR o.merchant_id = \(filter.merchant))
+                  AND (\(filter.orderNumber)::text IS NULL OR o.order_number = \(filter.orderNumber))
+                  AND (\(filter.createdFrom?.unixSeconds)::bigint IS NULL OR o.created_at >= \(filter.createdFrom?.unixSeconds))
+                  AND (\(filter.createdBefore?.unixSeconds)::bigint IS NULL OR o.created_at < \(filter.createdBefore?.unixSeconds))
+                ORDER BY o.seq \(unescaped: direction) LIMIT \(page.limit + 1)
             )
-            SELECT o.seq, o.order_type_identifier, o.order_identifier, o.status, o.created_at, o.updated_at, o.version,
-                   o.order_number, o.merchant_id,
-                   (SELECT count(*) FROM registrations r
-                    WHERE r.order_type_identifier = o.order_type_identifier
-                      AND r.order_identifier = o.order_identifier)::bigint AS registrations
-            FROM \(unescaped: source)
-            WHERE (\(filter.type)::text IS NULL OR o.order_type_identifier = \(filter.type))
-              AND (\(page.before)::bigint IS NULL OR o.seq \(unescaped: after) \(page.before))
-              AND (\(filter.status?.rawValue)::text IS NULL OR o.status = \(filter.status?.rawValue))
-              AND (\(filter.updatedSince?.unixSeconds)::bigint IS NULL OR o.updated_at >= \(filter.updatedSince?.unixSeconds))
-              AND (\(filter.merchant)::bigint IS NULL OR o.merchant_id = \(filter.merchant))
-              AND (\(filter.orderNumber)::text IS NULL OR o.order_number = \(filter.orderNumber))
-              AND (\(filter.createdFrom?.unixSeconds)::bigint IS NULL OR o.created_at >= \(filter.createdFrom?.unixSeconds))
-              AND (\(filter.createdBefore?.unixSeconds)::bigint IS NULL OR o.created_at < \(filter.createdBefore?.unixSeconds))
-            ORDER BY o.seq \(unescaped: direction) LIMIT \(page.limit + 1)
+            -- The page first, then its devices counted, for the page's orders alone.
+            SELECT p.*, (SELECT count(*) FROM registrations r
+                         WHERE r.order_type_identifier = p.order_type_identifier
+                           AND r.order_identifier = p.order_identifier)::bigint AS registrations
+            FROM page p ORDER BY p.seq \(unescaped: direction)
             """,
             logger: logger
         )

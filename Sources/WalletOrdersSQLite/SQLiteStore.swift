@@ -353,15 +353,21 @@ public final class SQLiteStore: OrderStore {
         if let before = filter.createdBefore { add("o.created_at < ?", [before.unixSeconds]) }
         if let cursor = page.before { add(filter.oldestFirst ? "o.rowid > ?" : "o.rowid < ?", [cursor]) }
         arguments += [page.limit + 1]
+        // The page first, then its devices counted: counted in the inner statement, they would be counted for every
+        // order a sort reads, not for the page's alone.
+        let direction = filter.oldestFirst ? "ASC" : "DESC"
         let sql = """
-            SELECT o.rowid AS cursor, o.order_type_identifier, o.order_identifier, o.status, o.created_at,
-                   o.updated_at, o.version, o.order_number, o.merchant_id,
-                   (SELECT COUNT(*) FROM registrations r
-                    WHERE r.order_type_identifier = o.order_type_identifier
-                      AND r.order_identifier = o.order_identifier) AS registrations
-            FROM \(source)
-            \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
-            ORDER BY o.rowid \(filter.oldestFirst ? "ASC" : "DESC") LIMIT ?
+            SELECT p.*, (SELECT COUNT(*) FROM registrations r
+                         WHERE r.order_type_identifier = p.order_type_identifier
+                           AND r.order_identifier = p.order_identifier) AS registrations
+            FROM (
+                SELECT o.rowid AS cursor, o.order_type_identifier, o.order_identifier, o.status, o.created_at,
+                       o.updated_at, o.version, o.order_number, o.merchant_id
+                FROM \(source)
+                \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
+                ORDER BY o.rowid \(direction) LIMIT ?
+            ) p
+            ORDER BY p.cursor \(direction)
             """
         let bound = arguments
         return try await pool.read { db in

@@ -92,29 +92,25 @@ extension PostgresStore {
     public func orders(_ filter: OrderFilter, page: PageRequest) async throws -> Page<OrderSummary> {
         // Each filter not given is `NULL IS NULL`, which PostgreSQL folds away when it plans the statement with its
         // values, so every filter given is served by its index. A search reads the few orders its text names (a
-        // union of indexed lookups) and joins them; a listing walks the table in the listing's order. The direction
-        // and the source are fixed words.
+        // union of indexed lookups) and joins them; a listing walks the table in the listing's order. The direction,
+        // the order and the source are fixed words.
         let direction = filter.oldestFirst ? "ASC" : "DESC"
         let after = filter.oldestFirst ? ">" : "<"
         let tokenPattern = filter.pushTokenPrefix.map { $0 + "%" }
-        // A creation-day filter reads its days' orders first (`OFFSET 0` keeps the planner from walking the whole
-        // table newest first instead, hoping to meet them soon: order numbers and creation times run together, so
-        // for an old day it would not), then sorts them.
-        let created = filter.createdFrom != nil || filter.createdBefore != nil
-        let table =
-            created
-            ? "(SELECT orders.* FROM orders, bounds WHERE created_at >= bounds.since AND created_at < bounds.until OFFSET 0)"
-            : "orders"
+        // A creation-day filter lists by creation time (its index holds the order number too), so that a page reads
+        // the range from its end and stops, and goes on from its cursor row's time and number.
+        let byCreation = filter.createdFrom != nil || filter.createdBefore != nil
+        func order(_ table: String) -> String {
+            byCreation ? "\(table).created_at \(direction), \(table).seq \(direction)" : "\(table).seq \(direction)"
+        }
         let source =
             filter.text == nil
-            ? "\(table) o"
-            : "named JOIN \(table) o ON o.order_type_identifier = named.t AND o.order_identifier = named.i"
+            ? "orders o"
+            : "named JOIN orders o ON o.order_type_identifier = named.t AND o.order_identifier = named.i"
         let text = filter.text ?? ""
-        let from = filter.createdFrom?.unixSeconds ?? Int64.min
-        let before = filter.createdBefore?.unixSeconds ?? Int64.max
         let rows = try await client.query(
             """
-            WITH bounds AS (SELECT \(from)::bigint AS since, \(before)::bigint AS until), named (t, i) AS (
+            WITH named (t, i) AS (
                 SELECT order_type_identifier, order_identifier FROM orders WHERE order_identifier = \(text)
                 UNION SELECT order_type_identifier, order_identifier FROM orders WHERE order_number = \(text)
                 UNION SELECT order_type_identifier, order_identifier FROM order_tracking WHERE tracking_number = \(text)
@@ -126,20 +122,22 @@ extension PostgresStore {
                        o.version, o.order_number, o.merchant_id
                 FROM \(unescaped: source)
                 WHERE (\(filter.type)::text IS NULL OR o.order_type_identifier = \(filter.type))
-                  AND (\(page.before)::bigint IS NULL OR o.seq \(unescaped: after) \(page.before))
+                  AND (\(page.before)::bigint IS NULL OR \(byCreation) OR o.seq \(unescaped: after) \(page.before))
+                  AND (\(page.before)::bigint IS NULL OR NOT \(byCreation)
+                       OR (o.created_at, o.seq) \(unescaped: after) (SELECT created_at, seq FROM orders WHERE seq = \(page.before)))
                   AND (\(filter.status?.rawValue)::text IS NULL OR o.status = \(filter.status?.rawValue))
                   AND (\(filter.updatedSince?.unixSeconds)::bigint IS NULL OR o.updated_at >= \(filter.updatedSince?.unixSeconds))
                   AND (\(filter.merchant)::bigint IS NULL OR o.merchant_id = \(filter.merchant))
                   AND (\(filter.orderNumber)::text IS NULL OR o.order_number = \(filter.orderNumber))
                   AND (\(filter.createdFrom?.unixSeconds)::bigint IS NULL OR o.created_at >= \(filter.createdFrom?.unixSeconds))
                   AND (\(filter.createdBefore?.unixSeconds)::bigint IS NULL OR o.created_at < \(filter.createdBefore?.unixSeconds))
-                ORDER BY o.seq \(unescaped: direction) LIMIT \(page.limit + 1)
+                ORDER BY \(unescaped: order("o")) LIMIT \(page.limit + 1)
             )
             -- The page first, then its devices counted, for the page's orders alone.
             SELECT p.*, (SELECT count(*) FROM registrations r
                          WHERE r.order_type_identifier = p.order_type_identifier
                            AND r.order_identifier = p.order_identifier)::bigint AS registrations
-            FROM page p ORDER BY p.seq \(unescaped: direction)
+            FROM page p ORDER BY \(unescaped: order("p"))
             """,
             logger: logger
         )

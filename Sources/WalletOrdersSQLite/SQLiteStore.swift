@@ -351,11 +351,30 @@ public final class SQLiteStore: OrderStore {
         if let number = filter.orderNumber { add("o.order_number = ?", [number]) }
         if let from = filter.createdFrom { add("o.created_at >= ?", [from.unixSeconds]) }
         if let before = filter.createdBefore { add("o.created_at < ?", [before.unixSeconds]) }
-        if let cursor = page.before { add(filter.oldestFirst ? "o.rowid > ?" : "o.rowid < ?", [cursor]) }
+        // A creation-day filter lists by creation time (its index holds the rowid too), so that a page reads the
+        // range from its end and stops; its cursor row's time is read where the page goes on.
+        let byCreation = filter.createdFrom != nil || filter.createdBefore != nil
+        let after = filter.oldestFirst ? ">" : "<"
+        if let cursor = page.before {
+            if byCreation {
+                add(
+                    """
+                    o.created_at \(after)= (SELECT created_at FROM orders WHERE rowid = ?)
+                      AND (o.created_at, o.rowid) \(after) ((SELECT created_at FROM orders WHERE rowid = ?), ?)
+                    """,
+                    [cursor, cursor, cursor]
+                )
+            } else {
+                add("o.rowid \(after) ?", [cursor])
+            }
+        }
         arguments += [page.limit + 1]
         // The page first, then its devices counted: counted in the inner statement, they would be counted for every
         // order a sort reads, not for the page's alone.
         let direction = filter.oldestFirst ? "ASC" : "DESC"
+        func order(_ time: String, _ key: String) -> String {
+            byCreation ? "\(time) \(direction), \(key) \(direction)" : "\(key) \(direction)"
+        }
         let sql = """
             SELECT p.*, (SELECT COUNT(*) FROM registrations r
                          WHERE r.order_type_identifier = p.order_type_identifier
@@ -365,9 +384,9 @@ public final class SQLiteStore: OrderStore {
                        o.updated_at, o.version, o.order_number, o.merchant_id
                 FROM \(source)
                 \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
-                ORDER BY o.rowid \(direction) LIMIT ?
+                ORDER BY \(order("o.created_at", "o.rowid")) LIMIT ?
             ) p
-            ORDER BY p.cursor \(direction)
+            ORDER BY \(order("p.created_at", "p.cursor"))
             """
         let bound = arguments
         return try await pool.read { db in

@@ -75,6 +75,16 @@ import WalletOrdersTesting
             let from = start.addingTimeInterval(86_400)
             let before = start.addingTimeInterval(3 * 86_400)
             #expect(try await ids(store, OrderFilter(createdFrom: from, createdBefore: before)) == ["A-3", "A-2"])
+            // Within creation days, pages go by creation time and on from their cursor.
+            let dated = OrderFilter(createdFrom: start)
+            let firstDated = try await store.orders(dated, page: PageRequest(limit: 3))
+            #expect(firstDated.records.map(\.orderIdentifier) == ["A-4", "A-3", "A-2"])
+            #expect(try await ids(store, dated, limit: 3, before: firstDated.next) == ["A-1"])
+            var datedOldest = dated
+            datedOldest.oldestFirst = true
+            let firstOldest = try await store.orders(datedOldest, page: PageRequest(limit: 2))
+            #expect(firstOldest.records.map(\.orderIdentifier) == ["A-1", "A-2"])
+            #expect(try await ids(store, datedOldest, limit: 2, before: firstOldest.next) == ["A-3", "A-4"])
 
             // Pages go on from their cursor, in either direction.
             let newest = try await store.orders(OrderFilter(), page: PageRequest(limit: 3))

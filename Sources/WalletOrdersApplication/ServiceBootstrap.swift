@@ -18,13 +18,16 @@ public struct ServiceBootstrap: Sendable {
     public let pushWorker: PushWorker?
     /// The webhook worker: always, since any merchant may add an endpoint.
     public let webhookWorker: WebhookWorker
+    /// The clock the service, its workers and its provider tokens read: the store's (see `StoreClock`).
+    public let clock: StoreClock
     /// Lines for the person starting the service (what was set up for development, and how to use it).
     public let notes: [String]
 
     /// What runs beside the HTTP server: the store's upkeep (listed first, so it stops last and closes the
     /// store), the push worker and the webhook worker.
     public var services: [any Service] {
-        [StoreUpkeepService(store: store)] + (pushWorker.map { [PushWorkerService(worker: $0)] } ?? [])
+        [StoreUpkeepService(store: store), StoreClockService(clock: clock, store: store)]
+            + (pushWorker.map { [PushWorkerService(worker: $0)] } ?? [])
             + [WebhookWorkerService(worker: webhookWorker)]
     }
 
@@ -67,7 +70,9 @@ public struct ServiceBootstrap: Sendable {
                 notes.append("    \(key)")
             }
         }
-        let report = await ServiceChecks.run(configuration, now: now(), clock: now, logger: logger)
+        // `now` is this host's wall clock; what the service writes and compares is read from the store's (once open).
+        let clock = StoreClock(wall: now)
+        let report = await ServiceChecks.run(configuration, now: now(), clock: { clock.now() }, logger: logger)
         let problems = report.problems
         guard problems.isEmpty else {
             throw ConfigurationError(problems.count == 1 ? problems[0] : "\n  " + problems.joined(separator: "\n  "))
@@ -81,6 +86,15 @@ public struct ServiceBootstrap: Sendable {
             await store.close()
             throw ConfigurationError("the database \(configuration.database) cannot be migrated: \(error)")
         }
+        do {
+            try await clock.synchronize(with: store)
+        } catch {
+            logger.warning(
+                "cannot read the database's clock; this host's stands in until it can",
+                metadata: ["error": "\(error)"]
+            )
+        }
+        let now: @Sendable () -> Date = { clock.now() }
         var routes: [String: PushRoute] = [:]
         for type in configuration.orderTypes {
             if let credentials = report.apnsCredentials[type.identifier] { routes[type.identifier] = type.pushRoute(credentials) }
@@ -124,6 +138,7 @@ public struct ServiceBootstrap: Sendable {
             store: store,
             pushWorker: worker,
             webhookWorker: webhookWorker,
+            clock: clock,
             notes: notes
         )
     }

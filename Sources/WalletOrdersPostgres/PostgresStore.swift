@@ -141,6 +141,14 @@ public final class PostgresStore: OrderStore {
         (try? await first(Int.self, "SELECT 1")) == 1
     }
 
+    public func time() async throws -> Date {
+        // clock_timestamp(), not now(): now() is the time the transaction began.
+        guard let seconds = try await first(Double.self, "SELECT extract(epoch FROM clock_timestamp())::float8") else {
+            throw StoreError.unexpected("the database did not say what time it is")
+        }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
     /// Autovacuum keeps PostgreSQL's statistics; a manual ANALYZE helps only after bulk loads.
     public func optimize() async throws {
         try await client.query("ANALYZE", logger: logger)

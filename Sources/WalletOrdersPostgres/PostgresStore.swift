@@ -21,6 +21,8 @@ public final class PostgresStore: OrderStore {
     private let probing: Task<Void, Never>
     /// The task that listens for other instances' notifications, started by the first subscriber.
     private let listening = Mutex<Task<Void, Never>?>(nil)
+    /// Where the last claims left off in the outbox's order of due pushes (see `claimDuePushes`).
+    let claimCursor = Mutex(OutboxCursor())
 
     /// The channel instances notify each other on.
     static let channel = "wallet_orders"

@@ -159,6 +159,7 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
                 switch outcome {
                 case .delivered: "delivered"
                 case .retry: "retry"
+                case .unsent: "unsent"
                 case .failed: "failed"
                 case .tokenRejected: "token_rejected"
                 }

@@ -8,21 +8,23 @@ extension PostgresStore {
     public func claimDuePushes(types: [String], limit: Int, claim: PushClaim, now: Date) async throws -> [PushJob] {
         guard !types.isEmpty, limit > 0 else { return [] }
         let after = claimCursor.withLock { $0.start() }
-        let rows = try await client.query(
-            """
-            UPDATE push_outbox SET status = 'sending', attempts = attempts + 1, claimed_by = \(claim.owner),
-                                   lease_until = \(claim.leaseUntil.unixSeconds), updated_at = \(now.unixSeconds)
-            WHERE id IN (SELECT id FROM push_outbox
-                         WHERE status = 'pending' AND next_attempt_at <= \(now.unixSeconds)
-                           AND order_type_identifier = ANY(\(types)::text[])
-                           AND (next_attempt_at, id) > (\(after?.at ?? Int64.min), \(after?.id ?? Int64.min))
-                         ORDER BY next_attempt_at, id LIMIT \(limit)
-                         FOR UPDATE SKIP LOCKED)
-            RETURNING id, order_type_identifier, order_identifier, device_identifier, push_token, attempts,
-                      next_attempt_at
-            """,
-            logger: logger
-        )
+        let rows = try await inDueOrder { connection in
+            try await connection.query(
+                """
+                UPDATE push_outbox SET status = 'sending', attempts = attempts + 1, claimed_by = \(claim.owner),
+                                       lease_until = \(claim.leaseUntil.unixSeconds), updated_at = \(now.unixSeconds)
+                WHERE id IN (SELECT id FROM push_outbox
+                             WHERE status = 'pending' AND next_attempt_at <= \(now.unixSeconds)
+                               AND order_type_identifier = ANY(\(types)::text[])
+                               AND (next_attempt_at, id) > (\(after?.at ?? Int64.min), \(after?.id ?? Int64.min))
+                             ORDER BY next_attempt_at, id LIMIT \(limit)
+                             FOR UPDATE SKIP LOCKED)
+                RETURNING id, order_type_identifier, order_identifier, device_identifier, push_token, attempts,
+                          next_attempt_at
+                """,
+                logger: self.logger
+            ).collect()
+        }
         var last: (at: Int64, id: Int64)?
         for row in rows {
             let columns = Columns(row)
@@ -217,14 +219,30 @@ extension PostgresStore {
         guard !types.isEmpty else { return nil }
         // From where claims left off, as they look (see `claimDuePushes`).
         let after = claimCursor.withLock { $0.peek() }
-        return try await first(
-            Int64?.self,
-            """
-            SELECT min(next_attempt_at) FROM push_outbox
-            WHERE status = 'pending' AND order_type_identifier = ANY(\(types)::text[])
-              AND (next_attempt_at, id) > (\(after?.at ?? Int64.min), \(after?.id ?? Int64.min))
-            """
-        )?.map(Date.init(unixSeconds:))
+        let rows = try await inDueOrder { connection in
+            try await connection.query(
+                """
+                SELECT next_attempt_at FROM push_outbox
+                WHERE status = 'pending' AND order_type_identifier = ANY(\(types)::text[])
+                  AND (next_attempt_at, id) > (\(after?.at ?? Int64.min), \(after?.id ?? Int64.min))
+                ORDER BY next_attempt_at, id LIMIT 1
+                """,
+                logger: self.logger
+            ).collect()
+        }
+        return try rows.first.map { Date(unixSeconds: try $0.decode(Int64.self)) }
+    }
+
+    /// Runs `body` in a transaction whose statements read pending pushes in the order of the index of due pushes,
+    /// from where the cursor starts. The planner's statistics make every index of pending pushes look alike (few
+    /// rows), and it took the one by order, or by status, and sorted: a walk over every dead entry the open
+    /// transaction kept (16 ms a claim five minutes into one, against 0.5 ms along the due index from the cursor).
+    /// With sorting off it takes the index that is already in order.
+    private func inDueOrder<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await transaction { connection in
+            try await connection.query("SET LOCAL enable_sort = off", logger: self.logger)
+            return try await body(connection)
+        }
     }
 
     public func pushes(_ filter: PushFilter, page: PageRequest) async throws -> Page<PushRecord> {

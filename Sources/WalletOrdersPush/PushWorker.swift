@@ -14,8 +14,8 @@ import WalletOrdersStore
 ///
 /// When no push of a round got an answer (APNs refuses connections or cannot be reached), those pushes go back to
 /// the outbox with their attempt not counted, and the worker claims nothing more for that order type until a pause
-/// of 0.5 s, 1 s, 2 s… up to `longestUnreachablePause` has passed; then one round tries again. An outage of an hour
-/// uses up no push's attempts and no CPU, and the outbox drains at the full rate within that pause of APNs' return.
+/// of 0.5 s, 1 s, 2 s… up to `longestUnreachablePause` has passed; then it tries one push. An outage of an hour uses
+/// up no push's attempts and next to no CPU, and the outbox drains at the full rate within that pause of APNs' return.
 public final class PushWorker: Sendable {
     /// How many pushes one round takes from the outbox.
     public static let batchSize = 500
@@ -198,13 +198,44 @@ public final class PushWorker: Sendable {
         return jobs.count
     }
 
-    /// Claims up to `batchSize` due pushes under a fresh lease, of the order types whose APNs is not being waited for.
+    /// Claims up to `batchSize` due pushes under a fresh lease, of the order types whose APNs is not being waited for,
+    /// and one push of each whose pause is over, to try it.
     private func claimRound() async throws -> [PushJob] {
-        let types = reachableTypes().types
-        guard !types.isEmpty else { return [] }
+        let (reachable, trying) = typesToClaim()
         let start = now()
         let claim = PushClaim(owner: owner, leaseUntil: start.addingTimeInterval(Self.seconds(Self.lease)))
-        return try await store.claimDuePushes(types: types, limit: Self.batchSize, claim: claim, now: start)
+        var jobs: [PushJob] = []
+        if !reachable.isEmpty {
+            jobs = try await store.claimDuePushes(types: reachable, limit: Self.batchSize, claim: claim, now: start)
+        }
+        for type in trying {
+            let tried = try await store.claimDuePushes(types: [type], limit: 1, claim: claim, now: start)
+            // Nothing due to try it with: the next push queued goes out with the others.
+            if tried.isEmpty { noteReach(true, type: type, reason: "") }
+            jobs += tried
+        }
+        return jobs
+    }
+
+    /// The order types to claim pushes of (APNs not being waited for), and those whose pause is over, each then
+    /// marked as being tried so that one push at a time tries it.
+    private func typesToClaim() -> (reachable: [String], trying: [String]) {
+        unreachable.withLock { waiting in
+            let now = ContinuousClock.now
+            var reachable: [String] = []
+            var trying: [String] = []
+            for type in routes.keys.sorted() {
+                guard let entry = waiting[type] else {
+                    reachable.append(type)
+                    continue
+                }
+                guard entry.until <= now else { continue }
+                trying.append(type)
+                // Until its outcome says more (a round takes far less than a lease).
+                waiting[type]?.until = now + Self.lease
+            }
+            return (reachable, trying)
+        }
     }
 
     /// The order types to claim pushes of now, and when the first of the others is to be tried again.

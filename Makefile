@@ -3,8 +3,9 @@
 SWIFT ?= swift
 DEBIAN_PACKAGES := pkg-config openssl libssl-dev libcurl4-openssl-dev libzip-dev libsqlite3-dev zip unzip curl
 # The tests also start a throwaway PostgreSQL, load and drive pages in Chromium (Selenium), run schemathesis and jsonschema,
-# check SQLite files with the sqlite3 command, and check the alerting rules with promtool (in the prometheus package).
-TEST_PACKAGES := postgresql chromium chromium-driver python3 python3-venv sqlite3 prometheus
+# check SQLite files with the sqlite3 command, check the alerting rules with promtool (in the prometheus package),
+# and run a `serve` an hour behind under libfaketime (faketime).
+TEST_PACKAGES := postgresql chromium chromium-driver python3 python3-venv sqlite3 prometheus faketime
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps test-deps install build format lint alerts test contract run bench bench-http bench-push bench-scale clean

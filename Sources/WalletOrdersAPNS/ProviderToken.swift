@@ -7,6 +7,10 @@ import WalletOrdersCrypto
 /// APNs answers 429 `TooManyProviderTokenUpdates` to tokens renewed more often than every 20 minutes and 403
 /// `ExpiredProviderToken` to tokens older than an hour, so a token is renewed at 50 minutes, or on an
 /// `ExpiredProviderToken` once it is at least 20 minutes old.
+///
+/// A token's age is the longer of what the monotonic clock counted since it was issued and what `now` says: a
+/// step back of the wall clock neither keeps a token past its hour nor throws a fresh one away as issued in the
+/// future. (Before, a step back of any size renewed the token at once, and its `iat` was then the stepped clock's.)
 public final class ProviderToken: Sendable {
     /// A token younger than this is never replaced.
     public static let minimumAge: TimeInterval = 20 * 60
@@ -19,7 +23,19 @@ public final class ProviderToken: Sendable {
     private let keyID: String
     private let teamID: String
     private let now: @Sendable () -> Date
-    private let cached = Mutex<(token: String, issuedAt: Date)?>(nil)
+    private let cached = Mutex<Issued?>(nil)
+
+    private struct Issued {
+        let token: String
+        let issuedAt: Date
+        let instant: ContinuousClock.Instant
+
+        /// How old the token is at `time`: the longer of the two clocks' counts.
+        func age(at time: Date) -> TimeInterval {
+            let counted = (ContinuousClock.now - instant).components
+            return max(time.timeIntervalSince(issuedAt), Double(counted.seconds) + Double(counted.attoseconds) / 1e18)
+        }
+    }
 
     /// A provider for `key`, whose 10-character ID is `keyID`, in team `teamID`.
     public init(key: PrivateKey, keyID: String, teamID: String, now: @escaping @Sendable () -> Date = Date.init) throws {
@@ -34,11 +50,9 @@ public final class ProviderToken: Sendable {
     public func current() throws -> String {
         try cached.withLock { cached in
             let time = now()
-            if let current = cached, time.timeIntervalSince(current.issuedAt) < Self.renewalAge, time >= current.issuedAt {
-                return current.token
-            }
+            if let current = cached, current.age(at: time) < Self.renewalAge { return current.token }
             let token = try issue(at: time)
-            cached = (token, time)
+            cached = Issued(token: token, issuedAt: time, instant: .now)
             return token
         }
     }
@@ -49,8 +63,8 @@ public final class ProviderToken: Sendable {
         try cached.withLock { cached in
             let time = now()
             guard let current = cached, current.token == token else { return true }
-            guard time.timeIntervalSince(current.issuedAt) >= Self.minimumAge else { return false }
-            cached = (try issue(at: time), time)
+            guard current.age(at: time) >= Self.minimumAge else { return false }
+            cached = Issued(token: try issue(at: time), issuedAt: time, instant: .now)
             return true
         }
     }

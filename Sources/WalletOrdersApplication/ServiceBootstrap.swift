@@ -20,15 +20,18 @@ public struct ServiceBootstrap: Sendable {
     public let webhookWorker: WebhookWorker
     /// What sends spans to the collector, when `tracingEndpoint` is set.
     public let tracing: (any Service)?
+    /// The clock the service, its workers and its provider tokens read: the store's (see `StoreClock`).
+    public let clock: StoreClock
     /// Lines for the person starting the service (what was set up for development, and how to use it).
     public let notes: [String]
 
     /// What runs beside the HTTP server: the span exporter when tracing is on (listed first, so it stops last and
     /// sends the spans of everything else's stopping), the store's upkeep (next, so it closes the store after the
-    /// workers), the push worker and the webhook worker.
+    /// workers), the store's clock, the push worker and the webhook worker.
     public var services: [any Service] {
-        (tracing.map { [$0] } ?? []) + [StoreUpkeepService(store: store)]
-            + (pushWorker.map { [PushWorkerService(worker: $0)] } ?? []) + [WebhookWorkerService(worker: webhookWorker)]
+        (tracing.map { [$0] } ?? []) + [StoreUpkeepService(store: store), StoreClockService(clock: clock, store: store)]
+            + (pushWorker.map { [PushWorkerService(worker: $0)] } ?? [])
+            + [WebhookWorkerService(worker: webhookWorker)]
     }
 
     /// A ready service for `configuration`; `extraMerchantKeys` speak for the default merchant beside the
@@ -70,7 +73,9 @@ public struct ServiceBootstrap: Sendable {
                 notes.append("    \(key)")
             }
         }
-        let report = await ServiceChecks.run(configuration, now: now(), clock: now, logger: logger)
+        // `now` is this host's wall clock; what the service writes and compares is read from the store's (once open).
+        let clock = StoreClock(wall: now)
+        let report = await ServiceChecks.run(configuration, now: now(), clock: { clock.now() }, logger: logger)
         let problems = report.problems
         guard problems.isEmpty else {
             throw ConfigurationError(problems.count == 1 ? problems[0] : "\n  " + problems.joined(separator: "\n  "))
@@ -84,6 +89,15 @@ public struct ServiceBootstrap: Sendable {
             await store.close()
             throw ConfigurationError("the database \(configuration.database) cannot be migrated: \(error)")
         }
+        do {
+            try await clock.synchronize(with: store)
+        } catch {
+            logger.warning(
+                "cannot read the database's clock; this host's stands in until it can",
+                metadata: ["error": "\(error)"]
+            )
+        }
+        let now: @Sendable () -> Date = { clock.now() }
         var routes: [String: PushRoute] = [:]
         for type in configuration.orderTypes {
             if let credentials = report.apnsCredentials[type.identifier] { routes[type.identifier] = type.pushRoute(credentials) }
@@ -139,6 +153,7 @@ public struct ServiceBootstrap: Sendable {
             pushWorker: worker,
             webhookWorker: webhookWorker,
             tracing: tracing,
+            clock: clock,
             notes: notes
         )
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `wallet-orders` command: serve, package, verify and administer Wallet orders.
 @main
@@ -11,4 +12,19 @@ struct WalletOrders: AsyncParsableCommand {
             APNSSandbox.self, Device.self,
         ]
     )
+
+    static func main() async {
+        await main(Array(arguments.dropFirst()))
+    }
+
+    /// The process's arguments, its name first. Swift on Linux finds them by walking back from `environ`, and a
+    /// library loaded before its runtime that sets a variable moves `environ` and leaves `CommandLine.arguments`
+    /// empty (swiftlang/swift#76080): libfaketime does, which runs `serve` with its clock stepped. The kernel's
+    /// copy is read then.
+    private static var arguments: [String] {
+        guard CommandLine.arguments.isEmpty, let data = FileManager.default.contents(atPath: "/proc/self/cmdline") else {
+            return CommandLine.arguments
+        }
+        return data.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+    }
 }

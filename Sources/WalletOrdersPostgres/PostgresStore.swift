@@ -21,6 +21,8 @@ public final class PostgresStore: OrderStore {
     private let probing: Task<Void, Never>
     /// The task that listens for other instances' notifications, started by the first subscriber.
     private let listening = Mutex<Task<Void, Never>?>(nil)
+    /// Where the last claims left off in the outbox's order of due pushes (see `claimDuePushes`).
+    let claimCursor = Mutex(OutboxCursor())
 
     /// The channel instances notify each other on.
     static let channel = "wallet_orders"
@@ -139,6 +141,14 @@ public final class PostgresStore: OrderStore {
     public func isReachable() async -> Bool {
         // Known at once while the probe finds the database down; otherwise asked.
         (try? await first(Int.self, "SELECT 1")) == 1
+    }
+
+    public func time() async throws -> Date {
+        // clock_timestamp(), not now(): now() is the time the transaction began.
+        guard let seconds = try await first(Double.self, "SELECT extract(epoch FROM clock_timestamp())::float8") else {
+            throw StoreError.unexpected("the database did not say what time it is")
+        }
+        return Date(timeIntervalSince1970: seconds)
     }
 
     /// Autovacuum keeps PostgreSQL's statistics; a manual ANALYZE helps only after bulk loads.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import WalletOrdersAPNS
 import WalletOrdersStore
 
@@ -10,6 +11,11 @@ import WalletOrdersStore
 /// run out and any worker puts them back in the queue; a live instance's claims are never taken. Workers wake
 /// when the store says pushes were queued (by this instance or, with PostgreSQL, any other), when the next
 /// retry falls due, and at least every `idleWait` in case a change went unannounced.
+///
+/// When no push of a round got an answer (APNs refuses connections or cannot be reached), those pushes go back to
+/// the outbox with their attempt not counted, and the worker claims nothing more for that order type until a pause
+/// of 0.5 s, 1 s, 2 s… up to `longestUnreachablePause` has passed; then it tries one push. An outage of an hour uses
+/// up no push's attempts and next to no CPU, and the outbox drains at the full rate within that pause of APNs' return.
 public final class PushWorker: Sendable {
     /// How many pushes one round takes from the outbox.
     public static let batchSize = 500
@@ -22,6 +28,8 @@ public final class PushWorker: Sendable {
     public static let lease: Duration = .seconds(30)
     /// How often a worker renews its claims and looks for claims whose lease ran out.
     public static let heartbeat: Duration = .seconds(10)
+    /// The longest wait between tries of an APNs that could not be reached.
+    public static let longestUnreachablePause: Duration = .seconds(10)
     /// Delivered and failed pushes are kept this long for admins, then deleted.
     public static let retention: TimeInterval = 7 * 86_400
 
@@ -35,6 +43,13 @@ public final class PushWorker: Sendable {
     private let firstRetryDelay: TimeInterval
     private let onRound: @Sendable (PushRound) -> Void
     private let signal = WakeSignal()
+    /// Order types whose APNs could not be reached, with when to try again.
+    private let unreachable = Mutex<[String: Unreachable]>([:])
+
+    private struct Unreachable {
+        var pause = RetryPause(longest: PushWorker.longestUnreachablePause)
+        var until = ContinuousClock.now
+    }
 
     /// A worker for the order types in `routes` (order type identifier → route). `firstRetryDelay` doubles with
     /// each attempt, with jitter, up to ten minutes. `onRound` hears what each round came to once its outcomes are
@@ -132,7 +147,12 @@ public final class PushWorker: Sendable {
                     // The store refuses writes (its disk full, its server restarting): a due push must not make
                     // this ask again at once.
                     wait = min(wait, pause)
-                } else if let due = try? await store.nextPushDue(types: Array(routes.keys)) {
+                }
+                let (types, unreachableUntil) = reachableTypes()
+                if let unreachableUntil { wait = min(wait, max(unreachableUntil - .now, .milliseconds(50))) }
+                if pause != nil || types.isEmpty {
+                    // Waiting for the store, or for APNs: nothing to ask the store meanwhile.
+                } else if let due = try? await store.nextPushDue(types: types) {
                     // At least a little: a push due now that could not be claimed must not make this spin.
                     let milliseconds = Int64(min(max(due.timeIntervalSince(now()), 0.05), 3_600) * 1_000)
                     wait = min(wait, .milliseconds(milliseconds))
@@ -178,11 +198,72 @@ public final class PushWorker: Sendable {
         return jobs.count
     }
 
-    /// Claims up to `batchSize` due pushes under a fresh lease.
+    /// Claims up to `batchSize` due pushes under a fresh lease, of the order types whose APNs is not being waited for,
+    /// and one push of each whose pause is over, to try it.
     private func claimRound() async throws -> [PushJob] {
+        let (reachable, trying) = typesToClaim()
         let start = now()
         let claim = PushClaim(owner: owner, leaseUntil: start.addingTimeInterval(Self.seconds(Self.lease)))
-        return try await store.claimDuePushes(types: Array(routes.keys), limit: Self.batchSize, claim: claim, now: start)
+        var jobs: [PushJob] = []
+        if !reachable.isEmpty {
+            jobs = try await store.claimDuePushes(types: reachable, limit: Self.batchSize, claim: claim, now: start)
+        }
+        for type in trying {
+            let tried = try await store.claimDuePushes(types: [type], limit: 1, claim: claim, now: start)
+            // Nothing due to try it with: the next push queued goes out with the others.
+            if tried.isEmpty { noteReach(true, type: type, reason: "") }
+            jobs += tried
+        }
+        return jobs
+    }
+
+    /// The order types to claim pushes of (APNs not being waited for), and those whose pause is over, each then
+    /// marked as being tried so that one push at a time tries it.
+    private func typesToClaim() -> (reachable: [String], trying: [String]) {
+        unreachable.withLock { waiting in
+            let now = ContinuousClock.now
+            var reachable: [String] = []
+            var trying: [String] = []
+            for type in routes.keys.sorted() {
+                guard let entry = waiting[type] else {
+                    reachable.append(type)
+                    continue
+                }
+                guard entry.until <= now else { continue }
+                trying.append(type)
+                // Until its outcome says more (a round takes far less than a lease).
+                waiting[type]?.until = now + Self.lease
+            }
+            return (reachable, trying)
+        }
+    }
+
+    /// The order types to claim pushes of now, and when the first of the others is to be tried again.
+    private func reachableTypes() -> (types: [String], nextTry: ContinuousClock.Instant?) {
+        let waiting = unreachable.withLock { $0 }
+        let now = ContinuousClock.now
+        let types = routes.keys.filter { type in waiting[type].map { $0.until <= now } ?? true }.sorted()
+        return (types, waiting.values.map(\.until).filter { $0 > now }.min())
+    }
+
+    /// Notes whether APNs answered any push of a round of `type`: when none, the order type waits a growing pause.
+    private func noteReach(_ reached: Bool, type: String, reason: String) {
+        let (pause, recovered) = unreachable.withLock { state -> (Duration?, Bool) in
+            guard !reached else { return (nil, state.removeValue(forKey: type) != nil) }
+            var entry = state[type] ?? Unreachable()
+            let pause = entry.pause.failed()
+            entry.until = .now + pause
+            state[type] = entry
+            return (pause, false)
+        }
+        if let pause {
+            logger.error(
+                "APNs cannot be reached; its pushes wait in the outbox, their attempts not counted",
+                metadata: ["order_type": "\(type)", "error": "\(reason)", "retry_in": "\(pause)"]
+            )
+        } else if recovered {
+            logger.notice("APNs answers again", metadata: ["order_type": "\(type)"])
+        }
     }
 
     /// Sends claimed pushes, grouped by order type, and records every outcome in one write.
@@ -203,6 +284,13 @@ public final class PushWorker: Sendable {
             let sent = ContinuousClock.now
             let responses = await route.transport.send(requests)
             round.sendDurations.append(ContinuousClock.now - sent)
+            // Not one answer: APNs is out of reach, which says nothing about these pushes.
+            let reached = responses.contains { $0.status != nil }
+            noteReach(reached, type: type, reason: responses.first?.description ?? "")
+            guard reached else {
+                outcomes += group.map { ($0, .unsent(reason: responses.first?.description ?? "APNs did not answer")) }
+                continue
+            }
             for (job, response) in zip(group, responses) {
                 if let reason = response.reason, reason.refusesCredentials { round.refusedCredentials.append((type, reason)) }
                 outcomes.append((job, outcome(of: response, for: job, route: route, token: token)))
@@ -229,6 +317,7 @@ public final class PushWorker: Sendable {
         onRound(round)
         for (job, outcome) in outcomes {
             if case .delivered = outcome { continue }
+            if case .unsent = outcome { continue }
             logger.notice(
                 "push not delivered",
                 metadata: [

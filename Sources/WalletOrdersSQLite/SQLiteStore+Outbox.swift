@@ -101,6 +101,17 @@ extension SQLiteStore {
                     // Still held means a newer pending push for the same order and token exists: it will do.
                     try db.execute(sql: "DELETE FROM push_outbox WHERE \(held)", arguments: [job.id, owner])
                     requeued = true
+                case .unsent(let reason):
+                    try db.execute(
+                        sql: """
+                            UPDATE OR IGNORE push_outbox SET status = 'pending', attempts = attempts - 1, last_error = ?,
+                                                             updated_at = ?, claimed_by = NULL, lease_until = NULL
+                            WHERE \(held)
+                            """,
+                        arguments: [reason, seconds, job.id, owner]
+                    )
+                    try db.execute(sql: "DELETE FROM push_outbox WHERE \(held)", arguments: [job.id, owner])
+                    requeued = true
                 case .failed(let reason), .tokenRejected(let reason):
                     try db.execute(
                         sql: """

@@ -132,6 +132,9 @@ public final class SQLiteStore: OrderStore {
         }
     }
 
+    /// This host's clock: the processes sharing an SQLite file share the host, and read the same clock.
+    public func time() async throws -> Date { Date() }
+
     public func close() async {
         hub.close()
         await checkpointer.close()

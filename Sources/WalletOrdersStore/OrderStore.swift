@@ -23,6 +23,9 @@ public protocol OrderStore: Sendable {
     func diskSpace() -> DiskSpace?
     /// Keeps the query planner's statistics current; cheap when nothing changed. The service calls it from time to time.
     func optimize() async throws
+    /// The time by the store's clock: the database server's for PostgreSQL, the one clock every instance sharing it
+    /// reads alike; this host's for SQLite, whose instances share the host. See `StoreClock`.
+    func time() async throws -> Date
     /// Releases connections and background work; the store is unusable afterwards.
     func close() async
 

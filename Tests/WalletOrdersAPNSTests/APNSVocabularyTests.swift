@@ -79,6 +79,19 @@ import WalletOrdersTesting
         #expect(try provider.current() == second)
     }
 
+    @Test func aProviderTokenOutlivesAStepBackOfTheClock() throws {
+        let keys = DevelopmentKeys.shared
+        let clock = Clock()
+        let provider = try ProviderToken(key: keys.chain.apnsKey, keyID: keys.chain.apnsKeyID, teamID: "T", now: clock.now)
+        let first = try provider.current()
+        clock.advance(-3_600)
+        // Before, a token issued "in the future" was replaced at once, and a renewal refused as too young.
+        #expect(try provider.current() == first, "a fresh token is not thrown away")
+        #expect(try provider.renew(afterRejecting: first) == false, "nor made old enough to renew")
+        clock.advance(3_600 + ProviderToken.renewalAge)
+        #expect(try provider.current() != first, "renewed once the clock says it is 50 minutes old")
+    }
+
     final class Clock: Sendable {
         private let time = Mutex(Date(timeIntervalSince1970: 1_795_342_530))
         var now: @Sendable () -> Date { { self.time.withLock { $0 } } }

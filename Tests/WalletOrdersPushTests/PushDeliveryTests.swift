@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 import WalletOrdersAPNS
 import WalletOrdersAPNSServer
@@ -211,6 +212,41 @@ import WalletOrdersTesting
         await running.value
         #expect(Set(harness.apns.received.map(\.deviceToken)) == ["aa01", "bb02"])
         #expect(try await harness.pushes().map(\.status) == [.delivered, .delivered])
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func anAPNsThatRefusesConnectionsSpendsNoAttemptAndGetsEveryPushOnceWhenItReturns(engine: StoreEngine) async throws {
+        let harness = try await APNSHarness(engine)
+        defer { Task { await harness.stop() } }
+        let order = try await harness.order(devices: ["d1": "aa01", "d2": "aa02"])
+        #expect(try await harness.update(order, status: "completed") == 2)
+        #expect(try await harness.update(order, status: "open") == 2, "a second update while pending adds no push")
+
+        // Nothing listens on this port: every connection is refused.
+        let refused = CurlPushTransport(
+            endpoint: APNSEndpoint(.custom(url: "https://127.0.0.1:\(try freePort())"), caFile: nil),
+            connections: 1,
+            streamsPerConnection: 100
+        )
+        defer { refused.shutdown() }
+        var logger = Logger(label: "push")
+        logger.logLevel = .critical
+        let down = PushWorker(
+            store: harness.store,
+            routes: [DevelopmentKeys.orderType: PushRoute(transport: refused, providerToken: harness.route.providerToken)],
+            logger: logger,
+            firstRetryDelay: 0
+        )
+        // Before, each round spent an attempt (with no delay between them here), and the eighth failed the pushes.
+        for _ in 0..<PushWorker.maxAttempts + 2 { try await down.sendDue() }
+        let waiting = try await harness.pushes()
+        #expect(waiting.count == 2)
+        #expect(waiting.allSatisfy { $0.status == .pending && $0.attempts == 0 }, "\(waiting)")
+
+        // APNs is back: each device gets its push once.
+        #expect(try await harness.worker().sendDue() == 2)
+        #expect(harness.apns.received.map(\.deviceToken).sorted() == ["aa01", "aa02"])
+        #expect(try await harness.pushes().allSatisfy { $0.status == .delivered })
     }
 
     @Test func theLibcurlHereSpeaksHTTP2() throws {

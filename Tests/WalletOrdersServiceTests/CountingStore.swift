@@ -47,6 +47,10 @@ final class CountingStore: OrderStore {
         count()
         try await store.optimize()
     }
+    func time() async throws -> Date {
+        count()
+        return try await store.time()
+    }
     func close() async { await store.close() }
     func events() -> AsyncStream<StoreEvent> { store.events() }
 

@@ -214,6 +214,7 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
                 switch outcome {
                 case .delivered: "delivered"
                 case .retry: "retry"
+                case .unsent: "unsent"
                 case .failed: "failed"
                 case .tokenRejected: "token_rejected"
                 }

@@ -118,6 +118,9 @@ public enum PushOutcome: Sendable, Equatable {
     case delivered
     /// Try again at that time (429, 5xx, network trouble).
     case retry(at: Date, reason: String)
+    /// Never reached APNs (no connection could be made): back in the queue as it was, due at once, the attempt not
+    /// counted. An hour of APNs out of reach must not use up a push's attempts; the worker waits for APNs instead.
+    case unsent(reason: String)
     /// Give up, with APNs' reason.
     case failed(reason: String)
     /// The token is dead for this topic (410 Unregistered, BadDeviceToken, DeviceTokenNotForTopic): its

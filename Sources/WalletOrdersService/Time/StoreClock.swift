@@ -1,0 +1,65 @@
+import Foundation
+import Synchronization
+import WalletOrdersStore
+
+/// The time the service writes and compares: the store's clock (the database server's, with PostgreSQL), read
+/// from time to time and carried forward in between by this process's monotonic clock.
+///
+/// Instances sharing a database compare the times each other wrote: an order's `updatedAt` and `Last-Modified`,
+/// when a push falls due, until when a claim holds, when a link expires, when a provider token was issued. Each
+/// read from its own wall clock, an instance an hour behind would take another's live claims for expired ones and
+/// push twice, leave a dead instance's claims for an hour more, send a `Last-Modified` an hour older than the other
+/// instance sent for the same version, and sign provider tokens APNs calls expired. Read from one clock, they agree;
+/// and a step of this host's wall clock moves nothing here, since time between readings is measured by the
+/// monotonic clock.
+public final class StoreClock: Sendable {
+    /// How often the store's clock is read again (it keeps time better than this process's monotonic clock, which
+    /// drifts a little and stops while the machine sleeps).
+    public static let interval: Duration = .seconds(60)
+
+    private struct State {
+        var reading: (time: Date, at: ContinuousClock.Instant)?
+        var latest = Date.distantPast
+    }
+
+    private let wall: @Sendable () -> Date
+    private let state = Mutex(State())
+
+    /// A clock that answers `wall` until the store's clock has been read.
+    public init(wall: @escaping @Sendable () -> Date = Date.init) {
+        self.wall = wall
+    }
+
+    /// The current time by the store's clock, or by the wall clock while the store's has never been read.
+    public func now() -> Date {
+        state.withLock { state in
+            guard let reading = state.reading else { return wall() }
+            let elapsed = (ContinuousClock.now - reading.at).components
+            let time = reading.time.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+            // A new reading a little below the last answer (the round trip's middle is a guess) must not make time
+            // go back; a store whose own clock stepped back is followed, as every instance follows it.
+            if time < state.latest, state.latest.timeIntervalSince(time) < 1 { return state.latest }
+            state.latest = time
+            return time
+        }
+    }
+
+    /// Reads the store's clock.
+    public func synchronize(with store: any OrderStore) async throws {
+        let before = ContinuousClock.now
+        let time = try await store.time()
+        let after = ContinuousClock.now
+        // The store read its clock somewhere within the round trip: its middle is the best guess.
+        state.withLock { $0.reading = (time, before + (after - before) / 2) }
+    }
+
+    /// Reads the store's clock every `interval` until the task is cancelled; a failed reading leaves the last one
+    /// in use.
+    public func keepSynchronized(with store: any OrderStore) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: Self.interval)
+            if Task.isCancelled { break }
+            try? await synchronize(with: store)
+        }
+    }
+}

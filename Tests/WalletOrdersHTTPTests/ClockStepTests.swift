@@ -1,0 +1,117 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Logging
+import Testing
+import WalletOrdersApplication
+import WalletOrdersHTTP
+import WalletOrdersModel
+import WalletOrdersService
+import WalletOrdersStore
+import WalletOrdersTesting
+
+/// Issue 31, part 6: two instances on one store, the wall clock of one an hour behind the other's. What the
+/// service writes and compares is read from the store's clock (`StoreClock`), so the instances agree.
+@Suite struct ClockStepTests {
+    @Test(arguments: StoreEngine.allCases)
+    func twoInstancesAnHourApartKeepUpdatedAtLastModifiedTagsAndClaimsInStep(engine: StoreEngine) async throws {
+        let folder = try TemporaryDirectory("clock-step")
+        let (store, _) = try await TestStore.make(engine, in: folder)
+        do {
+            try await Self.check(engine, store)
+            await store.close()
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
+    private static func check(_ engine: StoreEngine, _ store: any OrderStore) async throws {
+        let right = StoreClock()
+        let behind = StoreClock(wall: { Date().addingTimeInterval(-3_600) })
+        #expect(behind.now() < right.now().addingTimeInterval(-3_000), "before reading the store's clock, the wall's")
+        try await right.synchronize(with: store)
+        try await behind.synchronize(with: store)
+        #expect(abs(behind.now().timeIntervalSince(right.now())) < 5)
+
+        try await Self.serve(store, clock: right) { a in
+            try await Self.serve(store, clock: behind) { b in
+                let order = try await a.createOrder()
+                #expect(try await b.register(order, device: "d1").status == .created)
+                var tag = try #require(try await a.changed(device: "d1").json["lastModified"]?.stringValue)
+                var updatedAt = Date.distantPast
+                var lastModified = Date.distantPast
+                var lastModifiedText = try #require(try await b.fetch(order).headers[.lastModified])
+                // The instances take turns writing the order; the device asks each in turn too.
+                for round in 0..<6 {
+                    let (writer, other) = round.isMultiple(of: 2) ? (a, b) : (b, a)
+                    let name = round.isMultiple(of: 2) ? "the instance whose clock is right" : "the one an hour behind"
+                    let status = ["completed", "open"][round % 2]
+                    let written = try await writer.patch(order, .object(["status": .string(status)]))
+                    #expect(written.status == .ok)
+                    let text = try #require(written.json["order"]?["updatedAt"]?.stringValue)
+                    let new = try #require(RFC3339.parse(text))
+                    #expect(new > updatedAt, "updatedAt moved forward when written by \(name)")
+                    updatedAt = new
+
+                    let changed = try await other.changed(device: "d1", since: tag)
+                    #expect(changed.json["orderIdentifiers"] == .array([.string(order.id)]), "listed after \(name) wrote")
+                    tag = try #require(changed.json["lastModified"]?.stringValue)
+                    if engine == .sqlite {
+                        #expect(try await writer.changed(device: "d1", since: tag).status == .noContent)
+                    }
+                    let fetched = try await other.fetch(order, headers: [.ifModifiedSince: lastModifiedText])
+                    #expect(fetched.status == .ok, "a device holding the last Last-Modified is not told 304")
+                    for reader in [other, writer] {
+                        let text = try #require(try await reader.fetch(order).headers[.lastModified])
+                        let sent = try #require(Self.httpDate(text))
+                        #expect(sent >= lastModified, "Last-Modified never goes back (after \(name) wrote)")
+                        (lastModified, lastModifiedText) = (sent, text)
+                    }
+                }
+
+                // A write queues a push for d1: the instance behind finds it due, and the lease it takes holds
+                // for the instance whose clock is right, which does not take it back.
+                _ = try await a.patch(order, .object(["status": .string("completed")]))
+                let claim = PushClaim(owner: "behind", leaseUntil: behind.now().addingTimeInterval(30))
+                let claimed = try await store.claimDuePushes(types: [order.type], limit: 10, claim: claim, now: behind.now())
+                #expect(claimed.count == 1, "due at once for the instance behind")
+                #expect(try await store.reclaimExpiredClaims(now: right.now()) == 0, "a live claim stays with its instance")
+                // Left unrenewed, the claim runs out 30 seconds later for the other instance, not an hour later.
+                #expect(try await store.reclaimExpiredClaims(now: right.now().addingTimeInterval(35)) == 1)
+            }
+        }
+    }
+
+    /// Runs `body` against a service on `store` reading `clock`, on a free loopback port.
+    private static func serve(
+        _ store: any OrderStore,
+        clock: StoreClock,
+        _ body: @escaping @Sendable (ServiceHarness.Client) async throws -> Void
+    ) async throws {
+        let metrics = ServiceMetrics()
+        let service = OrderService(
+            store: store,
+            orderTypes: [try ServiceHarness.orderType()],
+            webServiceURL: "https://orders.example.com/wallet",
+            now: { clock.now() },
+            counters: metrics.serviceCounters,
+            merchantKeys: [ServiceHarness.merchantKey]
+        )
+        var configuration = ServiceConfiguration()
+        configuration.port = 0
+        configuration.merchantKeys = [ServiceHarness.merchantKey]
+        var logger = Logger(label: "tests")
+        logger.logLevel = .warning
+        let app = ServiceApplication.make(service: service, metrics: metrics, configuration: configuration, logger: logger)
+        try await app.test(.live) { client in try await body(ServiceHarness.Client(client: client, service: service, store: store)) }
+    }
+
+    private static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.date(from: text)
+    }
+}

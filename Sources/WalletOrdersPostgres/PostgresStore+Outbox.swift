@@ -70,12 +70,13 @@ extension PostgresStore {
                       AND (\(owner)::text IS NULL OR claimed_by = \(owner))
                       AND (\(expiredBefore?.unixSeconds)::bigint IS NULL OR lease_until < \(expiredBefore?.unixSeconds))
                     RETURNING order_type_identifier, order_identifier, device_identifier, push_token, attempts,
-                              next_attempt_at, last_error, created_at),
+                              next_attempt_at, last_error, created_at, merchant_id),
                 requeued AS (
                     INSERT INTO push_outbox (order_type_identifier, order_identifier, device_identifier, push_token,
-                                             status, attempts, next_attempt_at, last_error, created_at, updated_at)
+                                             status, attempts, next_attempt_at, last_error, created_at, updated_at,
+                                             merchant_id)
                     SELECT order_type_identifier, order_identifier, device_identifier, push_token, 'pending', attempts,
-                           next_attempt_at, last_error, created_at, extract(epoch FROM now())::bigint
+                           next_attempt_at, last_error, created_at, extract(epoch FROM now())::bigint, merchant_id
                     FROM gone
                     ON CONFLICT (order_type_identifier, order_identifier, push_token) WHERE status = 'pending'
                     DO NOTHING
@@ -178,11 +179,12 @@ extension PostgresStore {
                         DELETE FROM push_outbox p USING f
                         WHERE p.id = f.id AND p.claimed_by = \(owner)
                         RETURNING p.order_type_identifier, p.order_identifier, p.device_identifier, p.push_token,
-                                  p.attempts - f.uncounted AS attempts, p.created_at, f.at, f.reason)
+                                  p.attempts - f.uncounted AS attempts, p.created_at, f.at, f.reason, p.merchant_id)
                     INSERT INTO push_outbox (order_type_identifier, order_identifier, device_identifier, push_token,
-                                             status, attempts, next_attempt_at, last_error, created_at, updated_at)
+                                             status, attempts, next_attempt_at, last_error, created_at, updated_at,
+                                             merchant_id)
                     SELECT order_type_identifier, order_identifier, device_identifier, push_token, 'pending', attempts,
-                           at, reason, created_at, \(seconds)
+                           at, reason, created_at, \(seconds), merchant_id
                     FROM gone
                     ON CONFLICT (order_type_identifier, order_identifier, push_token) WHERE status = 'pending'
                     DO NOTHING

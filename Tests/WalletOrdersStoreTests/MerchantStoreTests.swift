@@ -149,4 +149,42 @@ import WalletOrdersTesting
             #expect(try await store.merchants().first { $0.slug == "acme" }?.usage == MerchantUsage(orders: 2, assetBytes: 60))
         }
     }
+
+    @Test(arguments: StoreEngine.allCases)
+    func aPushRetriedOrPutBackStaysItsMerchants(engine: StoreEngine) async throws {
+        try await TestStore.with(engine) { store in
+            let acme = try await store.createMerchant(slug: "acme", displayName: "Acme", orderTypes: [], limits: MerchantLimits(), now: start)
+            let type = Writes.type
+            _ = try await store.createOrder(order("acme:1", merchant: acme.id))
+            _ = try await store.register(device: "d1", type: type, id: "acme:1", pushToken: "t1", now: start, maxDevices: nil)
+            _ = try await store.updateOrder(order("acme:1", merchant: acme.id), expectedVersion: 1, now: start.addingTimeInterval(1))
+            func held(by merchant: Int64) async throws -> [PushStatus] {
+                try await store.pushes(PushFilter(merchant: merchant), page: PageRequest(limit: 10)).records.map(\.status)
+            }
+            func claim(at seconds: TimeInterval) async throws -> [PushJob] {
+                try await store.claimDuePushes(
+                    types: [type],
+                    limit: 10,
+                    claim: PushClaim(owner: "me", leaseUntil: start.addingTimeInterval(seconds + 30)),
+                    now: start.addingTimeInterval(seconds)
+                )
+            }
+            #expect(try await held(by: acme.id) == [.pending])
+            // Retried: a new pending row for the same push, still acme's, never the default merchant's.
+            let first = try await claim(at: 2)
+            #expect(first.count == 1)
+            try await store.finishPushes(
+                first.map { ($0, .retry(at: start.addingTimeInterval(3), reason: "429")) },
+                owner: "me",
+                now: start.addingTimeInterval(2)
+            )
+            #expect(try await held(by: acme.id).contains(.pending))
+            #expect(try await held(by: Merchant.defaultID).isEmpty)
+            // Put back by a stopping instance: the same.
+            #expect(try await claim(at: 4).count == 1)
+            #expect(try await store.releaseClaims(owner: "me") == 1)
+            #expect(try await held(by: acme.id).contains(.pending))
+            #expect(try await held(by: Merchant.defaultID).isEmpty)
+        }
+    }
 }

@@ -115,23 +115,23 @@ enum ConsoleTemplates {
         <h2>Devices</h2>
         <table id="devices"><tr><th>Device</th><th>Push token</th><th>Registered</th><th>Updated</th></tr>
         {{#devices}}<tr><td>{{{device}}}</td><td class="token" title="{{{token}}}">{{{token}}}</td><td class="when">{{{registered}}}</td><td class="when">{{{updated}}}</td></tr>
-        {{/devices}}</table>
+        {{/devices}}{{^devices}}<tr><td colspan="4">None.</td></tr>{{/devices}}</table>
         <h2>Pushes</h2>
         <table id="pushes"><tr><th>#</th><th>Device</th><th>Status</th><th>Attempts</th><th>Queued</th><th>Updated</th><th>Update to delivered</th><th>Last error</th></tr>
         {{#pushes}}<tr><td>{{{id}}}</td><td>{{{device}}}</td><td class="{{{status}}}">{{{status}}}</td><td>{{{attempts}}}</td><td class="when">{{{queued}}}</td><td class="when">{{{updated}}}</td><td>{{{latency}}}</td><td>{{{error}}}</td></tr>
-        {{/pushes}}</table>
+        {{/pushes}}{{^pushes}}<tr><td colspan="8">None.</td></tr>{{/pushes}}</table>
         <h2>Links</h2>
         <table id="links"><tr><th>Link</th><th>Kind</th><th>Created</th><th>Expires</th><th>First used</th><th>Downloads</th><th>State</th></tr>
         {{#links}}<tr><td class="mono">{{{id}}}</td><td>{{{kind}}}</td><td class="when">{{{created}}}</td><td class="when">{{{expires}}}</td><td class="when">{{{firstUsed}}}</td><td>{{{downloads}}}</td><td class="{{{state}}}">{{{state}}} {{{revokedAt}}}{{#revoke}}<form method="post" action="{{{revoke}}}"><button type="submit">Revoke</button></form>{{/revoke}}</td></tr>
-        {{/links}}</table>
+        {{/links}}{{^links}}<tr><td colspan="7">None.</td></tr>{{/links}}</table>
         <h2>Webhook deliveries</h2>
         <table id="deliveries"><tr><th>#</th><th>Event</th><th>Endpoint</th><th>Status</th><th>Attempts</th><th>Last answer</th><th>Updated</th><th>Last error</th></tr>
         {{#deliveries}}<tr><td>{{{id}}}</td><td>{{{event}}}</td><td class="mono">{{{endpoint}}}</td><td class="{{{status}}}">{{{status}}}</td><td>{{{attempts}}}</td><td>{{{code}}}</td><td class="when">{{{updated}}}</td><td>{{{error}}}</td></tr>
-        {{/deliveries}}</table>
+        {{/deliveries}}{{^deliveries}}<tr><td colspan="8">None.</td></tr>{{/deliveries}}</table>
         <h2>Device logs that name it</h2>
         <table id="logs"><tr><th>Received</th><th>Last seen</th><th>Times</th><th>From</th><th>Message</th></tr>
         {{#logs}}<tr><td class="when">{{{received}}}</td><td class="when">{{{lastSeen}}}</td><td>{{{count}}}</td><td>{{{from}}}</td><td class="message">{{{message}}}</td></tr>
-        {{/logs}}</table>
+        {{/logs}}{{^logs}}<tr><td colspan="5">None.</td></tr>{{/logs}}</table>
         <h2>The order as stored</h2>
         <pre id="document">{{{document}}}</pre>
 
@@ -156,11 +156,11 @@ enum ConsoleTemplates {
         <h2>Newest pushes</h2>
         <table id="recent-pushes"><tr><th>#</th><th>Order</th><th>Device</th><th>Status</th><th>Attempts</th><th>Updated</th><th>Last error</th></tr>
         {{#pushes}}<tr><td>{{{id}}}</td><td><a href="{{{href}}}">{{{order}}}</a></td><td>{{{device}}}</td><td class="{{{status}}}">{{{status}}}</td><td>{{{attempts}}}</td><td class="when">{{{updated}}}</td><td>{{{error}}}</td></tr>
-        {{/pushes}}</table>
+        {{/pushes}}{{^pushes}}<tr><td colspan="7">None.</td></tr>{{/pushes}}</table>
         <h2>Newest device logs</h2>
         <table id="recent-logs"><tr><th>Received</th><th>Last seen</th><th>Times</th><th>From</th><th>Message</th></tr>
         {{#logs}}<tr><td class="when">{{{received}}}</td><td class="when">{{{lastSeen}}}</td><td>{{{count}}}</td><td>{{{from}}}</td><td class="message">{{{message}}}</td></tr>
-        {{/logs}}</table>
+        {{/logs}}{{^logs}}<tr><td colspan="5">None.</td></tr>{{/logs}}</table>
 
         """
 }

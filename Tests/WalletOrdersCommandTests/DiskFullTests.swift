@@ -203,7 +203,13 @@ import FoundationNetworking
             try await Task.sleep(for: .milliseconds(500))
         }
         #expect(outbox.values.allSatisfy { $0 == 0 }, "nothing left waiting or sending: \(outbox)")
-        #expect(!pushes.times(for: "aaaa0001").isEmpty && !pushes.times(for: "aaaa0002").isEmpty)
+        if pushes.times(for: "aaaa0001").isEmpty || pushes.times(for: "aaaa0002").isEmpty {
+            // What became of them, for whoever reads a failure (a CI run once saw aaaa0002's push never delivered
+            // with nothing left waiting).
+            let failed = try await client.send("GET", "/api/v1/pushes?status=failed&limit=500", merchant: true)
+            let delivered = try await client.send("GET", "/api/v1/pushes?status=delivered&limit=500", merchant: true)
+            Issue.record("both devices of the first order get a push; failed: \(failed.body), delivered: \(delivered.body)")
+        }
 
         // Stopped: the file is sound, and holds every write that was acknowledged.
         #expect(command.stop(), "serve stopped cleanly")

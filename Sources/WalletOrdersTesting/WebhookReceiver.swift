@@ -2,9 +2,7 @@ import Foundation
 
 /// A real HTTP receiver of webhooks on loopback (`Tests/webhooks/receiver.py`), whose answers a test sets, and
 /// the Standard Webhooks package's check of every signature it received.
-///
-/// `@unchecked Sendable`: the stored properties are constants, and `Process` is only signalled and waited for.
-public final class WebhookReceiver: @unchecked Sendable {
+public final class WebhookReceiver: Sendable {
     /// One webhook it answered, its signature checked by the `standardwebhooks` package.
     public struct Verified: Sendable {
         public let id: String
@@ -17,43 +15,15 @@ public final class WebhookReceiver: @unchecked Sendable {
 
     /// Where to send webhooks: `http://127.0.0.1:<port>/`.
     public let url: String
-    private let pid: pid_t
+    private let server: LoopbackScript
     private let folder: TemporaryDirectory
     private let script = SampleOrder.repository.appendingPathComponent("Tests/webhooks/receiver.sh").path
 
     public init() async throws {
-        folder = try TemporaryDirectory("webhooks")
-        let portFile = folder.path("port")
-        // Spawned and reaped directly, not with Foundation's `Process`, whose wait for the exit hung on Linux.
-        let arguments = [script, "serve", portFile, folder.path("log")]
-        let errorPath = try folder.write("err", Data())
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_TRUNC, 0o600)
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var child = pid_t()
-        let spawned = posix_spawn(&child, script, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw Command.CommandError("cannot start the webhook receiver") }
-        pid = child
-        // The first run may make a venv and install the package from PyPI.
-        for _ in 0..<1_200 where !FileManager.default.fileExists(atPath: portFile) {
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        guard let port = try? String(contentsOfFile: portFile, encoding: .utf8) else {
-            kill(pid, SIGKILL)
-            throw Command.CommandError("the webhook receiver did not start: \((try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")")
-        }
-        url = "http://127.0.0.1:\(port)/"
-    }
-
-    deinit {
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let folder = try TemporaryDirectory("webhooks")
+        self.folder = folder
+        server = try await LoopbackScript(script, arguments: { ["serve", $0, folder.path("log")] }, name: "webhook receiver", in: folder)
+        url = "http://127.0.0.1:\(server.port)/"
     }
 
     /// Answers `status` from now on, after waiting `delay` seconds.

@@ -91,6 +91,9 @@ final class DatabaseProbe: Sendable {
         try? await connection?.close()
     }
 
+    /// Makes the probe look now: a call gave up on a connection that closed under it.
+    func lookSoon() { lookNow.wake() }
+
     /// What a failed query says of the database: a lost or refused connection, or PostgreSQL shutting down or
     /// ending the session (SQLSTATE classes 08 and 57P), mean it is out of reach for now: `StoreError.unavailable`,
     /// and the database is marked down until the probe reaches it. Anything else is the query's own failure.

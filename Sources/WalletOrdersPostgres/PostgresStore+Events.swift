@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 import WalletOrdersStore
 
 /// Instances tell each other about queued pushes and new order versions through `NOTIFY`: a notification is
@@ -43,27 +44,37 @@ extension PostgresStore {
     static func listen(client: PooledClient, hub: StoreEventHub, logger: Logger) async {
         var delay = Duration.milliseconds(100)
         while !Task.isCancelled {
+            let listened = Listened()
+            var failure: (any Error)?
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: channel) { notifications in
                         hub.resume()
-                        delay = .milliseconds(100)
+                        listened.flag.store(true, ordering: .relaxed)
                         for try await notification in notifications {
                             if let event = event(notification.payload) { hub.publish(event) }
                         }
                     }
                 }
-                hub.interrupt()
             } catch {
-                hub.interrupt()
-                if Task.isCancelled { return }
+                failure = error
+            }
+            hub.interrupt()
+            if Task.isCancelled { return }
+            if listened.flag.load(ordering: .relaxed) { delay = .milliseconds(100) }
+            if let failure {
                 logger.warning(
                     "listening for other instances failed; trying again",
-                    metadata: ["error": "\(String(reflecting: error))", "retry": "\(delay)"]
+                    metadata: ["error": "\(String(reflecting: failure))", "retry": "\(delay)"]
                 )
             }
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(5))
         }
     }
+}
+
+/// Whether `LISTEN` held on a connection of the listener's: the next failure is then retried after the shortest delay.
+private final class Listened: Sendable {
+    let flag = Atomic(false)
 }

@@ -10,7 +10,7 @@ extension PostgresStore {
         let type = order.orderTypeIdentifier
         let id = order.orderIdentifier
         let statement = CreateOrderStatement(order: order, document: Self.text(order.document))
-        let create = { (connection: PostgresConnection) async throws -> Int64 in
+        let create = { @Sendable (connection: PostgresConnection) async throws -> Int64 in
             guard let row = try await self.rows(statement, on: connection).first else { throw StoreError.orderExists }
             // Run in a transaction whenever the merchant has a maxOrders (see `run`): this undoes the insert.
             guard row.charged else { throw StoreError.quotaExceeded(.maxOrders) }
@@ -41,7 +41,7 @@ extension PostgresStore {
             expectedVersion: expectedVersion,
             now: now.unixSeconds
         )
-        let commit = { (connection: PostgresConnection) async throws -> CommitVersionStatement.Row in
+        let commit = { @Sendable (connection: PostgresConnection) async throws -> CommitVersionStatement.Row in
             guard let row = try await self.rows(statement, on: connection).first else {
                 let exists = try await connection.query(
                     """

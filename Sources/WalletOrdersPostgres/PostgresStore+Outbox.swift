@@ -123,7 +123,9 @@ extension PostgresStore {
         }
         let seconds = now.unixSeconds
         let pushFailed = WebhookEvent.pushFailed
+        let (finished, failures, retries, rejections) = (delivered, failed, retried, rejected)
         let webhooks = try await transaction { connection -> Int in
+            let (delivered, failed, retried, rejected) = (finished, failures, retries, rejections)
             // Every change is guarded by the claim: a push reclaimed from this owner belongs to someone else now.
             // Only a push being sent has an owner, so `claimed_by` alone says it is still this owner's; with
             // `status = 'sending'` too, the planner took the partial index of claims by owner rather than the primary
@@ -240,7 +242,7 @@ extension PostgresStore {
     /// rows), and it took the one by order, or by status, and sorted: a walk over every dead entry the open
     /// transaction kept (16 ms a claim five minutes into one, against 0.5 ms along the due index from the cursor).
     /// With sorting off it takes the index that is already in order.
-    private func inDueOrder<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    private func inDueOrder<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         try await transaction { connection in
             try await connection.query("SET LOCAL enable_sort = off", logger: self.logger)
             return try await body(connection)

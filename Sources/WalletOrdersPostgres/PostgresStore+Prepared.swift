@@ -8,7 +8,8 @@ import WalletOrdersStore
 /// travels with each answer.
 extension PostgresStore {
     /// Every row `statement` answers, read to the end so its connection goes back to the pool at once.
-    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row]
+    where Statement.Row: Sendable {
         try await client.execute(statement, logger: logger)
     }
 

@@ -8,7 +8,7 @@ import WalletOrdersStore
 extension PostgresStore {
     /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws,
     /// with its own error rethrown (PostgresNIO's `withTransaction` wraps it).
-    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         try await client.withConnection { connection in
             try await connection.query("BEGIN", logger: self.logger)
             let result: Result
@@ -82,7 +82,7 @@ extension PostgresStore {
     /// after it in one transaction of ours, and so are the parcels it follows when the write names them: all land,
     /// or none (a statement that throws undoes the files too).
     func run<Result: Sendable>(
-        _ statement: (PostgresConnection) async throws -> Result,
+        _ statement: @escaping @Sendable (PostgresConnection) async throws -> Result,
         replacingFilesOf order: OrderWrite,
         with files: [String: Data]?
     ) async throws -> Result {
@@ -93,10 +93,10 @@ extension PostgresStore {
         return try await transaction { connection in
             let result = try await statement(connection)
             if let files {
-                try await chargeFiles(connection, order, files: files)
-                try await replaceAssets(connection, type: order.orderTypeIdentifier, id: order.orderIdentifier, assets: files)
+                try await self.chargeFiles(connection, order, files: files)
+                try await self.replaceAssets(connection, type: order.orderTypeIdentifier, id: order.orderIdentifier, assets: files)
             }
-            try await replaceTracking(connection, order)
+            try await self.replaceTracking(connection, order)
             return result
         }
     }

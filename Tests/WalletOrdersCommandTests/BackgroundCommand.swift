@@ -51,11 +51,18 @@ final class BackgroundCommand: @unchecked Sendable {
         return output
     }
 
-    /// Stops the command; answers whether it exited cleanly on the signal.
+    /// Stops the command; answers whether it exited cleanly on the signal. One still running 20 s after it is
+    /// killed, so that a server stuck on a request fails its test rather than hanging the whole run.
     @discardableResult
     func stop() -> Bool {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        let deadline = Date().addingTimeInterval(20)
+        while process.isRunning, Date() < deadline { usleep(50_000) }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return false
+        }
         return process.terminationStatus == 0 || process.terminationReason == .uncaughtSignal
     }
 

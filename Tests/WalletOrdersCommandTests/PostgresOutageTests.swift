@@ -128,4 +128,114 @@ import WalletOrdersTesting
         }
         #expect(outbox["pending"] == 0 && outbox["sending"] == 0, "\(outbox)")
     }
+
+    @Test func connectionsKilledInALoopNeverLeaveARequestWaitingAndBothInstancesGoOn() async throws {
+        let cluster = try PostgresCluster.shared
+        let database = try cluster.createDatabase()
+        let name = String(try #require(database.split(separator: "/").last?.split(separator: "?").first))
+        let folder = try TemporaryDirectory("postgres-kills")
+        let keys = try await makeDevelopmentKeys(in: folder)
+        let deployment = try await LocalDeployment.start(in: folder, keys: keys, database: database)
+        defer { deployment.listener.close() }
+        let pushes = deployment.pushes
+        let (first, firstCommand) = try await Instance.start(in: folder, name: "first", environment: deployment.environment)
+        let (second, secondCommand) = try await Instance.start(in: folder, name: "second", environment: deployment.environment)
+        defer {
+            firstCommand.stop()
+            secondCommand.stop()
+        }
+        let order = try await first.createOrder()
+        #expect(try await second.register(order, device: "device-1", pushToken: "bb01"))
+        // One order each, so that the two never race for one order (that answers 409 after a few tries).
+        let other = try await second.createOrder()
+
+        // Every connection of both instances to this database, the listeners' included, killed every 0.3 s for 8 s
+        // while each instance takes merchant writes one after another.
+        let end = ContinuousClock.now + .seconds(8)
+        let killing = Task {
+            var killed = 0
+            while ContinuousClock.now < end {
+                let output = try cluster.psql(
+                    """
+                    SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                    WHERE datname = '\(name)' AND pid <> pg_backend_pid()
+                    """
+                )
+                killed += Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+                try await Task.sleep(for: .milliseconds(300))
+            }
+            return killed
+        }
+        let answers = try await withThrowingTaskGroup(of: [(status: Int?, error: String?, time: Duration)].self) { group in
+            for (instance, order) in [(first, order), (second, other)] {
+                group.addTask {
+                    var answers: [(status: Int?, error: String?, time: Duration)] = []
+                    var number = 0
+                    while ContinuousClock.now < end {
+                        number += 1
+                        let (answer, time) = await Self.timed {
+                            await instance.send(
+                                "PATCH",
+                                "/api/v1/orders/\(order.type)/\(order.id)",
+                                json: .object(["orderNumber": .string("K-\(number)")]),
+                                headers: ["Authorization": "Bearer \(TwoInstancesTests.merchantKey)"]
+                            )
+                        }
+                        answers.append((answer?.status, answer?.body["error"]?.stringValue, time))
+                    }
+                    return answers
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        let killed = try await killing.value
+        let written = answers.filter { $0.status == 200 }.count
+        let refused = answers.filter { $0.status == 503 }
+        let slowest = answers.map(\.time).max() ?? .zero
+        print("kills: \(killed) connections; writes: \(written) 200, \(refused.count) 503, slowest \(slowest)")
+        #expect(killed > 20, "the loop killed connections: \(killed)")
+        // Before: about one write every few seconds waited forever on a query lost with its connection, and its
+        // order's lock kept every later write to the order waiting too.
+        #expect(answers.allSatisfy { $0.status != nil }, "every write answered within 10 s")
+        #expect(answers.allSatisfy { $0.status == 200 || $0.status == 503 }, "\(answers.filter { $0.status != 200 && $0.status != 503 })")
+        #expect(refused.allSatisfy { $0.error?.contains("database") == true }, "\(refused)")
+        #expect(written > 20, "most writes went through: \(written) of \(answers.count)")
+
+        // After: both instances write, both listen again, the device hears of a write, and the outbox drains.
+        for instance in [first, second] {
+            let version = try await MerchantCommandTests.eventually(seconds: 20) {
+                try await instance.patch(order, ["orderNumber": .string("after")])
+            } until: {
+                $0 != nil
+            }
+            #expect(version != nil, "\(instance.base) writes again")
+        }
+        let listening = try await MerchantCommandTests.eventually(seconds: 20) {
+            try cluster.psql(
+                """
+                SELECT count(*) FROM pg_stat_activity
+                WHERE datname = '\(name)' AND query LIKE 'LISTEN%' AND state = 'idle'
+                """
+            ).trimmingCharacters(in: .whitespacesAndNewlines)
+        } until: {
+            $0 == "2"
+        }
+        #expect(listening == "2", "each instance holds a LISTEN connection again")
+        let before = pushes.times(for: "bb01").count
+        #expect(try await first.patch(order, ["orderNumber": .string("heard")]) != nil)
+        let pushed = try await MerchantCommandTests.eventually(seconds: 20) {
+            pushes.times(for: "bb01").count
+        } until: {
+            $0 > before
+        }
+        #expect(pushed > before, "a push after the kills")
+        let outbox = try await MerchantCommandTests.eventually(seconds: 20) {
+            try await first.outbox()
+        } until: {
+            $0["pending"] == 0 && $0["sending"] == 0
+        }
+        #expect(outbox["pending"] == 0 && outbox["sending"] == 0, "\(outbox)")
+        // Before, a server with a write stuck that way never stopped on SIGTERM.
+        for command in [firstCommand, secondCommand] { #expect(command.stop(), "stops on SIGTERM") }
+    }
 }

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Two (or more) builds of the service compared on one SQLite database, because one run on a shared machine moves by
-# more than most changes do: for each binary in turn, a fresh copy of DATABASE is served and wrk measures the
+# Two (or more) builds of the service compared on one database, because one run on a shared machine moves by more
+# than most changes do: for each binary in turn, a fresh copy of DATABASE is served and wrk measures the
 # listing, registration alone, updates alone, then registrations and updates at once. Name the binaries
 # alternately (A B A B) and compare like with like. The fetch (a random order of the first 1,000, warmed first) and the
 # fetch of an unchanged order (a random order of all of them, If-Modified-Since in the future: 304) come first.
 #
 # Usage: Benchmarks/compare.sh DATABASE KEYS BINARY...
 #   DATABASE  a database seeded and kept by `KEEP=1 Benchmarks/scale.sh sqlite ORDERS DEVICES PER_DEVICE`
-#             (data/orders.sqlite in the kept folder; checkpoint it first: sqlite3 DB "PRAGMA wal_checkpoint(TRUNCATE)")
+#             (data/orders.sqlite in the kept folder; checkpoint it first: sqlite3 DB "PRAGMA wal_checkpoint(TRUNCATE)"),
+#             or a PostgreSQL URL of one seeded by `KEEP=1 Benchmarks/scale.sh postgres …`, its cluster started again
+#             (runuser -u postgres -- pg_ctl -D KEPT/pg/data -w start): each binary serves a copy made from it as a
+#             template (`compare_copy` on the same server)
 #   KEYS      that folder's keys/ (the order type and signing identity the database was seeded with)
 #   BINARY    wallet-orders builds, each copied aside into a folder of its own together with the build's
 #             .build/release/*.resources folders: a binary finds its migrations beside itself, or else in the build
@@ -31,8 +34,28 @@ set -a; . "$keys/dev.env"; set +a
 key=merchant-key-for-the-scale-benchmark
 port=18091
 base="http://127.0.0.1:$port"
-export ORDERS=$(sqlite3 "$database" "SELECT count(*) FROM orders") \
-  DEVICES=$(sqlite3 "$database" "SELECT count(DISTINCT device_identifier) FROM registrations") ORDER_TYPE=$WALLET_ORDERS_ORDER_TYPE MERCHANT_KEY=$key \
+case "$database" in
+  postgres://* | postgresql://*)
+    # The same server's maintenance database, and the copy each binary serves.
+    admin=$(sed -E 's|(//[^/]*/)[^?]*|\1postgres|' <<<"$database")
+    seeded=$(sed -E 's|^[^/]*//[^/]*/([^?]*).*|\1|' <<<"$database")
+    served=$(sed -E 's|(//[^/]*/)[^?]*|\1compare_copy|' <<<"$database")
+    query() { psql -X -q -A -t "$database" -c "$1"; }
+    copy() {
+      psql -X -q "$admin" -c "DROP DATABASE IF EXISTS compare_copy" -c "CREATE DATABASE compare_copy TEMPLATE \"$seeded\""
+    } ;;
+  *)
+    served="$work/orders.sqlite"
+    query() { sqlite3 "$database" "$1"; }
+    copy() {
+      rm -f "$work"/orders.sqlite*
+      cp "$database" "$work/orders.sqlite"
+      # Written out before measuring: otherwise the copy's writeback competes with the first runs.
+      sync
+    } ;;
+esac
+export ORDERS=$(query "SELECT count(*) FROM orders") \
+  DEVICES=$(query "SELECT count(DISTINCT device_identifier) FROM registrations") ORDER_TYPE=$WALLET_ORDERS_ORDER_TYPE MERCHANT_KEY=$key \
   FETCHED=1000
 rps() { awk '/Requests\/sec/ {print $2}' "$work/$1.txt"; }
 p99() { awk '/ 99%/ {print $2}' "$work/$1.txt"; }
@@ -40,11 +63,8 @@ p99() { awk '/ 99%/ {print $2}' "$work/$1.txt"; }
 printf '%-28s %8s %8s %9s %8s %9s %9s %15s %6s %10s\n' binary fetch "304" listing p99 register update "both: reg/upd" ratio \
   "reg p99"
 for binary in "$@"; do
-  rm -f "$work"/orders.sqlite*
-  cp "$database" "$work/orders.sqlite"
-  # Written out before measuring: otherwise the copy's writeback competes with the first runs.
-  sync
-  WALLET_ORDERS_DATABASE="$work/orders.sqlite" WALLET_ORDERS_MERCHANT_KEY=$key WALLET_ORDERS_PUBLIC_URL=https://orders.example.com \
+  copy
+  WALLET_ORDERS_DATABASE="$served" WALLET_ORDERS_MERCHANT_KEY=$key WALLET_ORDERS_PUBLIC_URL=https://orders.example.com \
     WALLET_ORDERS_TEMPLATE=${TEMPLATE:-OrderTemplates/sample} WALLET_ORDERS_APNS_KEY= \
     WALLET_ORDERS_LISTING_LIMIT=off WALLET_ORDERS_MERCHANT_LIMIT=off WALLET_ORDERS_AUTH_FAILURE_LIMIT=off \
     "$binary" serve --port $port >"$work/serve.log" 2>&1 &

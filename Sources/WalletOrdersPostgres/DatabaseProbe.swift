@@ -50,7 +50,7 @@ final class DatabaseProbe: Sendable {
     /// connection of its own made with `configuration`. The database is down only when a new connection cannot
     /// be made or cannot run `SELECT 1`: losing the one it had (killed, or the server restarting) makes it try a
     /// new one at once.
-    func run(configuration: PostgresConnection.Configuration, logger: Logger) async {
+    func run(configuration: PostgresConnection.Configuration, watch: CallWatch, logger: Logger) async {
         var configuration = configuration
         configuration.options.connectTimeout = .seconds(10)
         var connection: PostgresConnection?
@@ -70,7 +70,9 @@ final class DatabaseProbe: Sendable {
                             try? await live.close()
                         }
                         defer { watchdog.cancel() }
-                        _ = try await live.query("SELECT 1", logger: logger).collect()
+                        // Watched as the pool's calls are: a query lost with its connection (see `PooledClient`)
+                        // would keep the probe from ever looking again, and the store from closing.
+                        _ = try await watch.run(on: live) { try await live.query("SELECT 1", logger: logger).collect().count }
                     }
                     answered = true
                 } catch {

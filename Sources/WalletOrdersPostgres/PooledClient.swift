@@ -11,13 +11,14 @@ import WalletOrdersStore
 /// instant it closes (the write reaches a pipeline already taken apart, and the query's promise is never failed):
 /// under `pg_terminate_backend` in a loop a store call waited forever about once every few seconds, holding its
 /// order's write lock, so every later write to that order waited too, and the process could not stop. So each call
-/// runs in a task of its own, watched by a second: a call that has no connection within `leaseTimeout`, or whose
-/// connection has closed and which still waits `closedGrace` later, fails with `StoreError.unavailable` (a 503 with
-/// `Retry-After`); the lost query's task is left behind, waiting on nothing, and its connection, closed, has already
-/// left the pool.
+/// runs in a task of its own, which the caller waits for, and `CallWatch` looks at the calls under way twice a second:
+/// a call that has no connection within `leaseTimeout`, or whose connection has closed and which still waits
+/// `closedGrace` later, fails with `StoreError.unavailable` (a 503 with `Retry-After`); the lost query's task is left
+/// behind, waiting on nothing, and its connection, closed, has already left the pool.
 struct PooledClient: Sendable {
     let pool: PostgresClient
     let probe: DatabaseProbe
+    let watch = CallWatch()
 
     /// How long a call waits for a connection: long enough for a pool that is busy, not broken (every connection
     /// in use by queries of a few milliseconds frees one well within it).
@@ -25,8 +26,6 @@ struct PooledClient: Sendable {
     /// How long a call may go on after its connection closed: a query in flight when it closes fails at once, so a
     /// call still waiting a second later waits on a query that was lost.
     static let closedGrace: Duration = .seconds(1)
-    /// How often the watch looks.
-    static let watchInterval: Duration = .milliseconds(500)
 
     /// Every row `query` answers.
     @discardableResult
@@ -47,8 +46,7 @@ struct PooledClient: Sendable {
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         try probe.check()
-        let call = Call<Result>()
-        let work = Task { [pool, probe] in
+        return try await watch.run { [pool, probe] (call: Call<Result>) in
             do {
                 let result = try await pool.withConnection { connection in
                     // After the deadline nobody waits: the connection goes straight back.
@@ -61,13 +59,36 @@ struct PooledClient: Sendable {
                 call.settle(.failure(probe.classify(error)))
             }
         }
-        let watch = Task {
-            if await call.watch() {
-                work.cancel()
-                probe.lookSoon()
-            }
-        }
-        defer { watch.cancel() }
+    }
+
+    static let lost = "the connection to the database was lost"
+}
+
+/// The store calls under way, looked at twice a second while `run` runs: a call that waits too long for a connection,
+/// or goes on too long after its connection closed, is given up (see `PooledClient`).
+final class CallWatch: Sendable {
+    private let calls = Mutex<[ObjectIdentifier: any WatchedCall]>([:])
+
+    /// How often the calls are looked at.
+    static let interval: Duration = .milliseconds(500)
+
+    fileprivate func add(_ call: some WatchedCall) {
+        calls.withLock { $0[ObjectIdentifier(call)] = call }
+    }
+
+    fileprivate func remove(_ call: some WatchedCall) {
+        _ = calls.withLock { $0.removeValue(forKey: ObjectIdentifier(call)) }
+    }
+
+    /// Runs `operation` in a task of its own, which settles the call it is given (and says which connection it uses),
+    /// and waits for the call's outcome: the operation's, or the watch's when it gives the call up.
+    fileprivate func run<Value: Sendable>(_ operation: @escaping @Sendable (Call<Value>) async -> Void) async throws -> Value {
+        let call = Call<Value>()
+        // Started on this thread, up to its first wait, rather than queued: one hop fewer on every store call.
+        let work = Task.immediate { await operation(call) }
+        call.started(work)
+        add(call)
+        defer { remove(call) }
         return try await withTaskCancellationHandler {
             try await call.outcome()
         } onCancel: {
@@ -75,73 +96,102 @@ struct PooledClient: Sendable {
         }
     }
 
-    static let lost = "the connection to the database was lost"
-
-    /// One call's state, shared by the caller, its work and its watch.
-    private final class Call<Value: Sendable>: Sendable {
-        private struct State {
-            var connection: PostgresConnection?
-            var outcome: Swift.Result<Value, any Error>?
-            var waiting: CheckedContinuation<Value, any Error>?
-        }
-
-        private let state = Mutex(State())
-
-        /// Notes the connection the pool lent; answers false when the call has ended already.
-        func leased(_ connection: PostgresConnection) -> Bool {
-            state.withLock { state in
-                guard state.outcome == nil else { return false }
-                state.connection = connection
-                return true
+    /// Runs `query` on `connection`, one of the caller's own outside the pool, watched as a pooled call is: given up
+    /// once the connection has closed and the query still waits `PooledClient.closedGrace` later.
+    func run<Value: Sendable>(
+        on connection: PostgresConnection,
+        _ query: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        try await run { (call: Call<Value>) in
+            _ = call.leased(connection)
+            do {
+                call.settle(.success(try await query()))
+            } catch {
+                call.settle(.failure(error))
             }
         }
+    }
 
-        /// Ends the call with `outcome`, unless it has ended already.
-        func settle(_ outcome: Swift.Result<Value, any Error>) {
-            let waiting = state.withLock { state -> CheckedContinuation<Value, any Error>? in
-                guard state.outcome == nil else { return nil }
-                state.outcome = outcome
-                defer { state.waiting = nil }
-                return state.waiting
-            }
-            waiting?.resume(with: outcome)
+    /// Looks at the calls until cancelled; `gaveUp` is told each time a call was given up.
+    func run(gaveUp: @Sendable () -> Void) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: Self.interval)
+            let now = ContinuousClock.now
+            let underWay = calls.withLock { Array($0.values) }
+            for call in underWay where call.giveUpIfStuck(now: now) { gaveUp() }
         }
+    }
+}
 
-        /// What the call ended with, once it has.
-        func outcome() async throws -> Value {
-            try await withCheckedThrowingContinuation { continuation in
-                let outcome = state.withLock { state in
-                    if state.outcome == nil { state.waiting = continuation }
-                    return state.outcome
-                }
-                if let outcome { continuation.resume(with: outcome) }
-            }
-        }
+private protocol WatchedCall: AnyObject, Sendable {
+    /// Ends the call with `StoreError.unavailable` when it waited too long; answers whether it did.
+    func giveUpIfStuck(now: ContinuousClock.Instant) -> Bool
+}
 
-        /// Looks at the call until it ends, or until it waited `leaseTimeout` for a connection or `closedGrace` past
-        /// its connection's closing; then ends it with `StoreError.unavailable` and answers true.
-        func watch() async -> Bool {
-            let start = ContinuousClock.now
-            var closedAt: ContinuousClock.Instant?
-            while true {
-                do { try await Task.sleep(for: PooledClient.watchInterval) } catch { return false }
-                let now = ContinuousClock.now
-                let (ended, connection) = state.withLock { ($0.outcome != nil, $0.connection) }
-                if ended { return false }
-                let reason: String
-                if let connection {
-                    guard connection.isClosed else { continue }
-                    let since = closedAt ?? now
-                    closedAt = since
-                    guard now - since >= PooledClient.closedGrace else { continue }
-                    reason = PooledClient.lost
-                } else {
-                    guard now - start >= PooledClient.leaseTimeout else { continue }
-                    reason = "no connection to the database came free within \(PooledClient.leaseTimeout)"
-                }
-                settle(.failure(StoreError.unavailable(reason)))
-                return true
-            }
+/// One call's state, shared by the caller, its work and the watch.
+private final class Call<Value: Sendable>: WatchedCall {
+    private struct State {
+        var work: Task<Void, Never>?
+        var connection: PostgresConnection?
+        var closedAt: ContinuousClock.Instant?
+        var outcome: Result<Value, any Error>?
+        var waiting: CheckedContinuation<Value, any Error>?
+    }
+
+    private let start = ContinuousClock.now
+    private let state = Mutex(State())
+
+    func started(_ work: Task<Void, Never>) {
+        state.withLock { $0.work = work }
+    }
+
+    /// Notes the connection the pool lent; answers false when the call has ended already.
+    func leased(_ connection: PostgresConnection) -> Bool {
+        state.withLock { state in
+            guard state.outcome == nil else { return false }
+            state.connection = connection
+            return true
         }
+    }
+
+    /// Ends the call with `outcome`, unless it has ended already; answers whether it did.
+    @discardableResult
+    func settle(_ outcome: Result<Value, any Error>) -> Bool {
+        let (ended, waiting) = state.withLock { state -> (Bool, CheckedContinuation<Value, any Error>?) in
+            guard state.outcome == nil else { return (false, nil) }
+            state.outcome = outcome
+            defer { state.waiting = nil }
+            return (true, state.waiting)
+        }
+        waiting?.resume(with: outcome)
+        return ended
+    }
+
+    /// What the call ended with, once it has.
+    func outcome() async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            let outcome = state.withLock { state in
+                if state.outcome == nil { state.waiting = continuation }
+                return state.outcome
+            }
+            if let outcome { continuation.resume(with: outcome) }
+        }
+    }
+
+    func giveUpIfStuck(now: ContinuousClock.Instant) -> Bool {
+        let reason = state.withLock { state -> String? in
+            guard state.outcome == nil else { return nil }
+            guard let connection = state.connection else {
+                guard now - start >= PooledClient.leaseTimeout else { return nil }
+                return "no connection to the database came free within \(PooledClient.leaseTimeout)"
+            }
+            guard connection.isClosed else { return nil }
+            let closedAt = state.closedAt ?? now
+            state.closedAt = closedAt
+            return now - closedAt >= PooledClient.closedGrace ? PooledClient.lost : nil
+        }
+        guard let reason, settle(.failure(StoreError.unavailable(reason))) else { return false }
+        state.withLock { $0.work }?.cancel()
+        return true
     }
 }

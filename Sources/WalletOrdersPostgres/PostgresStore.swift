@@ -19,6 +19,7 @@ public final class PostgresStore: OrderStore {
     let url: PostgresURL
     private let running: Task<Void, Never>
     private let probing: Task<Void, Never>
+    private let watching: Task<Void, Never>
     /// The task that listens for other instances' notifications, started by the first subscriber.
     private let listening = Mutex<Task<Void, Never>?>(nil)
     /// Where the last claims left off in the outbox's order of due pushes (see `claimDuePushes`).
@@ -40,7 +41,8 @@ public final class PostgresStore: OrderStore {
             backgroundLogger: logger
         )
         let probe = DatabaseProbe()
-        client = PooledClient(pool: pool, probe: probe)
+        let client = PooledClient(pool: pool, probe: probe)
+        self.client = client
         // Queries wait for run() to have started (PostgresNIO warns otherwise): the task says so just before it
         // calls run(), which marks the client running before it first suspends.
         let (started, starting) = AsyncStream.makeStream(of: Void.self)
@@ -51,8 +53,9 @@ public final class PostgresStore: OrderStore {
         let configuration = try? url.connectionConfiguration()
         probing = Task {
             guard let configuration else { return }
-            await probe.run(configuration: configuration, logger: logger)
+            await probe.run(configuration: configuration, watch: client.watch, logger: logger)
         }
+        watching = Task { await client.watch.run { probe.lookSoon() } }
         for await _ in started {}
     }
 
@@ -63,6 +66,8 @@ public final class PostgresStore: OrderStore {
         }
         probing.cancel()
         await probing.value
+        watching.cancel()
+        await watching.value
         running.cancel()
         await running.value
         hub.close()

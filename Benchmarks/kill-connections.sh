@@ -148,6 +148,10 @@ outbox = pg("SELECT coalesce(string_agg(status || ' ' || n, ', '), 'empty') "
             "FROM (SELECT status, count(*) AS n FROM push_outbox GROUP BY status) s")
 print(f"  after: the device's push delivered and the outbox empty within {waited:.2f} s; outbox now: {outbox}")
 PY
+for port in 18211 18212; do
+  echo "  instance $port: calls given up by the watch (a query lost with its connection, or no connection within 5 s):" \
+    "$(grep -c 'gave up a database call' "$work/serve-$port.log" || true)"
+done
 for pid in "${servers[@]}"; do
   kill -TERM "$pid"
   for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done

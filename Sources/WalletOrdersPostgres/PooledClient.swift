@@ -112,20 +112,22 @@ final class CallWatch: Sendable {
         }
     }
 
-    /// Looks at the calls until cancelled; `gaveUp` is told each time a call was given up.
-    func run(gaveUp: @Sendable () -> Void) async {
+    /// Looks at the calls until cancelled; `gaveUp` is told why each time a call was given up.
+    func run(gaveUp: @Sendable (String) -> Void) async {
         while !Task.isCancelled {
             try? await Task.sleep(for: Self.interval)
             let now = ContinuousClock.now
             let underWay = calls.withLock { Array($0.values) }
-            for call in underWay where call.giveUpIfStuck(now: now) { gaveUp() }
+            for call in underWay {
+                if let reason = call.giveUpIfStuck(now: now) { gaveUp(reason) }
+            }
         }
     }
 }
 
 private protocol WatchedCall: AnyObject, Sendable {
-    /// Ends the call with `StoreError.unavailable` when it waited too long; answers whether it did.
-    func giveUpIfStuck(now: ContinuousClock.Instant) -> Bool
+    /// Ends the call with `StoreError.unavailable` when it waited too long; answers why when it did.
+    func giveUpIfStuck(now: ContinuousClock.Instant) -> String?
 }
 
 /// One call's state, shared by the caller, its work and the watch.
@@ -178,7 +180,7 @@ private final class Call<Value: Sendable>: WatchedCall {
         }
     }
 
-    func giveUpIfStuck(now: ContinuousClock.Instant) -> Bool {
+    func giveUpIfStuck(now: ContinuousClock.Instant) -> String? {
         let reason = state.withLock { state -> String? in
             guard state.outcome == nil else { return nil }
             guard let connection = state.connection else {
@@ -190,8 +192,8 @@ private final class Call<Value: Sendable>: WatchedCall {
             state.closedAt = closedAt
             return now - closedAt >= PooledClient.closedGrace ? PooledClient.lost : nil
         }
-        guard let reason, settle(.failure(StoreError.unavailable(reason))) else { return false }
+        guard let reason, settle(.failure(StoreError.unavailable(reason))) else { return nil }
         state.withLock { $0.work }?.cancel()
-        return true
+        return reason
     }
 }

@@ -55,7 +55,12 @@ public final class PostgresStore: OrderStore {
             guard let configuration else { return }
             await probe.run(configuration: configuration, watch: client.watch, logger: logger)
         }
-        watching = Task { await client.watch.run { probe.lookSoon() } }
+        watching = Task {
+            await client.watch.run { reason in
+                logger.warning("gave up a database call, answered as the database being out of reach", metadata: ["reason": "\(reason)"])
+                probe.lookSoon()
+            }
+        }
         for await _ in started {}
     }
 

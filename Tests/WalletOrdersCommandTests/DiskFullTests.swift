@@ -208,7 +208,22 @@ import FoundationNetworking
             // with nothing left waiting).
             let failed = try await client.send("GET", "/api/v1/pushes?status=failed&limit=500", merchant: true)
             let delivered = try await client.send("GET", "/api/v1/pushes?status=delivered&limit=500", merchant: true)
-            Issue.record("both devices of the first order get a push; failed: \(failed.body), delivered: \(delivered.body)")
+            let outbox = try Self.query(
+                database,
+                "SELECT id, device_identifier, status, attempts, next_attempt_at, last_error, created_at, updated_at FROM push_outbox ORDER BY id"
+            )
+            let registered = try Self.query(
+                database,
+                "SELECT device_identifier, push_token, created_at FROM registrations WHERE order_identifier = '\(first.id)'"
+            )
+            Issue.record(
+                """
+                both devices of the first order get a push; failed: \(failed.body), delivered: \(delivered.body)
+                outbox: \(outbox.joined(separator: "\n"))
+                registrations of the first order: \(registered.joined(separator: "\n"))
+                log: \(command.output.suffix(6_000))
+                """
+            )
         }
 
         // Stopped: the file is sound, and holds every write that was acknowledged.

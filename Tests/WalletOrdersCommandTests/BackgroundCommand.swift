@@ -51,8 +51,9 @@ final class BackgroundCommand: @unchecked Sendable {
         return output
     }
 
-    /// Stops the command; answers whether it exited cleanly on the signal. One still running 20 s after it is
-    /// killed, so that a server stuck on a request fails its test rather than hanging the whole run.
+    /// Stops the command; answers whether it exited cleanly on the signal. A command still running 20 s after the
+    /// signal is killed (SIGKILL) and answers false, so that a server stuck on a request fails its test rather than
+    /// hanging the whole run.
     @discardableResult
     func stop() -> Bool {
         if process.isRunning { process.terminate() }

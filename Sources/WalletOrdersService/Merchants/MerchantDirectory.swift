@@ -58,6 +58,10 @@ public final class MerchantDirectory: Sendable {
         let partners = try await store.partners()
         let partnerKeys = try await store.partnerKeys(partnerID: nil)
         state.withLock { state in
+            // Reloads run at once (a change announced, the look every second, a caller's own after a change): one
+            // that read an older version and finished last must not bring back what a newer one left out (a key
+            // revoked, and accepted again until the next look).
+            if let current = state.version, version < current { return }
             state.partners = Dictionary(uniqueKeysWithValues: partners.map { ($0.id, $0) })
             state.partnerKeys = Dictionary(partnerKeys.map { ($0.id, $0) }) { first, _ in first }
             state.version = version

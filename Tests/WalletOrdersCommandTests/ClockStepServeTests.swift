@@ -80,7 +80,7 @@ import FoundationNetworking
         // The device heard of the last update: the outbox drains, whichever instance claimed its push.
         var left = 1
         for _ in 0..<60 where left > 0 {
-            let outbox = try await right.outbox()
+            let outbox = try Instance.outbox(in: try PostgresCluster.shared, database: deployment.environment["WALLET_ORDERS_DATABASE"] ?? "")
             left = (outbox["pending"] ?? 0) + (outbox["sending"] ?? 0)
             if left > 0 { try await Task.sleep(for: .milliseconds(500)) }
         }

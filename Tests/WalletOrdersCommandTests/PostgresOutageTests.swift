@@ -122,7 +122,7 @@ import WalletOrdersTesting
             #expect(DashboardAndAlertsTests.value("wallet_orders_database_reachable", in: try await instance.metrics()) == 1)
         }
         let outbox = try await MerchantCommandTests.eventually(seconds: 20) {
-            try await first.outbox()
+            try Instance.outbox(in: cluster, database: deployment.environment["WALLET_ORDERS_DATABASE"] ?? "")
         } until: {
             $0["pending"] == 0 && $0["sending"] == 0
         }
@@ -230,7 +230,7 @@ import WalletOrdersTesting
         }
         #expect(pushed > before, "a push after the kills")
         let outbox = try await MerchantCommandTests.eventually(seconds: 20) {
-            try await first.outbox()
+            try Instance.outbox(in: cluster, database: deployment.environment["WALLET_ORDERS_DATABASE"] ?? "")
         } until: {
             $0["pending"] == 0 && $0["sending"] == 0
         }

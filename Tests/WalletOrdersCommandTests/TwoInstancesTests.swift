@@ -93,7 +93,7 @@ import FoundationNetworking
         // The killed instance's claims run out (a 30-second lease) and a live instance sends those pushes.
         var outbox: [String: Int] = [:]
         for _ in 0..<120 {
-            outbox = try await first.outbox()
+            outbox = try Instance.outbox(in: try PostgresCluster.shared, database: database)
             if (outbox["pending"] ?? 0) + (outbox["sending"] ?? 0) == 0 { break }
             try await Task.sleep(for: .seconds(1))
         }
@@ -252,14 +252,21 @@ struct Instance: Sendable {
         return (answer.body["registrations"]?.arrayValue ?? []).compactMap { $0["pushToken"]?.stringValue }
     }
 
-    /// Outbox rows by status, counted from the merchant API's listing.
-    func outbox() async throws -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for status in ["pending", "sending"] {
-            let answer = try #require(await send("GET", "/api/v1/pushes?status=\(status)&limit=500", headers: merchant))
-            counts[status] = answer.body["pushes"]?.arrayValue?.count ?? 0
-        }
-        return counts
+    /// Outbox rows waiting and being sent in `database` (a URL on `cluster`), counted in one statement: asked status by
+    /// status through the merchant API, a push going from `sending` back to `pending` (a retry) between the two
+    /// questions is in neither answer, and the outbox looks empty while it is not.
+    static func outbox(in cluster: PostgresCluster, database: String) throws -> [String: Int] {
+        let name = String(database.split(separator: "/").last?.split(separator: "?").first ?? "")
+        let row = try cluster.psql(
+            """
+            SELECT count(*) FILTER (WHERE status = 'pending'), count(*) FILTER (WHERE status = 'sending')
+            FROM push_outbox
+            """,
+            database: name
+        )
+        let counts = row.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").compactMap { Int($0) }
+        try #require(counts.count == 2, "the outbox's counts, not \(row)")
+        return ["pending": counts[0], "sending": counts[1]]
     }
 
     func health() async throws -> Int {

@@ -7,8 +7,14 @@ DEBIAN_PACKAGES := pkg-config openssl libssl-dev libcurl4-openssl-dev libzip-dev
 # and run a `serve` an hour behind under libfaketime (faketime).
 TEST_PACKAGES := postgresql chromium chromium-driver python3 python3-venv sqlite3 prometheus faketime
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Every test has a time limit of its own; this bounds the whole run, so that a hang fails `make test` instead of
+# waiting forever (the tests take 4 to 5 minutes on 2 cores).
+TEST_TIME_LIMIT ?= 30m
+# How many tests run at once. Swift Testing starts every test at once by default; on 2 cores each then waits minutes
+# for a turn, longer than the deadlines of the servers and clients it drives. Ten at once finish as soon in all.
+TEST_WIDTH ?= 10
 
-.PHONY: deps test-deps install build format lint alerts test contract run bench bench-http bench-push bench-scale clean
+.PHONY: deps test-deps install build format lint alerts test test-run contract run bench bench-http bench-push bench-scale clean
 
 ## Install the Debian packages the build needs (and with test-deps, the tests), when any is missing.
 deps:
@@ -52,8 +58,12 @@ alerts: test-deps
 ## (schemathesis against the running server).
 test: test-deps lint alerts
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@$(MAKE) --no-print-directory test-run
 	Tests/contract/schemathesis.sh
+
+## Run the tests already built (what `make test` runs after building; `Tests/stress.sh` runs it again and again).
+test-run:
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) timeout -k 60 $(TEST_TIME_LIMIT) $(SWIFT) test --skip-build
 
 ## Only the API contract check: openapi.json against the running server, with schemathesis (from PyPI).
 contract: test-deps

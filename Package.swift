@@ -364,6 +364,8 @@ let package = Package(
                 "WalletOrdersStore", "WalletOrdersSQLite", "WalletOrdersPostgres", "WalletOrdersModel", "WalletOrdersTesting",
                 // A database at an earlier schema, written directly (migration and checkpoint tests).
                 "WalletOrdersMigrations", .product(name: "GRDB", package: "GRDB.swift"),
+                // Another session of PostgreSQL's own, holding a lock a store's call waits on.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

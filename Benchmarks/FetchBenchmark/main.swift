@@ -73,7 +73,7 @@ func serving<T>(_ router: Router<ServiceRequestContext>, _ body: (Int) async thr
 func wrk(_ url: String, token: String? = nil) throws -> (rate: Double, p99: String, errors: String?) {
     var wrkArguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"]
     if let token { wrkArguments += ["-H", "Authorization: AppleOrder \(token)"] }
-    let result = try Command.run("wrk", wrkArguments + [url])
+    let result = try Command.runBlocking("wrk", wrkArguments + [url])
     guard result.status == 0 else { fatalError("wrk failed: \(result.error)") }
     let lines = result.output.split(separator: "\n")
     let rate = lines.first { $0.hasPrefix("Requests/sec:") }.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0

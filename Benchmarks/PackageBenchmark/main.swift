@@ -84,7 +84,7 @@ let parallelRate = Double(built.load(ordering: .relaxed)) / (Double(now() - para
 
 /// What `openssl speed` reports for RSA-2048 signing: seconds per signature and signatures per second.
 func opensslSpeed(_ arguments: [String]) throws -> (seconds: Double, perSecond: Double) {
-    let result = try Command.run("openssl", ["speed", "-seconds", String(Int(seconds))] + arguments + ["rsa2048"])
+    let result = try Command.runBlocking("openssl", ["speed", "-seconds", String(Int(seconds))] + arguments + ["rsa2048"])
     guard result.status == 0,
         let line = result.output.split(separator: "\n").last(where: { $0.hasPrefix("rsa 2048 bits") })
     else { fatalError("openssl speed failed: \(result.error)") }
@@ -117,7 +117,7 @@ let script = """
     done
     """
 let commandStart = now()
-let commandResult = try Command.run("bash", ["-c", script])
+let commandResult = try Command.runBlocking("bash", ["-c", script])
 guard commandResult.status == 0 else { fatalError("the command baseline failed: \(commandResult.error)") }
 let theirs = Double(now() - commandStart) / 1e9 / Double(commandIterations)
 

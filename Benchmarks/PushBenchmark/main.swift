@@ -56,7 +56,6 @@ func seconds(_ body: () async throws -> Void) async rethrows -> Double {
 /// were not answered 200.
 func measureTransport(_ endpoint: APNSEndpoint) async -> (rate: Double, failures: Int) {
     let transport = CurlPushTransport(endpoint: endpoint, connections: 1, streamsPerConnection: streams)
-    defer { transport.shutdown() }
     _ = await transport.send([APNSRequest(topic: topic, deviceToken: tokens[0], providerToken: token)])
     var failures = 0
     let time = await seconds {
@@ -72,6 +71,7 @@ func measureTransport(_ endpoint: APNSEndpoint) async -> (rate: Double, failures
             }
         }
     }
+    await transport.shutdown()
     return (Double(count) / time, failures)
 }
 
@@ -203,7 +203,7 @@ func measureOutbox(_ endpoint: APNSEndpoint) async throws -> (rate: Double, deli
     running.cancel()
     await running.value
     let counts = try await store.pushCounts()
-    transport.shutdown()
+    await transport.shutdown()
     await store.close()
     return (Double(count) / time, counts[.delivered], counts[.pending])
 }

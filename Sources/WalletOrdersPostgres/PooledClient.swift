@@ -92,6 +92,9 @@ final class CallWatch: Sendable {
         return try await withTaskCancellationHandler {
             try await call.outcome()
         } onCancel: {
+            // The caller stops waiting at once, as it does on SQLite: a query lost with its connection, or one waiting
+            // on a lock, must not keep a cancelled caller (a stopping worker, a test past its time limit) waiting.
+            call.settle(.failure(CancellationError()))
             work.cancel()
         }
     }

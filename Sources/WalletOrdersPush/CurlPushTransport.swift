@@ -28,7 +28,10 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
     private var headerLists: [String: HeaderList] = [:]
     /// Every push's body, `{}`: libcurl reads it in place, so it lives as long as the transport.
     private let pushBody = strdup("{}")
-    private let stopped = DispatchSemaphore(value: 0)
+    /// Whether the transfer thread was started (by the first push), and whether it has ended; who waits for it to.
+    private var started = false
+    private var ended = false
+    private var waitingForStop: [CheckedContinuation<Void, Never>] = []
 
     private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
@@ -75,30 +78,26 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
         }
         self.multi = multi
         startupFailure = failure
-        guard failure == nil else {
-            stopping = true
-            return
-        }
-        // The thread holds the transport until `shutdown()` ends its loop. (An unowned capture trapped when the
-        // transport was let go before the thread first ran: a `serve` that failed right after starting.)
-        let thread = Thread { self.loop() }
-        thread.name = "wallet-orders-apns"
-        thread.start()
+        if failure != nil { stopping = true }
     }
 
-    /// Stops the transfer thread; requests still in flight are answered `notAnswered`.
-    public func shutdown() {
-        let first = lock.withLock { () -> Bool in
-            defer { stopping = true }
-            return !stopping
+    /// Stops the transfer thread and returns once it has ended; requests still in flight are answered `notAnswered`.
+    /// Whoever made the transport calls this when done with it: the thread holds the transport until then.
+    public func shutdown() async {
+        await withCheckedContinuation { continuation in
+            let (wake, done) = lock.withLock { () -> (Bool, Bool) in
+                stopping = true
+                guard started, !ended else { return (false, true) }
+                waitingForStop.append(continuation)
+                return (true, false)
+            }
+            if wake, let multi { Self.wake(multi) }
+            if done { continuation.resume() }
         }
-        guard first, let multi else { return }
-        Self.wake(multi)
-        stopped.wait()
     }
 
     deinit {
-        shutdown()
+        // Only once the thread has ended, or never started: it holds the transport while it runs.
         for easy in idle { curl_easy_cleanup(easy) }
         if let multi { curl_multi_cleanup(multi) }
         headerLists.removeAll()
@@ -114,6 +113,14 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
             let accepted = lock.withLock { () -> Bool in
                 guard !stopping else { return false }
                 queued.append(contentsOf: transfers)
+                if !started {
+                    started = true
+                    // The thread holds the transport until `shutdown()` ends its loop. (An unowned capture trapped
+                    // when the transport was let go before the thread first ran.)
+                    let thread = Thread { self.loop() }
+                    thread.name = "wallet-orders-apns"
+                    thread.start()
+                }
                 return true
             }
             guard accepted else {
@@ -204,7 +211,12 @@ public final class CurlPushTransport: PushTransport, @unchecked Sendable {
                 for transfer in Array(backlog[next...]) + incoming + Array(active.values) {
                     finish(transfer, .notAnswered("the push transport shut down"), active: &active)
                 }
-                stopped.signal()
+                let waiting = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+                    ended = true
+                    defer { waitingForStop = [] }
+                    return waitingForStop
+                }
+                for continuation in waiting { continuation.resume() }
                 return
             }
             backlog.append(contentsOf: incoming)

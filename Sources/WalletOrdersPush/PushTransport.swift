@@ -4,6 +4,14 @@ import WalletOrdersAPNS
 /// Carries pushes to APNs. Sends a batch concurrently and answers in the same order.
 public protocol PushTransport: Sendable {
     func send(_ requests: [APNSRequest]) async -> [APNSResponse]
+    /// Stops whatever the transport runs (threads, connections) and returns once it has; later pushes are answered
+    /// as not sent.
+    func shutdown() async
+}
+
+extension PushTransport {
+    /// A transport that runs nothing of its own has nothing to stop.
+    public func shutdown() async {}
 }
 
 /// Where APNs is and how to reach it.

@@ -105,6 +105,11 @@ public final class PushWorker: Sendable {
         }
     }
 
+    /// Shuts down the transports of the worker's routes, once it has stopped for good (by whoever made them).
+    public func shutdownTransports() async {
+        for route in routes.values { await route.transport.shutdown() }
+    }
+
     private func sendUntilCancelled() async {
         await withTaskGroup(of: Void.self) { rounds in
             var inFlight = 0

@@ -4,12 +4,12 @@ extension Command {
     /// Checks a package's signature with the `openssl` command, not with our own code: unzips `package` with `unzip`
     /// and runs `openssl cms -verify` on its signature over its manifest.json, chained to the root at `rootPath`.
     /// The result is openssl's (status 0 when the signature verifies).
-    public static func verifySignature(ofPackage package: Data, rootPath: String) throws -> Result {
+    public static func verifySignature(ofPackage package: Data, rootPath: String) async throws -> Result {
         let folder = try TemporaryDirectory("openssl-verify")
         let zip = try folder.write("package.order", package)
-        let unzipped = try run("unzip", ["-q", zip, "-d", folder.path("files")])
+        let unzipped = try await run("unzip", ["-q", zip, "-d", folder.path("files")])
         guard unzipped.status == 0 else { return unzipped }
-        return try run(
+        return try await run(
             "openssl",
             [
                 "cms", "-verify", "-binary", "-inform", "DER", "-in", folder.path("files/signature"),

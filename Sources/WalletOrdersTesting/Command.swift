@@ -9,13 +9,28 @@ public enum Command {
         public let error: String
     }
 
-    /// Runs `executable` (looked up on PATH unless it has a slash) with `arguments` and waits for it.
+    /// Runs `executable` (looked up on PATH unless it has a slash) with `arguments` and waits for it, on a thread of
+    /// its own (see `onOwnThread`).
+    @discardableResult
+    public static func run(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String]? = nil,
+        directory: String? = nil,
+        input: Data? = nil
+    ) async throws -> Result {
+        try await onOwnThread {
+            try runBlocking(executable, arguments, environment: environment, directory: directory, input: input)
+        }
+    }
+
+    /// `run`, waiting on the calling thread: only for code that is not async (a process's exit handler).
     ///
     /// Spawned with `posix_spawn` and reaped with `waitpid`, not with Foundation's `Process`: on Linux that
     /// notices an exit through a descriptor the child inherits, so a program that leaves a daemon behind
     /// (`pg_ctl start`) would never be seen to finish.
     @discardableResult
-    public static func run(
+    public static func runBlocking(
         _ executable: String,
         _ arguments: [String],
         environment: [String: String]? = nil,

@@ -28,11 +28,14 @@ public final class LoopbackScript: @unchecked Sendable {
             throw Command.CommandError("cannot start the \(name)")
         }
         pid = child
-        for _ in 0..<1_200 where !FileManager.default.fileExists(atPath: portFile) {
-            try await Task.sleep(for: .milliseconds(100))
+        _ = await eventually(timeout: .seconds(180), interval: .milliseconds(100)) {
+            ((try? String(contentsOfFile: portFile, encoding: .utf8)).map { !$0.isEmpty } ?? false)
+                || waitpid(child, nil, WNOHANG) == child
         }
-        guard let port = try? String(contentsOfFile: portFile, encoding: .utf8) else {
+        guard let port = try? String(contentsOfFile: portFile, encoding: .utf8), !port.isEmpty else {
             kill(child, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) == -1 && errno == EINTR {}
             throw Command.CommandError(
                 "the \(name) did not start: \((try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")"
             )

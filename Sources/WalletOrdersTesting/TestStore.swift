@@ -72,14 +72,14 @@ public enum TestStore {
 
     /// A new database in the shared cluster, already migrated: a copy of a template migrated once per process.
     public static func postgresDatabase() async throws -> String {
-        let cluster = try PostgresCluster.shared
+        let cluster = try await PostgresCluster.shared
         try await template.prepare(cluster)
-        return try cluster.createDatabase(template: Template.name)
+        return try await cluster.createDatabase(template: Template.name)
     }
 
     /// An empty database in the shared cluster, with no migrations applied.
-    public static func emptyPostgresDatabase() throws -> String {
-        try PostgresCluster.shared.createDatabase()
+    public static func emptyPostgresDatabase() async throws -> String {
+        try await PostgresCluster.shared.createDatabase()
     }
 
     static let quietLogger: Logger = {
@@ -99,7 +99,7 @@ public enum TestStore {
         func prepare(_ cluster: PostgresCluster) async throws {
             if preparation == nil {
                 preparation = Task {
-                    _ = try cluster.createDatabase(named: Self.name)
+                    _ = try await cluster.createDatabase(named: Self.name)
                     let store = await PostgresStore(
                         url: try PostgresURL(cluster.url(database: Self.name)),
                         connections: 1,
@@ -112,6 +112,11 @@ public enum TestStore {
                         await store.close()
                         throw error
                     }
+                    // PostgreSQL copies a database only while no session is connected to it. The store's `close()`
+                    // has closed its connections, but each backend ends a moment after its client goes, so the
+                    // copies wait for the last one; and no connection may open on the template from now on.
+                    try await cluster.psql("ALTER DATABASE \"\(Self.name)\" WITH ALLOW_CONNECTIONS false")
+                    try await cluster.waitForNoSessions(of: Self.name)
                 }
             }
             try await preparation?.value

@@ -27,8 +27,8 @@ public final class WebhookReceiver: Sendable {
     }
 
     /// Answers `status` from now on, after waiting `delay` seconds.
-    public func answer(_ status: Int, delay: Double = 0) throws {
-        let result = try Command.run(
+    public func answer(_ status: Int, delay: Double = 0) async throws {
+        let result = try await Command.run(
             "curl",
             ["-sf", "-X", "POST", url + "control", "-d", #"{"status": \#(status), "delay": \#(delay)}"#]
         )
@@ -45,19 +45,15 @@ public final class WebhookReceiver: Sendable {
         lines().filter { $0["event"] as? String == "answered" && $0["status"] as? Int == status }.count
     }
 
-    /// Waits up to `seconds` until `count` webhooks were answered 2xx; answers whether they were.
+    /// Waits up to `seconds` (a minute at least) until `count` webhooks were answered 2xx; answers whether they were.
     public func waitForDeliveries(_ count: Int, seconds: Int) async throws -> Bool {
-        for _ in 0..<seconds * 10 {
-            if answered(200) >= count { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return answered(200) >= count
+        await eventually(timeout: .seconds(max(seconds, 60)), interval: .milliseconds(100)) { answered(200) >= count }
     }
 
     /// Every webhook answered 2xx, its signature checked against `secrets` by the `standardwebhooks` package;
     /// throws when any signature is wrong.
-    public func verified(secrets: [String]) throws -> [Verified] {
-        let result = try Command.run(script, ["verify", folder.path("log")] + secrets)
+    public func verified(secrets: [String]) async throws -> [Verified] {
+        let result = try await Command.run(script, ["verify", folder.path("log")] + secrets)
         guard result.status == 0,
             let json = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
             let entries = json["verified"] as? [[String: Any]]

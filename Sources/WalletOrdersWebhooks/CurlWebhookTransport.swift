@@ -33,14 +33,16 @@ public struct WebhookAnswer: Sendable, Equatable {
 }
 
 /// Sends webhooks over HTTP/1.1 or HTTP/2 with libcurl, from a few threads of its own, each with one easy handle
-/// whose connections it keeps for the next request to the same host.
+/// whose connections it keeps for the next request to the same host. The threads start with the first request and
+/// end with `shutdown()`, which whoever made the transport calls when done with it.
 ///
 /// Requests go where merchants say, so the transport is careful: every address is checked as a connection opens
 /// (`AddressPolicy`, unless private addresses are allowed), redirects are not followed, proxies from the environment
 /// are ignored, connecting and the whole request have short timeouts, and no more than `maxResponseBytes` of an
 /// answer is read.
 ///
-/// `@unchecked Sendable`: the queue is guarded by `condition`; each thread alone touches its easy handle.
+/// `@unchecked Sendable`: the queue and the threads' state are guarded by `condition`; each thread alone touches its
+/// easy handle.
 public final class CurlWebhookTransport: @unchecked Sendable {
     /// Requests in flight at once: the number of threads.
     public let concurrency: Int
@@ -49,8 +51,11 @@ public final class CurlWebhookTransport: @unchecked Sendable {
     private let timeout: TimeInterval
     private let condition = NSCondition()
     private var queue: [Job] = []
+    private var started = false
     private var stopping = false
     private var running = 0
+    /// Who waits in `shutdown()` for the threads to end.
+    private var waitingForStop: [CheckedContinuation<Void, Never>] = []
     /// How much of an answer is read before the transfer is cut: its status code is all that counts.
     public static let maxResponseBytes = 64 * 1_024
 
@@ -68,29 +73,40 @@ public final class CurlWebhookTransport: @unchecked Sendable {
         self.allowPrivate = allowPrivate
         self.connectTimeout = connectTimeout
         self.timeout = timeout
-        _ = Self.globalInit
-        running = self.concurrency
-        for index in 0..<self.concurrency {
-            let thread = Thread { self.loop() }
-            thread.name = "wallet-orders-webhooks-\(index)"
-            thread.start()
-        }
     }
 
-    /// Stops the threads once the requests already queued are answered.
-    public func shutdown() {
-        condition.withLock {
-            stopping = true
-            condition.broadcast()
-            while running > 0 { condition.wait() }
+    /// Stops the threads once the requests already queued are answered, and returns when they have ended; later
+    /// requests are answered at once as not sent.
+    public func shutdown() async {
+        await withCheckedContinuation { continuation in
+            let ended = condition.withLock { () -> Bool in
+                stopping = true
+                condition.broadcast()
+                guard running > 0 else { return true }
+                waitingForStop.append(continuation)
+                return false
+            }
+            if ended { continuation.resume() }
         }
     }
 
     /// POSTs `request`; never throws: what went wrong is in the answer.
     public func send(_ request: WebhookRequest) async -> WebhookAnswer {
-        await withCheckedContinuation { continuation in
+        guard Self.globalInit == CURLE_OK else {
+            return WebhookAnswer(statusCode: nil, error: "libcurl: curl_global_init failed (\(Self.globalInit.rawValue))")
+        }
+        return await withCheckedContinuation { continuation in
             let accepted = condition.withLock { () -> Bool in
                 guard !stopping else { return false }
+                if !started {
+                    started = true
+                    running = concurrency
+                    for index in 0..<concurrency {
+                        let thread = Thread { self.loop() }
+                        thread.name = "wallet-orders-webhooks-\(index)"
+                        thread.start()
+                    }
+                }
                 queue.append(Job(request: request, continuation: continuation))
                 condition.signal()
                 return true
@@ -103,10 +119,13 @@ public final class CurlWebhookTransport: @unchecked Sendable {
         let easy = curl_easy_init()
         defer {
             if let easy { curl_easy_cleanup(easy) }
-            condition.withLock {
+            let waiting = condition.withLock { () -> [CheckedContinuation<Void, Never>] in
                 running -= 1
-                condition.broadcast()
+                guard running == 0 else { return [] }
+                defer { waitingForStop = [] }
+                return waitingForStop
             }
+            for continuation in waiting { continuation.resume() }
         }
         while true {
             let job = condition.withLock { () -> Job? in
@@ -134,9 +153,14 @@ public final class CurlWebhookTransport: @unchecked Sendable {
     private func perform(_ request: WebhookRequest, on easy: UnsafeMutableRawPointer) -> WebhookAnswer {
         let transfer = Transfer(allowPrivate: allowPrivate)
         var headers: UnsafeMutablePointer<curl_slist>?
-        // libcurl sends `Expect: 100-continue` before a larger body and waits for an answer many servers never give.
-        for line in request.headers + ["Expect:"] { headers = curl_slist_append(headers, line) }
         defer { curl_slist_free_all(headers) }
+        // libcurl sends `Expect: 100-continue` before a larger body and waits for an answer many servers never give.
+        for line in request.headers + ["Expect:"] {
+            guard let longer = curl_slist_append(headers, line) else {
+                return WebhookAnswer(statusCode: nil, error: "libcurl: curl_slist_append failed (out of memory)")
+            }
+            headers = longer
+        }
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         let failure = withExtendedLifetime(transfer) { () -> String? in
             let setup: [CURLcode] = [

@@ -86,6 +86,11 @@ public final class WebhookWorker: Sendable {
         }
     }
 
+    /// Shuts down the worker's transport, once it has stopped for good (by whoever made it).
+    public func shutdownTransport() async {
+        await transport.shutdown()
+    }
+
     private func sendUntilCancelled() async {
         var lastPrune = Date.distantPast
         await withTaskGroup(of: Void.self) { rounds in

@@ -5,7 +5,7 @@ import WalletOrdersAPNS
 import WalletOrdersCrypto
 import WalletOrdersTesting
 
-@Suite struct APNSVocabularyTests {
+@Suite(.timeLimit(.minutes(5))) struct APNSVocabularyTests {
     @Test func everyDocumentedReasonReadsBackAsItself() {
         #expect(APNSReason.documented.count == 32)
         for reason in APNSReason.documented {

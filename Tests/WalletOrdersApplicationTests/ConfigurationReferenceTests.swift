@@ -7,7 +7,7 @@ import WalletOrdersTesting
 
 /// docs/configuration.md cannot drift from the code: every key the reader reads is a `Setting`, each is in the
 /// reference with its environment name, and each environment name is the one the reader really reads.
-@Suite struct ConfigurationReferenceTests {
+@Suite(.timeLimit(.minutes(5))) struct ConfigurationReferenceTests {
     static let reference = SampleOrder.repository.appendingPathComponent("docs/configuration.md")
 
     @Test(arguments: Setting.allCases)

@@ -4,7 +4,7 @@ import WalletOrdersApplication
 import WalletOrdersHTTP
 import WalletOrdersTesting
 
-@Suite struct ConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct ConfigurationTests {
     @Test func defaultsNeedNoFile() async throws {
         let configuration = try await ServiceConfiguration.load(file: nil, environment: [:])
         #expect(configuration.host == "127.0.0.1")
@@ -116,7 +116,7 @@ import WalletOrdersTesting
     }
 }
 
-@Suite struct DatabaseSettingTests {
+@Suite(.timeLimit(.minutes(5))) struct DatabaseSettingTests {
     @Test func aPostgresURLPicksPostgreSQLAndAnythingElseIsAnSQLiteFile() async throws {
         let postgres = try await ServiceConfiguration.load(
             file: nil,
@@ -141,7 +141,7 @@ import WalletOrdersTesting
 }
 
 /// The limits on clients: read from the file and the environment, refused with a sentence when malformed.
-@Suite struct ClientLimitsConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct ClientLimitsConfigurationTests {
     @Test func limitsAreReadFromTheFileAndTheEnvironment() async throws {
         let defaults = try await ServiceConfiguration.load(file: nil, environment: [:])
         #expect(defaults.clientLimits == ClientLimits())

@@ -6,7 +6,7 @@ import WalletOrdersCrypto
 import WalletOrdersTesting
 
 /// The checks `serve` makes before starting (and `doctor` prints), against real certificates and keys.
-@Suite struct StartupCheckTests {
+@Suite(.timeLimit(.minutes(5))) struct StartupCheckTests {
     let keys = DevelopmentKeys.shared
     let folder: TemporaryDirectory
 
@@ -138,7 +138,7 @@ import WalletOrdersTesting
 
     @Test func aPostgresDatabaseIsCheckedAndAnUnreachableOneRefused() async throws {
         var configuration = configuration()
-        let url = try TestStore.emptyPostgresDatabase()
+        let url = try await TestStore.emptyPostgresDatabase()
         configuration.database = try DatabaseLocation(url)
         // A server that answers is given minutes: the whole suite at once can hold this machine's cores that long.
         let findings = await ServiceChecks.run(configuration, now: Date(), databaseTimeout: .seconds(300)).findings
@@ -176,7 +176,7 @@ import WalletOrdersTesting
 }
 
 /// Configured keys carry at least 128 bits and serve one role each: `doctor` and `serve` refuse the others.
-@Suite struct KeyStrengthTests {
+@Suite(.timeLimit(.minutes(5))) struct KeyStrengthTests {
     @Test func weakKeysAreRefusedAndRandomOnesAccepted() {
         for weak in [
             "aaaaaaaaaaaaaaaa", "short", "env-key-0123456789", String(repeating: "a", count: 64),

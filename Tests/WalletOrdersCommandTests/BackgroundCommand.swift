@@ -6,7 +6,7 @@ import WalletOrdersTesting
 
 /// Runs `wallet-orders keys dev --out <folder>/keys` and answers the settings its dev.env holds.
 func makeDevelopmentKeys(in folder: TemporaryDirectory) async throws -> [String: String] {
-    let made = try Command.run(Command.walletOrdersBinary, ["keys", "dev", "--out", folder.path("keys")])
+    let made = try await Command.run(Command.walletOrdersBinary, ["keys", "dev", "--out", folder.path("keys")])
     #expect(made.status == 0, "\(made.error)")
     let type = try await ServiceConfiguration.orderType(environmentFile: folder.path("keys/dev.env"))
     return try #require(type, "keys dev wrote its settings").environment
@@ -42,20 +42,32 @@ final class BackgroundCommand: @unchecked Sendable {
     /// Everything the command has printed so far.
     var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
 
-    /// Waits up to `seconds` for the output to contain `text`; answers the output.
+    /// Waits up to `seconds` (generous: a cold machine starts slowly) for the output to contain `text`; answers the
+    /// output.
     @discardableResult
-    func waitFor(_ text: String, seconds: Int = 10) async throws -> String {
-        for _ in 0..<seconds * 10 where !output.contains(text) {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+    func waitFor(_ text: String, seconds: Int = 120) async throws -> String {
+        _ = await eventually(timeout: .seconds(seconds), interval: .milliseconds(100)) { output.contains(text) || !process.isRunning }
         return output
     }
 
-    /// Stops the command; answers whether it exited cleanly on the signal. A command still running 20 s after the
-    /// signal is killed (SIGKILL) and answers false, so that a server stuck on a request fails its test rather than
-    /// hanging the whole run.
-    @discardableResult
-    func stop() -> Bool {
+    /// Stops the command and answers whether it exited cleanly on the signal, waiting on a thread of its own. A
+    /// command still running 20 s after the signal is killed (SIGKILL) and answers false, so that a server stuck on a
+    /// request fails its test rather than hanging the whole run.
+    func stopped() async -> Bool {
+        let process = process
+        return (try? await onOwnThread { Self.stop(process) }) ?? false
+    }
+
+    /// Stops the command without waiting for it (for `defer` and `deinit`): SIGTERM now, and SIGKILL from a thread of
+    /// its own if it still runs 20 s later.
+    func stop() {
+        guard process.isRunning else { return }
+        let process = process
+        process.terminate()
+        Thread { _ = Self.stop(process) }.start()
+    }
+
+    private static func stop(_ process: Process) -> Bool {
         if process.isRunning { process.terminate() }
         let deadline = Date().addingTimeInterval(20)
         while process.isRunning, Date() < deadline { usleep(50_000) }
@@ -102,13 +114,13 @@ struct DevelopmentServer {
     }
 
     /// curl from the repository folder, with `-s`; answers what it printed.
-    func curl(_ arguments: [String]) throws -> String {
-        try Command.run("curl", ["-s"] + arguments, directory: Self.repository.path).output
+    func curl(_ arguments: [String]) async throws -> String {
+        try await Command.run("curl", ["-s"] + arguments, directory: Self.repository.path).output
     }
 
     /// Creates Examples/order.json through the merchant API; answers its type, identifier and token.
-    func createOrder() throws -> (type: String, id: String, token: String) {
-        let output = try curl([
+    func createOrder() async throws -> (type: String, id: String, token: String) {
+        let output = try await curl([
             "-X", "POST", "\(base)/api/v1/orders", "-H", "Authorization: Bearer \(merchantKey)",
             "-H", "Content-Type: application/json", "-d", "@Examples/order.json",
         ])
@@ -121,16 +133,16 @@ struct DevelopmentServer {
     }
 
     /// Registers `device` for the order with `pushToken`.
-    func register(_ order: (type: String, id: String, token: String), device: String, pushToken: String) throws {
-        _ = try curl([
+    func register(_ order: (type: String, id: String, token: String), device: String, pushToken: String) async throws {
+        _ = try await curl([
             "-X", "POST", "\(base)/v1/devices/\(device)/registrations/\(order.type)/\(order.id)",
             "-H", "Authorization: AppleOrder \(order.token)", "-d", #"{"pushToken":"\#(pushToken)"}"#,
         ])
     }
 
     /// PATCHes the order through the merchant API; answers the body and the status code on the last line.
-    func patch(_ order: (type: String, id: String, token: String), _ json: String) throws -> String {
-        try curl([
+    func patch(_ order: (type: String, id: String, token: String), _ json: String) async throws -> String {
+        try await curl([
             "-w", "\n%{http_code}", "-X", "PATCH", "\(base)/api/v1/orders/\(order.type)/\(order.id)",
             "-H", "Authorization: Bearer \(merchantKey)", "-H", "Content-Type: application/merge-patch+json", "-d", json,
         ])

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// libfaketime with its wall clock an hour behind (its monotonic clock left alone), writing the same order in turn.
 /// `updatedAt` and `Last-Modified` never go back, the device's listing with its tag never misses an update, and the
 /// device hears of the last one.
-@Suite struct ClockStepServeTests {
+@Suite(.timeLimit(.minutes(10))) struct ClockStepServeTests {
     /// libfaketime's preload library, from Debian's `faketime` package (in `make test-deps`).
     static let faketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
 
@@ -80,7 +80,7 @@ import FoundationNetworking
         // The device heard of the last update: the outbox drains, whichever instance claimed its push.
         var left = 1
         for _ in 0..<60 where left > 0 {
-            let outbox = try Instance.outbox(in: try PostgresCluster.shared, database: deployment.environment["WALLET_ORDERS_DATABASE"] ?? "")
+            let outbox = try await Instance.outbox(in: try PostgresCluster.shared, database: deployment.environment["WALLET_ORDERS_DATABASE"] ?? "")
             left = (outbox["pending"] ?? 0) + (outbox["sending"] ?? 0)
             if left > 0 { try await Task.sleep(for: .milliseconds(500)) }
         }

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// What the alerting rules and the Grafana dashboard in `deploy/` read, against the `/metrics` of a real
 /// `wallet-orders serve`: every metric they name is one the server exports, and the metrics the alerts stand on move
 /// as the server's real work says.
-@Suite struct DashboardAndAlertsTests {
+@Suite(.timeLimit(.minutes(10))) struct DashboardAndAlertsTests {
     static let deploy = DevelopmentServer.repository.appendingPathComponent("deploy")
 
     /// The value of the sample whose line starts with `series` (name and labels exactly as exposed).
@@ -77,17 +77,17 @@ import FoundationNetworking
         let folder = try TemporaryDirectory("dashboard")
         let server = try await DevelopmentServer.start(in: folder)
         defer { server.command.stop() }
-        let order = try server.createOrder()
-        try server.register(order, device: "device-1", pushToken: String(repeating: "ab", count: 32))
-        #expect(try server.patch(order, #"{"orderNumber": "D-2"}"#).hasSuffix("200"))
+        let order = try await server.createOrder()
+        try await server.register(order, device: "device-1", pushToken: String(repeating: "ab", count: 32))
+        await #expect(try server.patch(order, #"{"orderNumber": "D-2"}"#).hasSuffix("200"))
         // A merchant's limit refuses a write: the default merchant may hold one order, and holds one.
-        let limited = try Command.run(
+        let limited = try await Command.run(
             Command.walletOrdersBinary,
             ["merchants", "update", "default", "--max-orders", "1", "--database", folder.path("data/orders.sqlite")]
         )
         #expect(limited.status == 0, "\(limited.output)\(limited.error)")
         let refused = try await MerchantCommandTests.eventually(seconds: 10) {
-            try server.curl([
+            try await server.curl([
                 "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(server.base)/api/v1/orders",
                 "-H", "Authorization: Bearer \(server.merchantKey)", "-H", "Content-Type: application/json",
                 "-d", "@Examples/order.json",
@@ -99,7 +99,7 @@ import FoundationNetworking
         // The update's push reached the development server's own local APNs.
         let delivered = #"wallet_orders_push_attempts_total{outcome="delivered"}"#
         let text = try await MerchantCommandTests.eventually(seconds: 20) {
-            try server.curl(["\(server.base)/metrics"])
+            try await server.curl(["\(server.base)/metrics"])
         } until: {
             Self.value(delivered, in: $0) == 1
         }

@@ -10,13 +10,13 @@ import WalletOrdersTesting
 
 /// A simulated Wallet device against the real `wallet-orders serve` and the local APNs: the whole life of an order
 /// on a device, as Wallet lives it.
-@Suite struct DeviceCycleTests {
+@Suite(.timeLimit(.minutes(10))) struct DeviceCycleTests {
     @Test(arguments: StoreEngine.allCases)
     func aDeviceFollowsAnOrderFromCheckoutToUnregisteringThroughTheServerAndTheLocalAPNS(engine: StoreEngine) async throws {
         let cycle = try await WalletCycle.start(engine)
         defer { cycle.stop() }
         let apns = try #require(cycle.apns)
-        let details = try OrderDetails(json: cycle.createOrder())
+        let details = try await OrderDetails(json: cycle.createOrder())
         let device = try SimulatedDevice(trustedRootsPEM: cycle.rootPEM, allowsHTTPWebService: true, client: patientClient())
         device.connect(to: apns)
         defer { device.stop() }
@@ -56,7 +56,7 @@ import WalletOrdersTesting
             of: device,
             until: { $0.kind == .verified || $0.kind == .refused },
             after: {
-                let queued = try cycle.patch(details, #"{"status": "completed"}"#)
+                let queued = try await cycle.patch(details, #"{"status": "completed"}"#)
                 #expect(queued == 1)
             }
         )
@@ -93,11 +93,11 @@ import WalletOrdersTesting
         #expect(device.transcript.suffix(2).map(\.kind) == [.removed, .unregister])
         #expect(device.transcript.last?.status == 200)
         let pushesBefore = apns.received.count
-        let outboxBefore = try cycle.merchant.pushes(details)
-        #expect(try cycle.patch(details, #"{"status": "open"}"#) == 0)
+        let outboxBefore = try await cycle.merchant.pushes(details)
+        await #expect(try cycle.patch(details, #"{"status": "open"}"#) == 0)
         // Pushes are queued only in the update's own transaction: an outbox without a new row for the order means
         // no push for this update can ever go out.
-        #expect(try cycle.merchant.pushes(details) == outboxBefore)
+        await #expect(try cycle.merchant.pushes(details) == outboxBefore)
         #expect(!outboxBefore.isEmpty && outboxBefore.allSatisfy { !$0.hasSuffix("pending") && !$0.hasSuffix("sending") })
         #expect(apns.received.count == pushesBefore)
         #expect(device.transcript.filter { $0.kind == .log }.isEmpty, "nothing went wrong, so nothing was logged")
@@ -113,7 +113,7 @@ import WalletOrdersTesting
         let cycle = try await WalletCycle.start(.sqlite)
         defer { cycle.stop() }
         let apns = try #require(cycle.apns)
-        let details = try OrderDetails(json: cycle.createOrder())
+        let details = try await OrderDetails(json: cycle.createOrder())
         let tampering = Switch()
         let proxy = try Self.proxy(to: cycle.base, tampering: tampering)
         let (merchant, rootPEM) = (cycle.merchant, try cycle.rootPEM)
@@ -133,7 +133,7 @@ import WalletOrdersTesting
                 of: device,
                 until: { $0.kind == .log },
                 after: {
-                    let queued = try merchant.patch(details, #"{"status": "completed"}"#)
+                    let queued = try await merchant.patch(details, #"{"status": "completed"}"#)
                     #expect(queued == 1)
                 }
             )
@@ -147,7 +147,7 @@ import WalletOrdersTesting
             let kept = try #require(await device.order(details.orderTypeIdentifier, details.orderIdentifier))
             #expect(kept.versions == 1)
             #expect(kept.order["status"] == added.order["status"])
-            let logs = try merchant.logs()
+            let logs = try await merchant.logs()
             #expect(
                 logs.contains {
                     $0.contains(
@@ -166,7 +166,7 @@ import WalletOrdersTesting
         let apnsPort = try freePort()
         let cycle = try await WalletCycle.start(.sqlite, apnsPort: apnsPort)
         defer { cycle.stop() }
-        let created = try cycle.folder.write("created.json", cycle.createOrder())
+        let created = try await cycle.folder.write("created.json", cycle.createOrder())
         let details = try OrderDetails(json: Data(contentsOf: URL(fileURLWithPath: created)))
         let watch = try BackgroundCommand(
             ["device", "watch", "--order-details", created, "--keys", cycle.keys.path, "--apns-port", "\(apnsPort)"],
@@ -184,7 +184,7 @@ import WalletOrdersTesting
         )
         #expect(started.contains(" register POST ") && started.contains("→ 201 in "), "\(started)")
 
-        #expect(try cycle.patch(details, #"{"status": "completed"}"#) == 1)
+        await #expect(try cycle.patch(details, #"{"status": "completed"}"#) == 1)
         let output = try await watch.waitFor(", status completed, signature chains to the trusted root", seconds: 60)
         let lines = output.split(separator: "\n").drop { !$0.contains(" push topic ") }
         #expect(lines.count >= 4, "\(output)")
@@ -193,7 +193,7 @@ import WalletOrdersTesting
         #expect(steps.count == 4 && steps[2].contains(" fetch GET ") && steps[2].contains("→ 200 in "), "\(output)")
         #expect(steps.count == 4 && steps[3].contains(" verified "), "\(output)")
 
-        #expect(watch.stop())
+        #expect(await watch.stopped())
         #expect(watch.output.contains(" unregister DELETE "), "\(watch.output)")
         #expect(watch.output.split(separator: "\n").last?.contains("→ 200 in ") == true, "\(watch.output)")
     }

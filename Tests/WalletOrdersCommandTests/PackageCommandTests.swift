@@ -4,7 +4,7 @@ import WalletOrdersModel
 import WalletOrdersTesting
 
 /// Drives the built `wallet-orders` binary the way the README tells a user to.
-@Suite struct PackageCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct PackageCommandTests {
     let binary = Command.walletOrdersBinary
 
     private func developmentKeys(_ folder: TemporaryDirectory) async throws -> [String: String] {
@@ -19,7 +19,7 @@ import WalletOrdersTesting
         #expect(keyMode == 0o600)
 
         try folder.write("order.json", SampleOrder.json().serialized(pretty: true))
-        let packaged = try Command.run(
+        let packaged = try await Command.run(
             binary,
             [
                 "package", folder.path("order.json"), "--template", SampleOrder.templateFolder.path,
@@ -29,11 +29,11 @@ import WalletOrdersTesting
         )
         #expect(packaged.status == 0, "\(packaged.error)")
 
-        let verified = try Command.run(binary, ["verify", folder.path("a.order"), "--ca", folder.path("keys/root-ca.pem")])
+        let verified = try await Command.run(binary, ["verify", folder.path("a.order"), "--ca", folder.path("keys/root-ca.pem")])
         #expect(verified.status == 0, "\(verified.output)")
         #expect(verified.output.contains("OK: the package is valid and chains to the trusted root."))
 
-        let cms = try Command.verifySignature(
+        let cms = try await Command.verifySignature(
             ofPackage: Data(contentsOf: URL(fileURLWithPath: folder.path("a.order"))),
             rootPath: folder.path("keys/root-ca.pem")
         )
@@ -44,7 +44,7 @@ import WalletOrdersTesting
         let folder = try TemporaryDirectory("cli")
         let environment = try await developmentKeys(folder)
         try folder.write("order.json", SampleOrder.json().serialized())
-        _ = try Command.run(
+        _ = try await Command.run(
             binary,
             [
                 "package", folder.path("order.json"), "--template", SampleOrder.templateFolder.path,
@@ -53,12 +53,12 @@ import WalletOrdersTesting
             environment: environment
         )
         // Replace order.json inside the zip with the `zip` command, as someone editing a package by hand would.
-        _ = try Command.run("unzip", ["-q", folder.path("a.order"), "-d", folder.path("files")])
+        _ = try await Command.run("unzip", ["-q", folder.path("a.order"), "-d", folder.path("files")])
         try folder.write("files/order.json", Data(#"{"schemaVersion": 1}"#.utf8))
-        let zipped = try Command.run("zip", ["-q", folder.path("a.order"), "order.json"], directory: folder.path("files"))
+        let zipped = try await Command.run("zip", ["-q", folder.path("a.order"), "order.json"], directory: folder.path("files"))
         #expect(zipped.status == 0, "\(zipped.error)")
 
-        let verified = try Command.run(binary, ["verify", folder.path("a.order")])
+        let verified = try await Command.run(binary, ["verify", folder.path("a.order")])
         #expect(verified.status == 1)
         #expect(verified.output.contains("INVALID"))
         #expect(verified.output.contains("order.json does not match its digest in manifest.json"))
@@ -72,7 +72,7 @@ import WalletOrdersTesting
         order["status"] = .string("lost")
         order["orderManagementURL"] = .string("ftp://example.com")
         try folder.write("order.json", JSONValue.object(order).serialized())
-        let packaged = try Command.run(
+        let packaged = try await Command.run(
             binary,
             [
                 "package", folder.path("order.json"), "--template", SampleOrder.templateFolder.path,
@@ -96,7 +96,7 @@ import WalletOrdersTesting
         var order = SampleOrder.json().objectValue!
         order["returns"] = .array([.object(["returnIdentifier": .string("R-1"), "status": .string("open")])])
         try folder.write("order.json", JSONValue.object(order).serialized())
-        let packaged = try Command.run(
+        let packaged = try await Command.run(
             binary,
             [
                 "package", folder.path("order.json"), "--template", SampleOrder.templateFolder.path,
@@ -110,15 +110,15 @@ import WalletOrdersTesting
             + "the order without it"
         #expect(packaged.output.contains("warning: returns: Return needs iOS 17.2"))
 
-        let verified = try Command.run(binary, ["verify", folder.path("a.order")])
+        let verified = try await Command.run(binary, ["verify", folder.path("a.order")])
         #expect(verified.status == 0, "\(verified.output)")
         #expect(verified.output.contains(warning))
 
         // Drop a key from the French strings, as a hand edit of the package would.
-        _ = try Command.run("unzip", ["-q", folder.path("a.order"), "-d", folder.path("files")])
+        _ = try await Command.run("unzip", ["-q", folder.path("a.order"), "-d", folder.path("files")])
         try folder.write("files/fr.lproj/order.strings", Data(#""MERCHANT_NAME" = "Boutique Exemple";"#.utf8))
-        _ = try Command.run("zip", ["-q", folder.path("a.order"), "fr.lproj/order.strings"], directory: folder.path("files"))
-        let broken = try Command.run(binary, ["verify", folder.path("a.order")])
+        _ = try await Command.run("zip", ["-q", folder.path("a.order"), "fr.lproj/order.strings"], directory: folder.path("files"))
+        let broken = try await Command.run(binary, ["verify", folder.path("a.order")])
         #expect(broken.status == 1)
         #expect(broken.output.contains(warning))
         #expect(
@@ -128,7 +128,7 @@ import WalletOrdersTesting
         )
     }
 
-    @Test func verifyRefusesAZipBombInBoundedMemory() throws {
+    @Test func verifyRefusesAZipBombInBoundedMemory() async throws {
         // A gibibyte of zeros deflated to a megabyte, its headers claiming 10 bytes: only counting can stop it.
         let folder = try TemporaryDirectory("cli-bomb")
         let make = #"""
@@ -142,7 +142,7 @@ import WalletOrdersTesting
             end = struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, 1, 1, len(central), len(local) + len(data), 0)
             open(sys.argv[1], 'wb').write(local + data + central + end)
             """#
-        #expect(try Command.run("python3", ["-c", make, folder.path("bomb.order")]).status == 0)
+        #expect(try await Command.run("python3", ["-c", make, folder.path("bomb.order")]).status == 0)
         // The peak resident set of the verify process, as the kernel measured it, in KiB.
         let measure = """
             import resource, subprocess, sys
@@ -150,7 +150,7 @@ import WalletOrdersTesting
             print(run.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
             print(run.stdout, end='')
             """
-        let result = try Command.run("python3", ["-c", measure, binary, "verify", folder.path("bomb.order")])
+        let result = try await Command.run("python3", ["-c", measure, binary, "verify", folder.path("bomb.order")])
         let lines = result.output.split(separator: "\n").map(String.init)
         let figures = lines.first?.split(separator: " ").compactMap { Int($0) } ?? []
         #expect(figures.first == 1, "\(result.output)\(result.error)")
@@ -173,7 +173,7 @@ import WalletOrdersTesting
             try folder.write("template/\(file)", Data(contentsOf: SampleOrder.templateFolder.appendingPathComponent(file)))
         }
         try folder.write("template/fr.lproj/order.strings", Data("\"MERCHANT_NAME\" = \"Boutique\"".utf8))
-        let packaged = try Command.run(
+        let packaged = try await Command.run(
             binary,
             [
                 "package", folder.path("order.json"), "--template", folder.path("template"), "--out", folder.path("a.order"),
@@ -189,7 +189,7 @@ import WalletOrdersTesting
         let folder = try TemporaryDirectory("cli")
         var environment = try await developmentKeys(folder)
         let encrypted = folder.path("keys/encrypted.key")
-        _ = try Command.run(
+        _ = try await Command.run(
             "openssl",
             [
                 "pkey", "-in", folder.path("keys/order-type.key"), "-aes256", "-passout", "env:PW", "-out", encrypted,
@@ -202,11 +202,11 @@ import WalletOrdersTesting
             "package", folder.path("order.json"), "--template", SampleOrder.templateFolder.path,
             "--out", folder.path("a.order"),
         ]
-        let refused = try Command.run(binary, arguments, environment: environment)
+        let refused = try await Command.run(binary, arguments, environment: environment)
         #expect(refused.status != 0)
         #expect(refused.error.contains("\(encrypted): reading the private key: it is encrypted and no password was given"))
         environment["WALLET_ORDERS_SIGNING_KEY_PASSWORD"] = "let me in"
-        let accepted = try Command.run(binary, arguments, environment: environment)
+        let accepted = try await Command.run(binary, arguments, environment: environment)
         #expect(accepted.status == 0, "\(accepted.error)")
         #expect(!accepted.output.contains("let me in") && !accepted.error.contains("let me in"))
     }
@@ -214,10 +214,10 @@ import WalletOrdersTesting
     @Test func keysDevDoesNotOverwriteWithoutForce() async throws {
         let folder = try TemporaryDirectory("cli")
         _ = try await developmentKeys(folder)
-        let again = try Command.run(binary, ["keys", "dev", "--out", folder.path("keys")])
+        let again = try await Command.run(binary, ["keys", "dev", "--out", folder.path("keys")])
         #expect(again.status != 0)
         #expect(again.error.contains("pass --force"))
-        let forced = try Command.run(binary, ["keys", "dev", "--out", folder.path("keys"), "--force"])
+        let forced = try await Command.run(binary, ["keys", "dev", "--out", folder.path("keys"), "--force"])
         #expect(forced.status == 0)
     }
 }

@@ -6,12 +6,12 @@ import WalletOrdersTesting
 
 /// `wallet-orders partners …` beside a running server, and a partner's tracking event reaching a simulated Wallet
 /// device through the local APNs.
-@Suite struct PartnerCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct PartnerCommandTests {
     @Test func aPartnerMadeOnTheCommandLinePostsAnEventThatReachesTheDeviceAsAPushAndANewVersion() async throws {
         let cycle = try await WalletCycle.start(.sqlite)
         defer { cycle.stop() }
         let apns = try #require(cycle.apns)
-        let details = try OrderDetails(json: cycle.createOrder())
+        let details = try await OrderDetails(json: cycle.createOrder())
         let device = try SimulatedDevice(trustedRootsPEM: cycle.rootPEM, allowsHTTPWebService: true, client: patientClient())
         device.connect(to: apns)
         defer { device.stop() }
@@ -25,15 +25,15 @@ import WalletOrdersTesting
             of: device,
             until: { $0.kind == .verified || $0.kind == .refused },
             after: {
-                let queued = try cycle.patch(details, patch)
+                let queued = try await cycle.patch(details, patch)
                 #expect(queued == 1)
             }
         )
         #expect(shipped.last?.kind == .verified, "\(shipped.map(\.description))")
 
-        let listed = try cycle.command(["partners", "add", "parcelco", "--merchant", "default"])
+        let listed = try await cycle.command(["partners", "add", "parcelco", "--merchant", "default"])
         #expect(listed.contains("parcelco") && listed.contains("default"), "\(listed)")
-        let made = try JSONValue.parse(Data(try cycle.command(["partners", "key", "create", "parcelco", "--json"]).utf8))
+        let made = try await JSONValue.parse(Data(try cycle.command(["partners", "key", "create", "parcelco", "--json"]).utf8))
         let key = try #require(made["key"]?.stringValue)
         #expect(key.hasPrefix("wo_partner_"))
 
@@ -47,7 +47,7 @@ import WalletOrdersTesting
             after: {
                 // The server reads partners again within a second or so of the command line adding one.
                 let answer = try await MerchantCommandTests.eventually(seconds: 5) {
-                    try cycle.merchant.curl([
+                    try await cycle.merchant.curl([
                         "-X", "POST", "\(cycle.base)/api/v1/tracking-events", "-H", "Authorization: Bearer \(key)",
                         "-H", "Content-Type: application/json", "-d", body,
                     ])
@@ -64,12 +64,12 @@ import WalletOrdersTesting
         #expect(fulfillment?["statusDescription"] == .string("With the driver"))
 
         // The admin view says who made each version; the partner's key stops working once revoked.
-        let story = try cycle.command(["admin", "order", details.orderTypeIdentifier, details.orderIdentifier])
+        let story = try await cycle.command(["admin", "order", details.orderTypeIdentifier, details.orderIdentifier])
         #expect(story.contains("partner:parcelco") && story.contains("merchant:default"), "\(story)")
         let keyID = try #require(made["id"]?.stringValue)
-        _ = try cycle.command(["partners", "key", "revoke", "parcelco", keyID])
+        _ = try await cycle.command(["partners", "key", "revoke", "parcelco", keyID])
         let refused = try await MerchantCommandTests.eventually(seconds: 5) {
-            try cycle.merchant.curl([
+            try await cycle.merchant.curl([
                 "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(cycle.base)/api/v1/tracking-events",
                 "-H", "Authorization: Bearer \(key)", "-H", "Content-Type: application/json", "-d", body,
             ])

@@ -5,7 +5,7 @@ import WalletOrdersTesting
 
 /// `/playground` on a running `serve`: the whole cycle in real Chromium in development, and the page behind the
 /// admin key when an order type is configured.
-@Suite struct PlaygroundPageTests {
+@Suite(.timeLimit(.minutes(10))) struct PlaygroundPageTests {
     /// Where the Chromium run keeps its screenshot: under the build folder, so it outlives the test.
     static let output = DevelopmentServer.repository.appendingPathComponent(".build/test-output/playground").path
 
@@ -16,7 +16,7 @@ import WalletOrdersTesting
         #expect(server.banner.contains("Pushes go to the local APNs at https://127.0.0.1:"), "\(server.banner)")
 
         let script = DevelopmentServer.repository.appendingPathComponent("Tests/playground/playground.sh").path
-        let run = try Command.run(script, [server.base, Self.output])
+        let run = try await Command.run(script, [server.base, Self.output])
         print(run.output)
         #expect(run.status == 0, "\(run.output)\n\(run.error)")
         #expect(run.output.contains("problem shown: status"), "\(run.output)")
@@ -27,25 +27,25 @@ import WalletOrdersTesting
         // The Source view's last code, as the page showed it (Chromium and node checked the JavaScript): the Swift
         // parses as Swift, and the curl command as a shell command.
         let source = try #require(run.output.firstMatch(of: /source: (\S+)/)?.1, "\(run.output)")
-        let swift = try Command.run("swiftc", ["-parse", "\(source)/passkit.swift"])
+        let swift = try await Command.run("swiftc", ["-parse", "\(source)/passkit.swift"])
         #expect(swift.status == 0, "\(swift.error)")
-        let shell = try Command.run("sh", ["-n", "\(source)/curl.sh"])
+        let shell = try await Command.run("sh", ["-n", "\(source)/curl.sh"])
         #expect(shell.status == 0, "\(shell.error)")
 
         // The order Chromium downloaded through the link made before the update: signed, checked by `verify` and
         // by `openssl cms -verify`, and of the updated version.
         let downloaded = try #require(run.output.firstMatch(of: /downloaded: (\S+)/)?.1, "\(run.output)")
         let root = folder.path("data/dev-keys/root-ca.pem")
-        let verified = try Command.run(
+        let verified = try await Command.run(
             Command.walletOrdersBinary,
             ["verify", String(downloaded), "--ca", root, "--allow-http-web-service"]
         )
         #expect(verified.status == 0, "\(verified.output)\(verified.error)")
-        let orderJSON = try Command.run("unzip", ["-p", String(downloaded), "order.json"]).output
+        let orderJSON = try await Command.run("unzip", ["-p", String(downloaded), "order.json"]).output
         #expect(orderJSON.contains("EP123456789FR"), "the link serves the version after the update: \(orderJSON)")
         let unpacked = try TemporaryDirectory("downloaded")
-        _ = try Command.run("unzip", ["-q", String(downloaded), "-d", unpacked.url.path])
-        let cms = try Command.run(
+        _ = try await Command.run("unzip", ["-q", String(downloaded), "-d", unpacked.url.path])
+        let cms = try await Command.run(
             "openssl",
             [
                 "cms", "-verify", "-binary", "-inform", "DER", "-in", unpacked.path("signature"), "-content",
@@ -55,7 +55,7 @@ import WalletOrdersTesting
         #expect(cms.status == 0, "\(cms.error)")
 
         // What the page did is in the service: the order at version 2, one device registered, its push delivered.
-        let orders = try JSONValue.parse(
+        let orders = try await JSONValue.parse(
             Data(
                 server.curl([
                     "\(server.base)/api/v1/orders",
@@ -66,7 +66,7 @@ import WalletOrdersTesting
         let order = try #require(orders["orders"]?.arrayValue?.first, "\(orders)")
         #expect(order["version"]?.intValue == 2 && order["status"]?.stringValue == "open", "\(order)")
         #expect(order["registrations"]?.intValue == 1, "\(order)")
-        let pushes = try JSONValue.parse(
+        let pushes = try await JSONValue.parse(
             Data(
                 server.curl([
                     "\(server.base)/api/v1/pushes?status=delivered",
@@ -75,14 +75,14 @@ import WalletOrdersTesting
             )
         )
         #expect(pushes["pushes"]?.arrayValue?.count == 1, "\(pushes)")
-        #expect(server.command.stop())
+        #expect(await server.command.stopped())
     }
 
     @Test func validateAnswersEachProblemAtItsPathAndStoresNothing() async throws {
         let folder = try TemporaryDirectory("validate")
         let server = try await DevelopmentServer.start(in: folder)
-        func validate(_ body: String, key: String? = nil) throws -> (status: String, json: JSONValue?) {
-            let output = try server.curl([
+        func validate(_ body: String, key: String? = nil) async throws -> (status: String, json: JSONValue?) {
+            let output = try await server.curl([
                 "-w", "\n%{http_code}", "-X", "POST", "\(server.base)/api/v1/orders/validate",
                 "-H", "Authorization: Bearer \(key ?? server.merchantKey)",
                 "-H", "Content-Type: application/json", "-d", body,
@@ -94,11 +94,11 @@ import WalletOrdersTesting
             contentsOfFile: DevelopmentServer.repository.appendingPathComponent("Examples/order.json").path,
             encoding: .utf8
         )
-        let good = try validate(example)
+        let good = try await validate(example)
         #expect(good.status == "200" && good.json?["valid"] == .bool(true), "\(String(describing: good.json))")
         #expect(good.json?["problems"]?.arrayValue?.isEmpty == true)
 
-        let bad = try validate(
+        let bad = try await validate(
             example.replacingOccurrences(of: #""status": "processing""#, with: #""status": "lost""#)
                 .replacingOccurrences(of: #""orderNumber": "1001","#, with: #""orderNumber": "1001", "createdAt": "2020-01-01T00:00:00Z","#)
         )
@@ -106,13 +106,13 @@ import WalletOrdersTesting
         let paths = bad.json?["problems"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? []
         #expect(paths.contains("createdAt"), "\(paths)")
 
-        let status = try validate(example.replacingOccurrences(of: #""status": "processing""#, with: #""status": "lost""#))
+        let status = try await validate(example.replacingOccurrences(of: #""status": "processing""#, with: #""status": "lost""#))
         let statusPaths = status.json?["problems"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? []
         #expect(statusPaths == ["fulfillments[0].status"], "\(String(describing: status.json))")
 
-        #expect(try validate("{not json").status == "400")
-        #expect(try validate(example, key: "not-the-merchant-key-0123").status == "401")
-        let orders = try JSONValue.parse(
+        await #expect(try validate("{not json").status == "400")
+        await #expect(try validate(example, key: "not-the-merchant-key-0123").status == "401")
+        let orders = try await JSONValue.parse(
             Data(
                 server.curl([
                     "\(server.base)/api/v1/orders",
@@ -121,7 +121,7 @@ import WalletOrdersTesting
             )
         )
         #expect(orders["orders"]?.arrayValue?.isEmpty == true, "validating stores nothing: \(orders)")
-        #expect(server.command.stop())
+        #expect(await server.command.stopped())
     }
 
     @Test func withAnOrderTypeConfiguredThePageIsOffUnlessAskedForAndThenActsAsAMerchantOfItsOwn() async throws {
@@ -140,7 +140,7 @@ import WalletOrdersTesting
                 environment: environment
             )
         }
-        func curl(_ arguments: [String]) throws -> String { try Command.run("curl", ["-s"] + arguments).output }
+        func curl(_ arguments: [String]) async throws -> String { try await Command.run("curl", ["-s"] + arguments).output }
         let example = DevelopmentServer.repository.appendingPathComponent("Examples/order.json").path
 
         // Off by default: the admin key opens /admin, never a page that writes.
@@ -148,23 +148,23 @@ import WalletOrdersTesting
         let closedBanner = try await closed.waitFor("serving on")
         let closedPort = try #require(closedBanner.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)/)?.1)
         #expect(!closedBanner.contains("Playground"), "\(closedBanner)")
-        let off = try curl(["-w", "\n%{http_code}", "-u", "admin:\(adminKey)", "http://127.0.0.1:\(closedPort)/playground"])
+        let off = try await curl(["-w", "\n%{http_code}", "-u", "admin:\(adminKey)", "http://127.0.0.1:\(closedPort)/playground"])
         #expect(off.hasSuffix("404") && off.contains("WALLET_ORDERS_PLAYGROUND=true"), "\(off)")
         // The shop's own order, which the playground must never see.
-        let shop = try curl([
+        let shop = try await curl([
             "-X", "POST", "http://127.0.0.1:\(closedPort)/api/v1/orders", "-H", "Authorization: Bearer \(merchantKey)",
             "-H", "Content-Type: application/json", "-d", "@\(example)",
         ])
         let shopDetails = try JSONValue.parse(Data(shop.utf8))["orderDetails"]
         let shopType = try #require(shopDetails?["orderTypeIdentifier"]?.stringValue, "\(shop)")
         let shopID = try #require(shopDetails?["orderIdentifier"]?.stringValue, "\(shop)")
-        #expect(closed.stop())
+        #expect(await closed.stopped())
 
         // Without the admin key to close it, asking for it stops serve.
         var unguarded = environment
         unguarded["WALLET_ORDERS_PLAYGROUND"] = "true"
         unguarded.removeValue(forKey: "WALLET_ORDERS_ADMIN_KEY")
-        let refused = try Command.run(
+        let refused = try await Command.run(
             Command.walletOrdersBinary,
             ["serve", "--port", "0", "--database", folder.path("data/orders.sqlite")],
             environment: unguarded,
@@ -180,8 +180,8 @@ import WalletOrdersTesting
         let base = "http://127.0.0.1:\(port)"
         #expect(banner.contains("Playground: \(base)/playground (behind the admin key)"), "\(banner)")
 
-        #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", "\(base)/playground"]) == "401")
-        let page = try curl(["-u", "admin:\(adminKey)", "\(base)/playground"])
+        #expect(try await curl(["-o", "/dev/null", "-w", "%{http_code}", "\(base)/playground"]) == "401")
+        let page = try await curl(["-u", "admin:\(adminKey)", "\(base)/playground"])
         #expect(page.contains(#"data-testid="order-editor""#), "\(page)")
         #expect(!page.contains(merchantKey) && !page.contains(adminKey))
         #expect(page.contains(#"<meta name="playground-devices" content="off">"#))
@@ -190,7 +190,7 @@ import WalletOrdersTesting
 
         // The page's key writes as merchant `playground`: its orders are Wallet's `playground:…`, and the shop's
         // order is as unknown to it as an order that does not exist.
-        let created = try curl([
+        let created = try await curl([
             "-w", "\n%{http_code}", "-X", "POST", "\(base)/api/v1/orders", "-H", bearer, "-H", "Content-Type: application/json",
             "-d", "@\(example)",
         ])
@@ -202,27 +202,27 @@ import WalletOrdersTesting
         let shopPath = "\(base)/api/v1/orders/\(shopType)/\(shopID)"
         let unknownPath = "\(base)/api/v1/orders/\(shopType)/no-such-order"
         for suffix in ["", "/package", "/registrations"] {
-            let shopAnswer = try curl(["-w", "\n%{http_code}", shopPath + suffix, "-H", bearer])
-            let unknownAnswer = try curl(["-w", "\n%{http_code}", unknownPath + suffix, "-H", bearer])
+            let shopAnswer = try await curl(["-w", "\n%{http_code}", shopPath + suffix, "-H", bearer])
+            let unknownAnswer = try await curl(["-w", "\n%{http_code}", unknownPath + suffix, "-H", bearer])
             #expect(shopAnswer.hasSuffix("404") && shopAnswer == unknownAnswer, "\(suffix): \(shopAnswer) / \(unknownAnswer)")
         }
-        let patch = try curl([
+        let patch = try await curl([
             "-w", "\n%{http_code}", "-X", "PATCH", shopPath, "-H", bearer, "-H", "Content-Type: application/json",
             "-d", #"{"status": "cancelled"}"#,
         ])
         #expect(patch.hasSuffix("404"), "\(patch)")
-        let listed = try curl(["\(base)/api/v1/orders", "-H", bearer])
+        let listed = try await curl(["\(base)/api/v1/orders", "-H", bearer])
         #expect(!listed.contains(shopID) || shopID.hasPrefix("playground:"), "\(listed)")
-        let shopOrder = try curl([shopPath, "-H", "Authorization: Bearer \(merchantKey)"])
+        let shopOrder = try await curl([shopPath, "-H", "Authorization: Bearer \(merchantKey)"])
         #expect(try JSONValue.parse(Data(shopOrder.utf8))["order"]?["status"]?.stringValue != "cancelled", "\(shopOrder)")
 
         // The playground has no simulated device in production.
-        let device = try curl([
+        let device = try await curl([
             "-w", "\n%{http_code}", "-X", "POST", "\(base)/playground/devices", "-H", bearer,
             "-d", #"{"orderTypeIdentifier": "a", "orderIdentifier": "b", "webServiceURL": "c", "authenticationToken": "d"}"#,
         ])
         #expect(device.hasSuffix("409"), "\(device)")
-        #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(base)/playground/devices", "-d", "{}"]) == "401")
+        #expect(try await curl(["-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(base)/playground/devices", "-d", "{}"]) == "401")
         #expect(!open.output.contains(key), "the page's key is never logged")
     }
 }

@@ -4,14 +4,14 @@ import WalletOrdersModel
 import WalletOrdersTesting
 
 /// Starts `wallet-orders serve` (and `apns-sandbox`) as a user would, and uses them with curl.
-@Suite struct ServeCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct ServeCommandTests {
     @Test func serveWithNoConfigurationMakesKeysAndAcceptsTheREADMECurl() async throws {
         let folder = try TemporaryDirectory("serve")
         let server = try await DevelopmentServer.start(in: folder)
         #expect(server.banner.contains(server.merchantKey), "the new development key is printed once")
         #expect(FileManager.default.fileExists(atPath: folder.path("data/dev-keys/root-ca.pem")))
 
-        let created = try server.curl([
+        let created = try await server.curl([
             "-w", "\n%{http_code}", "-X", "POST", "\(server.base)/api/v1/orders", "-H", "Authorization: Bearer \(server.merchantKey)",
             "-H", "Content-Type: application/json", "-d", "@Examples/order.json",
         ])
@@ -21,10 +21,10 @@ import WalletOrdersTesting
         // With --port 0 and no publicURL, the URL orders carry names the configured address, not the bound port.
         #expect(details?["webServiceURL"]?.stringValue?.hasPrefix("http://127.0.0.1:") == true)
         #expect(details?["authenticationToken"]?.stringValue?.count == 64)
-        let health = try JSONValue.parse(Data(server.curl(["\(server.base)/healthz"]).utf8))
+        let health = try await JSONValue.parse(Data(server.curl(["\(server.base)/healthz"]).utf8))
         #expect(health["database"] == .string("ok") && health["disk"] == .string("ok"), "\(health)")
         #expect((health["diskFreeBytes"]?.intValue ?? 0) > 0)
-        #expect(server.command.stop())
+        #expect(await server.command.stopped())
     }
 
     /// Development takes the template `WALLET_ORDERS_TEMPLATE` names, and says so, instead of the sample.
@@ -38,12 +38,12 @@ import WalletOrdersTesting
             .write(to: defaults, atomically: true, encoding: .utf8)
         let server = try await DevelopmentServer.start(in: folder, environment: ["WALLET_ORDERS_TEMPLATE": template.path])
         #expect(server.banner.contains("Template: \(template.path)."), "\(server.banner)")
-        let created = try server.curl([
+        let created = try await server.curl([
             "-X", "POST", "\(server.base)/api/v1/orders", "-H", "Authorization: Bearer \(server.merchantKey)",
             "-H", "Content-Type: application/json", "-d", "@Examples/order.json",
         ])
         #expect(try JSONValue.parse(Data(created.utf8))["order"]?["merchant"]?["url"] == .string("https://other.example.com"), "\(created)")
-        #expect(server.command.stop())
+        #expect(await server.command.stopped())
     }
 
     /// In development the playground is open and its page holds a merchant key: `serve` answers only to this
@@ -53,12 +53,12 @@ import WalletOrdersTesting
         let server = try await DevelopmentServer.start(in: folder, arguments: ["--no-local-apns"])
         let port = try #require(server.base.split(separator: ":").last)
         let status = { (host: String) in
-            try server.curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: \(host)", "\(server.base)/playground"])
+            try await server.curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: \(host)", "\(server.base)/playground"])
         }
-        #expect(try status("rebind.example.com:\(port)") == "421")
-        #expect(try status("localhost:\(port)") == "200")
-        #expect(try status("127.0.0.1:\(port)") == "200")
-        #expect(server.command.stop())
+        await #expect(try status("rebind.example.com:\(port)") == "421")
+        await #expect(try status("localhost:\(port)") == "200")
+        await #expect(try status("127.0.0.1:\(port)") == "200")
+        #expect(await server.command.stopped())
     }
 
     /// A graceful stop with nothing in flight hands back nothing and says nothing went wrong.
@@ -66,7 +66,7 @@ import WalletOrdersTesting
         let folder = try TemporaryDirectory("quiet-stop")
         // With the local APNs in the process, so that a push worker runs and stops with the server.
         let server = try await DevelopmentServer.start(in: folder)
-        #expect(try JSONValue.parse(Data(server.curl(["\(server.base)/healthz"]).utf8))["database"] == .string("ok"))
+        await #expect(try JSONValue.parse(Data(server.curl(["\(server.base)/healthz"]).utf8))["database"] == .string("ok"))
         let serve = server.command
         serve.process.terminate()
         serve.process.waitUntilExit()
@@ -79,7 +79,7 @@ import WalletOrdersTesting
     @Test func anUpdateReachesTheAPNSSandboxThroughServe() async throws {
         let folder = try TemporaryDirectory("sandbox")
         let keys = folder.path("data/dev-keys")
-        _ = try Command.run(Command.walletOrdersBinary, ["keys", "dev", "--out", keys])
+        _ = try await Command.run(Command.walletOrdersBinary, ["keys", "dev", "--out", keys])
         let sandbox = try BackgroundCommand(["apns-sandbox", "--port", "0", "--keys", keys], in: folder, name: "apns")
         let sandboxBanner = try await sandbox.waitFor("WALLET_ORDERS_APNS_CA")
         let apnsURL = try #require(sandboxBanner.firstMatch(of: /WALLET_ORDERS_APNS_ENVIRONMENT=(\S+)/)?.1)
@@ -91,10 +91,10 @@ import WalletOrdersTesting
             ]
         )
         #expect(server.banner.contains("Pushes go to the local APNs at \(apnsURL)"), "\(server.banner)")
-        let order = try server.createOrder()
-        try server.register(order, device: "device-1", pushToken: "a1b2c3")
-        try server.register(order, device: "device-2", pushToken: "d4e5f6")
-        #expect(try server.patch(order, #"{"status":"completed"}"#).hasSuffix("200"))
+        let order = try await server.createOrder()
+        try await server.register(order, device: "device-1", pushToken: "a1b2c3")
+        try await server.register(order, device: "device-2", pushToken: "d4e5f6")
+        await #expect(try server.patch(order, #"{"status":"completed"}"#).hasSuffix("200"))
 
         let output = try await sandbox.waitFor("token=d4e5f6")
         let pushes = output.split(separator: "\n").filter { $0.hasPrefix("push ") }
@@ -103,8 +103,8 @@ import WalletOrdersTesting
             #expect(push.hasPrefix("push 200 topic=\(order.type) "), "\(push)")
             #expect(push.contains("type=background priority=5 body={}"), "\(push)")
         }
-        #expect(server.command.stop())
-        #expect(sandbox.stop())
+        #expect(await server.command.stopped())
+        #expect(await sandbox.stopped())
     }
 
     /// `doctor` prints serve's start-up checks; `serve` refuses to start on the same problems, one line each.
@@ -116,20 +116,20 @@ import WalletOrdersTesting
         environment["WALLET_ORDERS_PUBLIC_URL"] = "https://orders.example.com"
         let database = ["--database", folder.path("data/orders.sqlite")]
 
-        let healthy = try Command.run(Command.walletOrdersBinary, ["doctor"] + database, environment: environment)
+        let healthy = try await Command.run(Command.walletOrdersBinary, ["doctor"] + database, environment: environment)
         #expect(healthy.status == 0, "\(healthy.output)\(healthy.error)")
         #expect(healthy.output.contains("ok       order type order.com.example.dev: the signing certificate, its key and the WWDR certificate match"))
 
         environment["WALLET_ORDERS_WWDR_CERT"] = "\(keys)/root-ca.pem"
         environment["WALLET_ORDERS_APNS_KEY"] = "\(keys)/order-type.key"
-        let broken = try Command.run(Command.walletOrdersBinary, ["doctor"] + database, environment: environment)
+        let broken = try await Command.run(Command.walletOrdersBinary, ["doctor"] + database, environment: environment)
         #expect(broken.status == 1)
         let problems = broken.output.split(separator: "\n").filter { $0.hasPrefix("problem") }
         #expect(problems.count == 2, "\(broken.output)")
         #expect(problems.contains { $0.contains("was not issued by the WWDR certificate in \(keys)/root-ca.pem") })
         #expect(problems.contains { $0.contains("\(keys)/order-type.key is not a P-256 key") })
 
-        let serve = try Command.run(Command.walletOrdersBinary, ["serve", "--port", "0"] + database, environment: environment)
+        let serve = try await Command.run(Command.walletOrdersBinary, ["serve", "--port", "0"] + database, environment: environment)
         #expect(serve.status != 0)
         #expect(serve.error.contains("cannot start:"), "\(serve.error)")
         for problem in problems {
@@ -145,10 +145,10 @@ import WalletOrdersTesting
         let server = try await DevelopmentServer.start(in: folder, arguments: ["--no-local-apns"])
         let serve = server.command
         let (base, key) = (server.base, server.merchantKey)
-        let order = try server.createOrder()
+        let order = try await server.createOrder()
         let (type, id) = (order.type, order.id)
-        try server.register(order, device: "device-1", pushToken: "abcdef01")
-        try server.register(order, device: "device-2", pushToken: "abcdef02")
+        try await server.register(order, device: "device-1", pushToken: "abcdef01")
+        try await server.register(order, device: "device-2", pushToken: "abcdef02")
 
         // Four merchants updating as fast as they can; each writes one status code per request.
         let traffic = Process()
@@ -169,7 +169,7 @@ import WalletOrdersTesting
         try traffic.run()
         // Let the updates flow, then stop the server in their midst.
         var answered = 0
-        for _ in 0..<100 where answered < 40 {
+        for _ in 0..<1_200 where answered < 40 {
             try await Task.sleep(for: .milliseconds(50))
             answered =
                 (1...4).map { (try? String(contentsOfFile: folder.path("statuses-\($0)"), encoding: .utf8)) ?? "" }
@@ -191,10 +191,10 @@ import WalletOrdersTesting
 
         // Restarted, the service holds exactly the answered updates and a push per device for them.
         let again = try await DevelopmentServer.start(in: folder, name: "serve-again", arguments: ["--no-local-apns"])
-        let stored = try Command.run("curl", ["-s", "\(again.base)/api/v1/orders/\(type)/\(id)", "-H", "Authorization: Bearer \(key)"])
+        let stored = try await Command.run("curl", ["-s", "\(again.base)/api/v1/orders/\(type)/\(id)", "-H", "Authorization: Bearer \(key)"])
         #expect(try JSONValue.parse(Data(stored.output.utf8))["version"]?.intValue == 1 + succeeded, "\(stored.output)")
-        let pushes = try Command.run("curl", ["-s", "\(again.base)/api/v1/pushes?status=pending", "-H", "Authorization: Bearer \(key)"])
+        let pushes = try await Command.run("curl", ["-s", "\(again.base)/api/v1/pushes?status=pending", "-H", "Authorization: Bearer \(key)"])
         #expect(try JSONValue.parse(Data(pushes.output.utf8))["pushes"]?.arrayValue?.count == 2, "\(pushes.output)")
-        #expect(again.command.stop())
+        #expect(await again.command.stopped())
     }
 }

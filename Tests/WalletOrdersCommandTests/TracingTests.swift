@@ -5,23 +5,23 @@ import WalletOrdersTesting
 
 /// Traces from a real `wallet-orders serve` to a real OTLP/HTTP receiver: each request a span when `tracingEndpoint`
 /// is set, with no key, token or push token in it; nothing at all when it is not.
-@Suite struct TracingTests {
+@Suite(.timeLimit(.minutes(10))) struct TracingTests {
     static let fetchRoute = "/v1/orders/{orderTypeIdentifier}/{orderIdentifier}"
 
     /// Requests of every kind a span could leak a secret from: a merchant's key, an order's token, a device's push
     /// token, a download link. Answers the secrets.
-    static func traffic(_ server: DevelopmentServer) throws -> [String] {
-        let order = try server.createOrder()
+    static func traffic(_ server: DevelopmentServer) async throws -> [String] {
+        let order = try await server.createOrder()
         let pushToken = String(repeating: "5e", count: 32)
-        try server.register(order, device: "device-1", pushToken: pushToken)
-        let fetched = try server.curl([
+        try await server.register(order, device: "device-1", pushToken: pushToken)
+        let fetched = try await server.curl([
             "-o", "/dev/null", "-w", "%{http_code}", "\(server.base)/v1/orders/\(order.type)/\(order.id)",
             "-H", "Authorization: AppleOrder \(order.token)",
         ])
         #expect(fetched == "200")
         let link = try JSONValue.parse(
             Data(
-                try server.curl([
+                try await server.curl([
                     "-X", "POST", "\(server.base)/api/v1/orders/\(order.type)/\(order.id)/links",
                     "-H", "Authorization: Bearer \(server.merchantKey)",
                 ]).utf8
@@ -29,7 +29,7 @@ import WalletOrdersTesting
         )
         // The link names the configured public URL, which for a server on port 0 is not where it listens.
         let url = try #require(link["url"]?.stringValue.flatMap(URL.init(string:)), "\(link)")
-        let downloaded = try server.curl(["-o", "/dev/null", "-w", "%{http_code}", server.base + url.path])
+        let downloaded = try await server.curl(["-o", "/dev/null", "-w", "%{http_code}", server.base + url.path])
         #expect(downloaded == "200", "\(url): \(downloaded)")
         let reference = url.lastPathComponent
         return [server.merchantKey, order.token, pushToken, reference]
@@ -44,7 +44,7 @@ import WalletOrdersTesting
             environment: ["WALLET_ORDERS_TRACING_ENDPOINT": receiver.endpoint, "OTEL_BSP_SCHEDULE_DELAY": "200"]
         )
         defer { server.command.stop() }
-        let secrets = try Self.traffic(server)
+        let secrets = try await Self.traffic(server)
 
         let spans = try await MerchantCommandTests.eventually(seconds: 20) {
             receiver.spans
@@ -90,9 +90,21 @@ import WalletOrdersTesting
             ]
         )
         defer { server.command.stop() }
-        _ = try Self.traffic(server)
-        // Ten batch delays and more.
-        try await Task.sleep(for: .seconds(3))
-        #expect(receiver.exports().isEmpty)
+        _ = try await Self.traffic(server)
+        // Then a server that does trace, to the same receiver, with the same batch delay: once its spans have come,
+        // the first server's would have come before them, had it sent any.
+        let controlFolder = try TemporaryDirectory("tracing-control")
+        let control = try await DevelopmentServer.start(
+            in: controlFolder,
+            environment: ["WALLET_ORDERS_TRACING_ENDPOINT": receiver.endpoint, "OTEL_BSP_SCHEDULE_DELAY": "200"]
+        )
+        defer { control.command.stop() }
+        _ = try await Self.traffic(control)
+        let spans = try await MerchantCommandTests.eventually {
+            receiver.spans
+        } until: { spans in
+            spans.contains { $0.name == Self.fetchRoute } && spans.contains { $0.name == "/api/v1/orders" }
+        }
+        #expect(spans.filter { $0.name == "/api/v1/orders" }.count == 1, "only the tracing server's order creation was traced")
     }
 }

@@ -15,13 +15,13 @@ import FoundationNetworking
 /// with two replicas runs: updates and registrations go to both, one is killed with SIGKILL in the middle of
 /// the load and started again. Nothing acknowledged is lost, every device hears of its order's last update, no
 /// device hears of an update more than once beyond the retries the kill causes, and nothing stays `sending`.
-@Suite struct TwoInstancesTests {
+@Suite(.timeLimit(.minutes(10))) struct TwoInstancesTests {
     static let merchantKey = "merchant-key-for-two-instances-0123"
 
     @Test func aKilledInstanceLosesNothingAndItsPushesAreSentByTheOther() async throws {
         let folder = try TemporaryDirectory("two-instances")
         let keys = try await makeDevelopmentKeys(in: folder)
-        let database = try TestStore.emptyPostgresDatabase()
+        let database = try await TestStore.emptyPostgresDatabase()
 
         // The local APNs, in this process, noting when each push reached it.
         let deployment = try await LocalDeployment.start(in: folder, keys: keys, database: database)
@@ -93,7 +93,7 @@ import FoundationNetworking
         // The killed instance's claims run out (a 30-second lease) and a live instance sends those pushes.
         var outbox: [String: Int] = [:]
         for _ in 0..<120 {
-            outbox = try Instance.outbox(in: try PostgresCluster.shared, database: database)
+            outbox = try await Instance.outbox(in: try PostgresCluster.shared, database: database)
             if (outbox["pending"] ?? 0) + (outbox["sending"] ?? 0) == 0 { break }
             try await Task.sleep(for: .seconds(1))
         }
@@ -255,9 +255,9 @@ struct Instance: Sendable {
     /// Outbox rows waiting and being sent in `database` (a URL on `cluster`), counted in one statement: asked status by
     /// status through the merchant API, a push going from `sending` back to `pending` (a retry) between the two
     /// questions is in neither answer, and the outbox looks empty while it is not.
-    static func outbox(in cluster: PostgresCluster, database: String) throws -> [String: Int] {
+    static func outbox(in cluster: PostgresCluster, database: String) async throws -> [String: Int] {
         let name = String(database.split(separator: "/").last?.split(separator: "?").first ?? "")
-        let row = try cluster.psql(
+        let row = try await cluster.psql(
             """
             SELECT count(*) FILTER (WHERE status = 'pending'), count(*) FILTER (WHERE status = 'sending')
             FROM push_outbox

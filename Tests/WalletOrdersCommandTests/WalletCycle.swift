@@ -110,10 +110,10 @@ final class WalletCycle {
     var rootPEM: Data { get throws { try Data(contentsOf: keys.appendingPathComponent("root-ca.pem")) } }
 
     /// Creates Examples/order.json through the merchant API; answers the merchant API's whole answer.
-    func createOrder() throws -> Data { try merchant.createOrder() }
+    func createOrder() async throws -> Data { try await merchant.createOrder() }
 
     /// PATCHes the order through the merchant API; answers how many pushes were queued.
-    func patch(_ details: OrderDetails, _ json: String) throws -> Int? { try merchant.patch(details, json) }
+    func patch(_ details: OrderDetails, _ json: String) async throws -> Int? { try await merchant.patch(details, json) }
 
     /// Sends one push for `token` to the local APNs as a provider would (libcurl, HTTP/2, the development APNs
     /// key), without any change to an order; answers APNs' status.
@@ -121,34 +121,32 @@ final class WalletCycle {
         let transport = CurlPushTransport(
             endpoint: APNSEndpoint(.custom(url: apnsURL), caFile: environment["WALLET_ORDERS_APNS_CA"])
         )
-        defer { transport.shutdown() }
-        let key = try PrivateKey(pem: Data(contentsOf: URL(fileURLWithPath: try #require(environment["WALLET_ORDERS_APNS_KEY"]))))
-        let provider = try ProviderToken(
-            key: key,
-            keyID: try #require(environment["WALLET_ORDERS_APNS_KEY_ID"]),
-            teamID: try #require(environment["WALLET_ORDERS_APNS_TEAM_ID"])
-        )
-        let responses = await transport.send([
-            APNSRequest(
-                topic: orderType,
-                deviceToken: token,
-                providerToken: try provider.current()
+        let request = Result { () throws -> APNSRequest in
+            let key = try PrivateKey(pem: Data(contentsOf: URL(fileURLWithPath: try #require(environment["WALLET_ORDERS_APNS_KEY"]))))
+            let provider = try ProviderToken(
+                key: key,
+                keyID: try #require(environment["WALLET_ORDERS_APNS_KEY_ID"]),
+                teamID: try #require(environment["WALLET_ORDERS_APNS_TEAM_ID"])
             )
-        ])
+            return APNSRequest(topic: orderType, deviceToken: token, providerToken: try provider.current())
+        }
+        let responses = await transport.send([try request.get()])
+        await transport.shutdown()
         return responses.first?.status ?? 0
     }
 
     /// Runs `wallet-orders` with `arguments` against the server's database, as an operator beside it would; answers
     /// what it printed, failing the test when it fails.
-    func command(_ arguments: [String]) throws -> String {
+    func command(_ arguments: [String]) async throws -> String {
         var environment = environment
         environment["WALLET_ORDERS_DATABASE"] = database
-        return try MerchantCommandTests.run(arguments, environment: environment)
+        return try await MerchantCommandTests.run(arguments, environment: environment)
     }
 
+    /// Stops the local APNs and the server (SIGTERM, then SIGKILL if it lingers), without waiting: for `defer`.
     func stop() {
         listener?.close()
-        #expect(server.stop())
+        server.stop()
     }
 }
 
@@ -158,13 +156,13 @@ struct Merchant: Sendable {
     let key: String
 
     /// curl with `-s`; answers what it printed.
-    func curl(_ arguments: [String]) throws -> String {
-        try Command.run("curl", ["-s"] + arguments, directory: DevelopmentServer.repository.path).output
+    func curl(_ arguments: [String]) async throws -> String {
+        try await Command.run("curl", ["-s"] + arguments, directory: DevelopmentServer.repository.path).output
     }
 
     /// Creates Examples/order.json; answers the merchant API's whole answer.
-    func createOrder() throws -> Data {
-        let output = try curl([
+    func createOrder() async throws -> Data {
+        let output = try await curl([
             "-X", "POST", "\(base)/api/v1/orders", "-H", "Authorization: Bearer \(key)",
             "-H", "Content-Type: application/json", "-d", "@Examples/order.json",
         ])
@@ -172,8 +170,8 @@ struct Merchant: Sendable {
     }
 
     /// PATCHes the order; answers how many pushes were queued.
-    func patch(_ details: OrderDetails, _ json: String) throws -> Int? {
-        let output = try curl([
+    func patch(_ details: OrderDetails, _ json: String) async throws -> Int? {
+        let output = try await curl([
             "-X", "PATCH", "\(base)/api/v1/orders/\(details.orderTypeIdentifier)/\(details.orderIdentifier)",
             "-H", "Authorization: Bearer \(key)", "-H", "Content-Type: application/merge-patch+json", "-d", json,
         ])
@@ -181,16 +179,16 @@ struct Merchant: Sendable {
     }
 
     /// The ids and statuses of the pushes the outbox holds for the order, newest first.
-    func pushes(_ details: OrderDetails) throws -> [String] {
-        let output = try curl(["\(base)/api/v1/pushes?order=\(details.orderIdentifier)", "-H", "Authorization: Bearer \(key)"])
+    func pushes(_ details: OrderDetails) async throws -> [String] {
+        let output = try await curl(["\(base)/api/v1/pushes?order=\(details.orderIdentifier)", "-H", "Authorization: Bearer \(key)"])
         return try JSONValue.parse(Data(output.utf8))["pushes"]?.arrayValue?.map {
             "\($0["id"]?.intValue ?? -1) \($0["status"]?.stringValue ?? "?")"
         } ?? []
     }
 
     /// The device logs the server stored.
-    func logs() throws -> [String] {
-        let output = try curl(["\(base)/api/v1/logs", "-H", "Authorization: Bearer \(key)"])
+    func logs() async throws -> [String] {
+        let output = try await curl(["\(base)/api/v1/logs", "-H", "Authorization: Bearer \(key)"])
         return try JSONValue.parse(Data(output.utf8))["logs"]?.arrayValue?.compactMap { $0["message"]?.stringValue } ?? []
     }
 }

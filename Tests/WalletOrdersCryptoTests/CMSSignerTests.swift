@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersCrypto
 import WalletOrdersTesting
 
-@Suite struct CMSSignerTests {
+@Suite(.timeLimit(.minutes(5))) struct CMSSignerTests {
     let keys = DevelopmentKeys.shared
 
     private var signer: CMSSigner {
@@ -91,7 +91,7 @@ import WalletOrdersTesting
         #expect(signed == expected)
     }
 
-    @Test func ecKeysSignToo() throws {
+    @Test func ecKeysSignToo() async throws {
         let key = try PrivateKey.generateP256()
         let now = Date()
         let certificate = try Certificate.issue(
@@ -111,7 +111,7 @@ import WalletOrdersTesting
         #expect(info.signers.first?.isSame(as: certificate) == true)
 
         let folder = try TemporaryDirectory()
-        let verified = try Command.run(
+        let verified = try await Command.run(
             "openssl",
             [
                 "cms", "-verify", "-binary", "-inform", "DER", "-in", try folder.write("signature", signature.der),

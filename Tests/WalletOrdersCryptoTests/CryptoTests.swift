@@ -3,11 +3,11 @@ import Testing
 import WalletOrdersCrypto
 import WalletOrdersTesting
 
-@Suite struct CryptoTests {
+@Suite(.timeLimit(.minutes(5))) struct CryptoTests {
     let keys = DevelopmentKeys.shared
 
-    @Test func developmentChainVerifiesWithTheOpenSSLCommand() throws {
-        let result = try Command.run(
+    @Test func developmentChainVerifiesWithTheOpenSSLCommand() async throws {
+        let result = try await Command.run(
             "openssl",
             [
                 "verify", "-CAfile", keys.rootPath, "-untrusted", keys.wwdrPath, keys.certificatePath,
@@ -30,7 +30,7 @@ import WalletOrdersTesting
         #expect(keys.chain.apnsKeyID.count == 10)
     }
 
-    @Test func detachedSignatureVerifiesWithTheOpenSSLCommand() throws {
+    @Test func detachedSignatureVerifiesWithTheOpenSSLCommand() async throws {
         let folder = try TemporaryDirectory()
         let content = Data(#"{"order.json":"abc"}"#.utf8)
         let time = Date(timeIntervalSince1970: 1_795_342_530)
@@ -43,7 +43,7 @@ import WalletOrdersTesting
         )
         let contentPath = try folder.write("manifest.json", content)
         let signaturePath = try folder.write("signature", signature)
-        let verified = try Command.run(
+        let verified = try await Command.run(
             "openssl",
             [
                 "cms", "-verify", "-binary", "-inform", "DER", "-in", signaturePath, "-content", contentPath,
@@ -91,10 +91,10 @@ import WalletOrdersTesting
         #expect(try sign() == sign())
     }
 
-    @Test func encryptedPEMKeysNeedTheirPassword() throws {
+    @Test func encryptedPEMKeysNeedTheirPassword() async throws {
         let folder = try TemporaryDirectory()
         let encrypted = folder.path("encrypted.key")
-        let made = try Command.run(
+        let made = try await Command.run(
             "openssl",
             [
                 "pkey", "-in", keys.keyPath, "-aes256", "-passout", "env:KEY_PASSWORD", "-out", encrypted,
@@ -111,10 +111,10 @@ import WalletOrdersTesting
         #expect(wrong?.operation == "reading the private key: the password does not decrypt it")
     }
 
-    @Test func pkcs12FilesFromOpenSSLAreRead() throws {
+    @Test func pkcs12FilesFromOpenSSLAreRead() async throws {
         let folder = try TemporaryDirectory()
         let p12 = folder.path("order-type.p12")
-        let made = try Command.run(
+        let made = try await Command.run(
             "openssl",
             [
                 "pkcs12", "-export", "-inkey", keys.keyPath, "-in", keys.certificatePath, "-certfile", keys.wwdrPath,
@@ -132,7 +132,7 @@ import WalletOrdersTesting
         }
     }
 
-    @Test func es256SignaturesVerifyWithTheOpenSSLCommand() throws {
+    @Test func es256SignaturesVerifyWithTheOpenSSLCommand() async throws {
         let folder = try TemporaryDirectory()
         let message = Data("eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJURUFNIn0".utf8)
         let raw = try keys.chain.apnsKey.signES256(message)
@@ -147,7 +147,7 @@ import WalletOrdersTesting
         let body = integer(raw.prefix(32)) + integer(raw.suffix(32))
         try folder.write("sig.der", Data([0x30, UInt8(body.count)] + body))
         try folder.write("message", message)
-        let result = try Command.run(
+        let result = try await Command.run(
             "openssl",
             [
                 "dgst", "-sha256", "-verify", keys.folder.path("apns-public.pem"), "-signature", folder.path("sig.der"),

@@ -6,7 +6,7 @@ import WalletOrdersModel
 import WalletOrdersPackage
 import WalletOrdersTesting
 
-@Suite struct SimulatedDeviceTests {
+@Suite(.timeLimit(.minutes(5))) struct SimulatedDeviceTests {
     let keys = DevelopmentKeys.shared
 
     private func package() throws -> Data {

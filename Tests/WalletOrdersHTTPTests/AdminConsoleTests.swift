@@ -10,7 +10,7 @@ import WalletOrdersTesting
 
 /// The operator's console against the real server, on each engine: the search, an order's page, the package, the
 /// actions and who may take them, the charts, and bad input.
-@Suite struct AdminConsoleTests {
+@Suite(.timeLimit(.minutes(5))) struct AdminConsoleTests {
     static let adminKey = "admin-key-for-the-console-0123456789"
     static let operatorKey = "operator-key-for-the-console-0123456789"
 

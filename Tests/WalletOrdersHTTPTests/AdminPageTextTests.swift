@@ -7,7 +7,7 @@ import WalletOrdersStore
 import WalletOrdersTesting
 
 /// `/admin` against the real server: what it shows of the text devices send.
-@Suite struct AdminPageTextTests {
+@Suite(.timeLimit(.minutes(5))) struct AdminPageTextTests {
     static let adminKey = "admin-key-for-tests-0123456789"
 
     @Test(arguments: StoreEngine.allCases)

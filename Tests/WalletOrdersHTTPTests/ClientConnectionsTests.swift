@@ -3,7 +3,7 @@ import Testing
 @testable import WalletOrdersHTTP
 
 /// The table of open connections per client on its own: the cap, and that it forgets a client with none open.
-@Suite struct ClientConnectionsTests {
+@Suite(.timeLimit(.minutes(5))) struct ClientConnectionsTests {
     @Test func aClientGetsUpToTheLimitAndIsForgottenOnceItsConnectionsClose() {
         let connections = ClientConnections(limit: 2)
         #expect(connections.opened("192.0.2.1"))

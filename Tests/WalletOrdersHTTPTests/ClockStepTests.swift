@@ -12,7 +12,7 @@ import WalletOrdersTesting
 
 /// Issue 31, part 6: two instances on one store, the wall clock of one an hour behind the other's. What the
 /// service writes and compares is read from the store's clock (`StoreClock`), so the instances agree.
-@Suite struct ClockStepTests {
+@Suite(.timeLimit(.minutes(5))) struct ClockStepTests {
     @Test(arguments: StoreEngine.allCases)
     func twoInstancesAnHourApartKeepUpdatedAtLastModifiedTagsAndClaimsInStep(engine: StoreEngine) async throws {
         let folder = try TemporaryDirectory("clock-step")

@@ -9,7 +9,7 @@ import WalletOrdersStore
 import WalletOrdersTesting
 
 /// Every row of the device API table, over HTTP against the real server and a real SQLite file.
-@Suite struct DeviceAPITests {
+@Suite(.timeLimit(.minutes(5))) struct DeviceAPITests {
     @Test(arguments: StoreEngine.allCases)
     func registeringAnswers201ThenOn200AndReplacesThePushToken(engine: StoreEngine) async throws {
         let harness = try ServiceHarness(engine)
@@ -219,7 +219,7 @@ import WalletOrdersTesting
             let etag = try #require(response.headers[.eTag])
             let package = Data(buffer: response.body)
 
-            let cms = try Command.verifySignature(ofPackage: package, rootPath: DevelopmentKeys.shared.rootPath)
+            let cms = try await Command.verifySignature(ofPackage: package, rootPath: DevelopmentKeys.shared.rootPath)
             #expect(cms.status == 0, "\(cms.error)")
             let orderJSON = try #require(try ZipArchive.read(package).first { $0.path == "order.json" })
             let stored = try OrderDocument(data: orderJSON.data)

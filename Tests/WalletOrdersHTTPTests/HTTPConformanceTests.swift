@@ -9,7 +9,7 @@ import WalletOrdersTesting
 /// What HTTP/1.1 asks of a server at its edge, against the real server on a real port with raw sockets: one `Host`
 /// per request (and in development only this machine's names), `Expect: 100-continue` answered, and error
 /// messages that do not send a request's input back whole.
-@Suite struct HTTPConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct HTTPConformanceTests {
     /// The status and JSON body of the final response in `text`.
     func response(_ text: String) -> (status: Int?, json: JSONValue) {
         var rest = Substring(text)
@@ -68,7 +68,7 @@ import WalletOrdersTesting
                         + "Content-Length: \(body.utf8.count)\r\nExpect: 100-continue\r\n\r\n"
                 )
             )
-            let interim = try await log.receive(within: .seconds(3)) { $0.contains("\r\n\r\n") }
+            let interim = try await log.receive(within: .seconds(60)) { $0.contains("\r\n\r\n") }
             #expect(interim.hasPrefix("HTTP/1.1 100 Continue\r\n"), "\(interim)")
             let logged = response(try await log.exchange(body))
             #expect(logged.status == 200)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import WalletOrdersHTTP
 
-struct HTTPDateTests {
+@Suite(.timeLimit(.minutes(5))) struct HTTPDateTests {
     /// Foundation's formatter, as the reference for ours.
     static func reference(_ date: Date) -> String {
         let formatter = DateFormatter()

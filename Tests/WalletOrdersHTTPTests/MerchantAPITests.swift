@@ -8,7 +8,7 @@ import WalletOrdersPackage
 import WalletOrdersStore
 import WalletOrdersTesting
 
-@Suite struct MerchantAPITests {
+@Suite(.timeLimit(.minutes(5))) struct MerchantAPITests {
     private func orderBody(_ change: (inout [String: JSONValue]) -> Void = { _ in }) -> JSONValue {
         var fields = SampleOrder.json().objectValue!
         for key in ["updatedAt", "createdAt", "merchant", "orderTypeIdentifier", "orderIdentifier"] {

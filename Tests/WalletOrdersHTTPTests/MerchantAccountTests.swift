@@ -9,7 +9,7 @@ import WalletOrdersStore
 import WalletOrdersTesting
 
 /// A merchant's keys, status, limits and template, as the merchant API and the operator's API answer them.
-@Suite struct MerchantAccountTests {
+@Suite(.timeLimit(.minutes(5))) struct MerchantAccountTests {
     static let operatorKey = "operator-key-for-tests-0123456789"
     static let adminKey = "admin-key-for-tests-0123456789"
 

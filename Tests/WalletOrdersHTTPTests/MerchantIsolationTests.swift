@@ -9,7 +9,7 @@ import WalletOrdersTesting
 /// One merchant's key never reads, changes or even confirms another merchant's orders: every merchant API operation,
 /// with each merchant's key, against each merchant's orders; a merchant's own succeed, every other answer is
 /// byte for byte the answer for a missing order.
-@Suite struct MerchantIsolationTests {
+@Suite(.timeLimit(.minutes(5))) struct MerchantIsolationTests {
     /// A merchant as the test drives it: its key and the two orders it made.
     struct Shop: Sendable {
         let slug: String

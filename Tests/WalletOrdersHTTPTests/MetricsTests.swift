@@ -7,7 +7,7 @@ import WalletOrdersStore
 import WalletOrdersTesting
 
 /// `/metrics` in Prometheus' text format after real traffic, and the request id every response carries.
-@Suite struct MetricsTests {
+@Suite(.timeLimit(.minutes(5))) struct MetricsTests {
     /// The value of the sample whose line starts with `series` (name and labels exactly as exposed).
     func value(_ series: String, in text: String) -> Double? {
         text.split(separator: "\n").first { $0.hasPrefix(series + " ") }

@@ -4,7 +4,7 @@ import Testing
 @testable import WalletOrdersHTTP
 
 /// Splitting a body of newline-delimited JSON into lines as its chunks arrive, wherever they are cut.
-@Suite struct NDJSONLinesTests {
+@Suite(.timeLimit(.minutes(5))) struct NDJSONLinesTests {
     /// The lines of a body that arrives as `chunks`, as text or as "too long", each with its number.
     static func lines(_ chunks: [String], limit: Int = 100) async throws -> [String] {
         let body = AsyncStream<ByteBuffer> { continuation in

@@ -10,7 +10,7 @@ import WalletOrdersTesting
 
 /// Download links over HTTP against the real server: made by a merchant, downloaded by anyone holding the URL,
 /// within Apple's rules (unguessable, used up or expiring, private), and every dead link answered alike.
-@Suite struct OrderLinkTests {
+@Suite(.timeLimit(.minutes(5))) struct OrderLinkTests {
     static let webServiceURL = "https://orders.example.com/wallet"
 
     /// The path the service answers a link's URL at (the harness serves `webServiceURL` at its root).

@@ -8,7 +8,7 @@ import WalletOrdersStore
 import WalletOrdersTesting
 
 /// Logistics partners' keys and tracking events, through the merchant API on both engines.
-@Suite struct PartnerTrackingTests {
+@Suite(.timeLimit(.minutes(5))) struct PartnerTrackingTests {
     /// A partner `name` for `merchants`, with a key; answers the key.
     static func addPartner(_ name: String, for merchants: [String], _ client: ServiceHarness.Client) async throws -> String {
         let registry = MerchantRegistry(service: client.service)
@@ -270,7 +270,7 @@ import WalletOrdersTesting
 }
 
 /// Partners through the operator's HTTP API.
-@Suite struct PartnerOperatorAPITests {
+@Suite(.timeLimit(.minutes(5))) struct PartnerOperatorAPITests {
     static let operatorKey = "operator-key-for-tests-0123456789"
 
     @Test(arguments: StoreEngine.allCases)

@@ -4,7 +4,7 @@ import Testing
 
 /// The slow-client handler's state machine on its own: which deadline runs in each phase of a request, and which
 /// deadline may still close the connection when it fires.
-@Suite struct SlowClientHandlerStateMachineTests {
+@Suite(.timeLimit(.minutes(5))) struct SlowClientHandlerStateMachineTests {
     typealias Machine = SlowClientHandler.StateMachine
 
     @Test func aRequestRunsTheHeadDeadlineThenTheBodyDeadlineThenNone() {

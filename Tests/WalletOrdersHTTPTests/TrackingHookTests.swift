@@ -9,7 +9,7 @@ import WalletOrdersTesting
 
 /// Carrier aggregators' webhooks at /hooks/{provider}/{partner}: a request signed as the provider signs it (by the
 /// `openssl` command here) moves the order; any other changes nothing.
-@Suite struct TrackingHookTests {
+@Suite(.timeLimit(.minutes(5))) struct TrackingHookTests {
     static let secret = "whsec-from-the-provider-0123456789"
 
     /// The fixture `name` of Tests/Fixtures/tracking.
@@ -19,13 +19,13 @@ import WalletOrdersTesting
     }
 
     /// HMAC-SHA256 of `body` under the secret, by the `openssl` command: base64 (AfterShip) or hex (EasyPost).
-    static func hmac(_ body: Data, base64: Bool) throws -> String {
+    static func hmac(_ body: Data, base64: Bool) async throws -> String {
         let key = Array(secret.utf8).map { String(format: "%02x", $0) }.joined()
         let script =
             base64
             ? "openssl dgst -sha256 -mac HMAC -macopt hexkey:\(key) -binary | openssl base64 -A"
             : "openssl dgst -sha256 -mac HMAC -macopt hexkey:\(key) -r | cut -d' ' -f1"
-        let signed = try Command.run("/bin/sh", ["-c", script], input: body)
+        let signed = try await Command.run("/bin/sh", ["-c", script], input: body)
         try #require(signed.status == 0, "\(signed.error)")
         return signed.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -37,7 +37,7 @@ import WalletOrdersTesting
         /// How the merchant names the carrier, not as the provider does.
         let carrier: String
         let header: String
-        let sign: @Sendable (Data) throws -> String
+        let sign: @Sendable (Data) async throws -> String
         let status: String
         var description: String { name }
     }
@@ -49,7 +49,7 @@ import WalletOrdersTesting
             trackingNumber: "00340434161094042557",
             carrier: "DHL Express",
             header: "aftership-hmac-sha256",
-            sign: { try hmac($0, base64: true) },
+            sign: { try await hmac($0, base64: true) },
             status: "outForDelivery"
         ),
         Provider(
@@ -58,7 +58,7 @@ import WalletOrdersTesting
             trackingNumber: "9400111206213859482101",
             carrier: "USPS",
             header: "x-hmac-signature",
-            sign: { "hmac-sha256-hex=" + (try hmac($0, base64: false)) },
+            sign: { "hmac-sha256-hex=" + (try await hmac($0, base64: false)) },
             status: "outForDelivery"
         ),
     ]

@@ -8,7 +8,7 @@ import WalletOrdersTesting
 
 /// The webhook endpoints of the merchant API over HTTP: made, listed, changed, rotated, deleted, their deliveries
 /// listed and sent again; and another merchant's endpoints answered as if there were none.
-@Suite struct WebhookAPITests {
+@Suite(.timeLimit(.minutes(5))) struct WebhookAPITests {
     /// A public address, so the URL passes the address policy without any network (nothing is delivered here).
     static let url = "https://93.184.216.34/hooks/wallet"
 

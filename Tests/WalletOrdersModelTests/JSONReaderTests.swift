@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersModel
 
 /// `JSONValue.parse` reads JSON itself; `JSONDecoder` decoding `JSONValue` is what it must agree with.
-@Suite struct JSONReaderTests {
+@Suite(.timeLimit(.minutes(5))) struct JSONReaderTests {
     /// What Foundation makes of `text`: the value, or nil when it refuses it.
     static func foundation(_ text: [UInt8]) -> JSONValue? {
         try? JSONDecoder().decode(JSONValue.self, from: Data(text))

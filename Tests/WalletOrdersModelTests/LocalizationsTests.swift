@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WalletOrdersModel
 
-@Suite struct LocalizationsTests {
+@Suite(.timeLimit(.minutes(5))) struct LocalizationsTests {
     let png = Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 
     private func strings(_ keys: String...) -> Data {

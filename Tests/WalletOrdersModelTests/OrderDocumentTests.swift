@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersModel
 import WalletOrdersTesting
 
-@Suite struct OrderDocumentTests {
+@Suite(.timeLimit(.minutes(5))) struct OrderDocumentTests {
     @Test func unknownFieldsSurviveParsingAndWritingBack() throws {
         let text = """
             {"schemaVersion": 1, "futureField": {"nested": [1, 2.5, "x", null, true]},

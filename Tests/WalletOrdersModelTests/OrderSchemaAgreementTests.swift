@@ -10,15 +10,15 @@ import WalletOrdersTesting
 ///
 /// The rules a schema cannot state are left out of the comparison by name (`OrderRule`), and the last test shows
 /// each of them at work in the validator alone.
-@Suite struct OrderSchemaAgreementTests {
+@Suite(.timeLimit(.minutes(5))) struct OrderSchemaAgreementTests {
     /// Left out of the comparison: a JSON Schema cannot compare two values or see the package.
     static let rulesBeyondTheSchema: [OrderRule] = [.updatedAtNotBeforeCreatedAt, .referencedFilesInPackage]
 
-    @Test func theSchemaAndTheValidatorGiveTheSameVerdictOnEveryOrderOfTheCorpus() throws {
+    @Test func theSchemaAndTheValidatorGiveTheSameVerdictOnEveryOrderOfTheCorpus() async throws {
         let corpus = try Corpus.fixtures() + Corpus.composites() + Corpus.mutations()
         #expect(Set(corpus.map(\.name)).count == corpus.count, "case names are unique")
         #expect(corpus.count >= 3_000)
-        let python = try Judge.python(corpus)
+        let python = try await Judge.python(corpus)
 
         var disagreements: [String] = []
         var validCount = 0
@@ -47,14 +47,14 @@ import WalletOrdersTesting
         #expect(corpus.count - validCount > corpus.count / 3)
     }
 
-    @Test func rulesTheSchemaCannotStateAreListedByNameAndHeldByTheValidatorAlone() throws {
+    @Test func rulesTheSchemaCannotStateAreListedByNameAndHeldByTheValidatorAlone() async throws {
         #expect(OrderRule.allCases == Self.rulesBeyondTheSchema)
         let base = try Corpus.fixture("valid/every-object.json")
         let cases: [(OrderRule, JSONValue, Set<String>?)] = [
             (.updatedAtNotBeforeCreatedAt, base.merging(patch: .object(["updatedAt": .string("2026-11-19T00:00:00Z")])), nil),
             (.referencedFilesInPackage, base, ["logo.png"]),
         ]
-        let python = try Judge.python(cases.map { Corpus.Case(name: $0.0.rawValue, order: $0.1) })
+        let python = try await Judge.python(cases.map { Corpus.Case(name: $0.0.rawValue, order: $0.1) })
         for (rule, order, files) in cases {
             #expect(python[rule.rawValue]?.valid == true, "the schema accepts the \(rule) case")
             #expect(!OrderValidator.validate(order, files: files).isValid, "the validator refuses the \(rule) case")
@@ -416,7 +416,7 @@ enum Judge {
     }
 
     /// The verdict on each case, by name.
-    static func python(_ cases: [Corpus.Case]) throws -> [String: Verdict] {
+    static func python(_ cases: [Corpus.Case]) async throws -> [String: Verdict] {
         let folder = try TemporaryDirectory("schema-agreement")
         let schema = try folder.write("order.schema.json", OrderSchema.data)
         var lines = Data()
@@ -426,7 +426,7 @@ enum Judge {
         }
         let corpus = try folder.write("corpus.jsonl", lines)
         let script = Corpus.repository.appendingPathComponent("Tests/schema/judge.sh").path
-        let result = try Command.run("bash", [script, schema, corpus])
+        let result = try await Command.run("bash", [script, schema, corpus])
         #expect(result.status == 0, "judge.sh failed: \(result.error)")
         var verdicts: [String: Verdict] = [:]
         for line in result.output.split(separator: "\n") {

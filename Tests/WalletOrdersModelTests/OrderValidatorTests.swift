@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersModel
 import WalletOrdersTesting
 
-@Suite struct OrderValidatorTests {
+@Suite(.timeLimit(.minutes(5))) struct OrderValidatorTests {
     private func problems(_ change: (inout [String: JSONValue]) -> Void, files: Set<String>? = nil) -> [OrderProblem] {
         var fields = SampleOrder.json().objectValue!
         change(&fields)

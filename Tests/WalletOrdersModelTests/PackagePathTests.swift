@@ -1,7 +1,7 @@
 import Testing
 import WalletOrdersModel
 
-@Suite struct PackagePathTests {
+@Suite(.timeLimit(.minutes(5))) struct PackagePathTests {
     @Test func acceptsImagesPDFsAndLocalizations() {
         for path in ["logo.png", "photo.JPG", "label.pdf", "en.lproj/order.strings", "zh-Hans.lproj/logo.png"] {
             #expect(PackagePath.problem(with: path) == nil, "\(path)")
@@ -50,7 +50,7 @@ import WalletOrdersModel
     }
 }
 
-@Suite struct PackagePathFileSystemNamesTests {
+@Suite(.timeLimit(.minutes(5))) struct PackagePathFileSystemNamesTests {
     @Test func pathsThatDifferByLetterCaseOrUnicodeFormCollideAndTheSamePathDoesNot() {
         var names = PackagePath.FileSystemNames()
         #expect(names.add("a.png", label: "the template's a.png") == nil)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WalletOrdersModel
 
-@Suite struct RFC3339Tests {
+@Suite(.timeLimit(.minutes(5))) struct RFC3339Tests {
     @Test func parsesUTCOffsetsAndFractions() {
         #expect(RFC3339.parse("1970-01-01T00:00:00Z") == Date(timeIntervalSince1970: 0))
         #expect(RFC3339.parse("2026-11-22T10:15:30Z") == Date(timeIntervalSince1970: 1_795_342_530))

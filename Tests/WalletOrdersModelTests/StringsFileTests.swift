@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersModel
 import WalletOrdersTesting
 
-@Suite struct StringsFileTests {
+@Suite(.timeLimit(.minutes(5))) struct StringsFileTests {
     @Test func readsQuotedPairsCommentsAndEscapes() throws {
         let text = """
             /* A block comment

@@ -7,7 +7,7 @@ import WalletOrdersTesting
 /// Packages from elsewhere that try to exhaust or mislead `verify`: each is made here by a real tool (Python's
 /// zipfile, Info-ZIP's `zip`, or bytes written by hand where a header must lie) and must get a clear problem
 /// with bounded work.
-@Suite struct HostilePackageTests {
+@Suite(.timeLimit(.minutes(5))) struct HostilePackageTests {
     let limits = ZipArchive.ReadingLimits.package
 
     /// Python with `entry(name, data, declared=, crc=, method=, mode=)` and `archive(entries, zip64=)`, which
@@ -58,10 +58,10 @@ import WalletOrdersTesting
         """#
 
     /// The bytes of the archive `script` writes to `out` (after the prelude).
-    private func make(_ script: String, _ tool: String = "python3") throws -> Data {
+    private func make(_ script: String, _ tool: String = "python3") async throws -> Data {
         let folder = try TemporaryDirectory("hostile")
         let path = try folder.write("make.py", Data((Self.prelude + "\n" + script).utf8))
-        let result = try Command.run(tool, [path, folder.path("out.zip")], directory: folder.url.path)
+        let result = try await Command.run(tool, [path, folder.path("out.zip")], directory: folder.url.path)
         #expect(result.status == 0, "\(result.error)")
         return try Data(contentsOf: URL(fileURLWithPath: folder.path("out.zip")))
     }
@@ -77,8 +77,8 @@ import WalletOrdersTesting
 
     // MARK: Zip bombs
 
-    @Test func aBombDeclaringTenGigabytesIsRefusedBeforeAnythingIsInflated() throws {
-        let bomb = try make(
+    @Test func aBombDeclaringTenGigabytesIsRefusedBeforeAnythingIsInflated() async throws {
+        let bomb = try await make(
             """
             open(out, 'wb').write(archive([entry('order.json', compressed=deflate_zeros(200 << 20), declared=10 << 30,
                                                  crc=0)], zip64=True))
@@ -95,9 +95,9 @@ import WalletOrdersTesting
         #expect(report.problems == contents.problems)
     }
 
-    @Test func aBombThatDeclaresTenBytesStopsAtTheRatioLimit() throws {
+    @Test func aBombThatDeclaresTenBytesStopsAtTheRatioLimit() async throws {
         // 50 MiB of zeros deflate to about 50 KB; the headers claim 10 bytes, so only counting can stop it.
-        let bomb = try make(
+        let bomb = try await make(
             """
             open(out, 'wb').write(archive([entry('order.json', compressed=deflate_zeros(50 << 20), declared=10)]))
             """
@@ -111,8 +111,8 @@ import WalletOrdersTesting
         #expect(contents.bytesInflated < limits.maxEntryBytes)
     }
 
-    @Test func aFileThatDeclaresAHugeRatioHonestlyIsRefusedFromItsHeaders() throws {
-        let bomb = try make(
+    @Test func aFileThatDeclaresAHugeRatioHonestlyIsRefusedFromItsHeaders() async throws {
+        let bomb = try await make(
             """
             with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
                 z.writestr('en.lproj/order.strings', b' ' * (6 << 20))
@@ -124,9 +124,9 @@ import WalletOrdersTesting
         #expect(contents.bytesInflated == 0)
     }
 
-    @Test func anIncompressibleFileThatLiesAboutItsSizeStopsAtTheFileLimit() throws {
+    @Test func anIncompressibleFileThatLiesAboutItsSizeStopsAtTheFileLimit() async throws {
         // Random bytes do not compress, so the ratio is no help: the per-file limit is.
-        let liar = try make(
+        let liar = try await make(
             """
             data = os.urandom(9 << 20)
             open(out, 'wb').write(archive([entry('logo.png', data, declared=10, method=0)]))
@@ -141,8 +141,8 @@ import WalletOrdersTesting
         #expect(contents.bytesInflated <= limits.maxEntryBytes + 64 << 10)
     }
 
-    @Test func filesThatTogetherPassTheTotalLimitStopThere() throws {
-        let archive = try make(
+    @Test func filesThatTogetherPassTheTotalLimitStopThere() async throws {
+        let archive = try await make(
             """
             with zipfile.ZipFile(out, 'w', zipfile.ZIP_STORED) as z:
                 for name in ['a.png', 'b.png', 'c.png']:
@@ -155,8 +155,8 @@ import WalletOrdersTesting
         #expect(contents.bytesInflated <= limits.maxTotalBytes + 64 << 10)
     }
 
-    @Test func aFileThatHoldsFewerBytesThanItDeclaresIsCorrupt() throws {
-        let liar = try make(
+    @Test func aFileThatHoldsFewerBytesThanItDeclaresIsCorrupt() async throws {
+        let liar = try await make(
             """
             open(out, 'wb').write(archive([entry('order.json', b'{}', declared=1000)]))
             """
@@ -168,8 +168,8 @@ import WalletOrdersTesting
         )
     }
 
-    @Test func aFileWhoseBytesFailTheirCRCIsCorrupt() throws {
-        let liar = try make(
+    @Test func aFileWhoseBytesFailTheirCRCIsCorrupt() async throws {
+        let liar = try await make(
             """
             open(out, 'wb').write(archive([entry('order.json', b'{"a": 1}', crc=1234)]))
             """
@@ -183,8 +183,8 @@ import WalletOrdersTesting
 
     // MARK: Entries
 
-    @Test func aHundredThousandEntriesAreRefusedFromTheEndRecordAlone() throws {
-        let many = try make(
+    @Test func aHundredThousandEntriesAreRefusedFromTheEndRecordAlone() async throws {
+        let many = try await make(
             """
             with zipfile.ZipFile(out, 'w', zipfile.ZIP_STORED) as z:
                 for i in range(100000):
@@ -205,9 +205,9 @@ import WalletOrdersTesting
         )
     }
 
-    @Test func anEndRecordThatUnderstatesTheEntriesIsCaughtByLibzipsCount() throws {
+    @Test func anEndRecordThatUnderstatesTheEntriesIsCaughtByLibzipsCount() async throws {
         // Zip64 records counted by the end record's pre-check too: 2^40 entries declared in a 200-byte file.
-        let liar = try make(
+        let liar = try await make(
             """
             body = archive([entry('order.json', b'{}')])
             end = body[-22:]
@@ -227,8 +227,8 @@ import WalletOrdersTesting
         )
     }
 
-    @Test func pathsThatLeaveThePackageAreRefusedEachByName() throws {
-        let archive = try make(
+    @Test func pathsThatLeaveThePackageAreRefusedEachByName() async throws {
+        let archive = try await make(
             """
             with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
                 z.writestr('../evil.png', b'x')
@@ -253,11 +253,11 @@ import WalletOrdersTesting
         #expect(PackageVerifier.verify(archive).problems == contents.problems)
     }
 
-    @Test func aSymbolicLinkMadeByZipIsRefused() throws {
+    @Test func aSymbolicLinkMadeByZipIsRefused() async throws {
         let folder = try TemporaryDirectory("hostile-link")
         try folder.write("files/order.json", Data("{}".utf8))
         #expect(symlink("/etc/passwd", folder.path("files/logo.png")) == 0)
-        let zipped = try Command.run(
+        let zipped = try await Command.run(
             "zip",
             ["--symlinks", "-q", "../link.order", "order.json", "logo.png"],
             directory: folder.path("files")
@@ -269,8 +269,8 @@ import WalletOrdersTesting
         #expect(contents.entries.map(\.path) == ["order.json"])
     }
 
-    @Test func otherEntriesThatAreNotRegularFilesAreRefused() throws {
-        let archive = try make(
+    @Test func otherEntriesThatAreNotRegularFilesAreRefused() async throws {
+        let archive = try await make(
             """
             fifo = zipfile.ZipInfo('logo.png'); fifo.create_system = 3; fifo.external_attr = 0o010644 << 16
             device = zipfile.ZipInfo('mug.png'); device.create_system = 3; device.external_attr = 0o020644 << 16
@@ -287,8 +287,8 @@ import WalletOrdersTesting
         )
     }
 
-    @Test func aNameThatAppearsTwiceIsNamed() throws {
-        let archive = try make(
+    @Test func aNameThatAppearsTwiceIsNamed() async throws {
+        let archive = try await make(
             """
             import warnings; warnings.simplefilter('ignore')
             with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
@@ -302,10 +302,10 @@ import WalletOrdersTesting
         #expect(PackageVerifier.verify(archive).problems == contents.problems)
     }
 
-    @Test func anEncryptedEntryMadeByZipIsRefused() throws {
+    @Test func anEncryptedEntryMadeByZipIsRefused() async throws {
         let folder = try TemporaryDirectory("hostile-encrypted")
         try folder.write("files/order.json", Data("{}".utf8))
-        let zipped = try Command.run(
+        let zipped = try await Command.run(
             "zip",
             ["-q", "-P", "secret", "../encrypted.order", "order.json"],
             directory: folder.path("files")
@@ -315,8 +315,8 @@ import WalletOrdersTesting
         #expect(ZipArchive.inspect(archive).problems == ["order.json is encrypted; Wallet reads no encrypted files"])
     }
 
-    @Test func compressionOtherThanDeflateIsRefused() throws {
-        let archive = try make(
+    @Test func compressionOtherThanDeflateIsRefused() async throws {
+        let archive = try await make(
             """
             with zipfile.ZipFile(out, 'w', zipfile.ZIP_BZIP2) as z:
                 z.writestr('order.json', b'{}')

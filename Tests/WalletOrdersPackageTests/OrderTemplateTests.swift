@@ -6,7 +6,7 @@ import WalletOrdersTesting
 
 @testable import WalletOrdersPackage
 
-@Suite struct OrderTemplateTests {
+@Suite(.timeLimit(.minutes(5))) struct OrderTemplateTests {
     let keys = DevelopmentKeys.shared
     let signingTime = Date(timeIntervalSince1970: 1_795_342_530)
 
@@ -84,14 +84,14 @@ import WalletOrdersTesting
         #expect(files["signature"] == expected)
     }
 
-    @Test func everyPackageEntryPassesUnzipsTest() throws {
+    @Test func everyPackageEntryPassesUnzipsTest() async throws {
         let png = try Data(contentsOf: SampleOrder.templateFolder.appendingPathComponent("mug.png"))
         var order = SampleOrder.document()
         order["lineItems"] = .array([.object(["title": .string("Mug"), "quantity": .int(1), "image": .string("custom.png")])])
         let package = try PackageBuilder(identity: keys.identity)
             .build(order: order, template: template(), assets: ["custom.png": png], signingTime: signingTime)
         let folder = try TemporaryDirectory("package")
-        let result = try Command.run("unzip", ["-t", try folder.write("package.order", package)])
+        let result = try await Command.run("unzip", ["-t", try folder.write("package.order", package)])
         #expect(result.status == 0, "\(result.output) \(result.error)")
         #expect(result.output.contains("No errors detected"))
     }

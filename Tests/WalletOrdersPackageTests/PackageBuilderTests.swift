@@ -5,7 +5,7 @@ import WalletOrdersModel
 import WalletOrdersPackage
 import WalletOrdersTesting
 
-@Suite struct PackageBuilderTests {
+@Suite(.timeLimit(.minutes(5))) struct PackageBuilderTests {
     let keys = DevelopmentKeys.shared
     let signingTime = Date(timeIntervalSince1970: 1_795_342_530)
 
@@ -23,18 +23,18 @@ import WalletOrdersTesting
     }
 
     /// Unzips with the `unzip` command, not our own reader.
-    private func unzip(_ package: Data) throws -> TemporaryDirectory {
+    private func unzip(_ package: Data) async throws -> TemporaryDirectory {
         let folder = try TemporaryDirectory("unzipped")
         let path = try folder.write("package.order", package)
-        let result = try Command.run("unzip", ["-q", path, "-d", folder.path("files")])
+        let result = try await Command.run("unzip", ["-q", path, "-d", folder.path("files")])
         #expect(result.status == 0, "\(result.error)")
         return folder
     }
 
-    @Test func sampleTemplatePackageVerifiesWithOpenSSLAndItsDigests() throws {
-        let folder = try unzip(try build())
+    @Test func sampleTemplatePackageVerifiesWithOpenSSLAndItsDigests() async throws {
+        let folder = try await unzip(try build())
         let files = folder.path("files")
-        let listed = try Command.run("unzip", ["-Z1", folder.path("package.order")]).output
+        let listed = try await Command.run("unzip", ["-Z1", folder.path("package.order")]).output
             .split(separator: "\n").map(String.init)
         #expect(
             listed == [
@@ -43,7 +43,7 @@ import WalletOrdersTesting
             ]
         )
 
-        let verified = try Command.run(
+        let verified = try await Command.run(
             "openssl",
             [
                 "cms", "-verify", "-binary", "-inform", "DER", "-in", "\(files)/signature", "-content",
@@ -55,27 +55,27 @@ import WalletOrdersTesting
         let manifest = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: "\(files)/manifest.json"))).objectValue!
         #expect(Set(manifest.keys) == Set(listed).subtracting(["manifest.json", "signature"]))
         for (path, digest) in manifest {
-            let sum = try Command.run("sha256sum", ["\(files)/\(path)"]).output.prefix(64)
+            let sum = try await Command.run("sha256sum", ["\(files)/\(path)"]).output.prefix(64)
             #expect(digest.stringValue == String(sum), "\(path)")
         }
     }
 
-    @Test func orderJSONCarriesTemplateDefaultsAndOrderFields() throws {
-        let folder = try unzip(try build())
+    @Test func orderJSONCarriesTemplateDefaultsAndOrderFields() async throws {
+        let folder = try await unzip(try build())
         let order = try OrderDocument(data: Data(contentsOf: URL(fileURLWithPath: folder.path("files/order.json"))))
         #expect(order["merchant"]?["merchantIdentifier"] == .string("merchant.com.example.shop"))
         #expect(order["orderIdentifier"] == .string("A-1001"))
         #expect(order.problems(files: ["logo.png", "mug.png"]) == [])
     }
 
-    @Test func sha1ManifestsCanBeChosen() throws {
+    @Test func sha1ManifestsCanBeChosen() async throws {
         let package = try build(digest: .sha1)
         let report = PackageVerifier.verify(package, trustedRoots: [keys.chain.root])
         #expect(report.problems == [])
         #expect(report.digest == .sha1)
-        let folder = try unzip(package)
+        let folder = try await unzip(package)
         let manifest = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: folder.path("files/manifest.json"))))
-        let sum = try Command.run("sha1sum", [folder.path("files/logo.png")]).output.prefix(40)
+        let sum = try await Command.run("sha1sum", [folder.path("files/logo.png")]).output.prefix(40)
         #expect(manifest["logo.png"] == .string(String(sum)))
     }
 
@@ -340,7 +340,7 @@ import WalletOrdersTesting
     }
 
     // Issue 11, points 1 to 4: the order of Apple's "Creating the source for an order" packages as written.
-    @Test func applesDocumentedFormPackagesWithBaseNameImagesAndItsAmountsSignedAsWritten() throws {
+    @Test func applesDocumentedFormPackagesWithBaseNameImagesAndItsAmountsSignedAsWritten() async throws {
         let order = try OrderDocument(
             data: Data(
                 contentsOf: SampleOrder.fixturesFolder
@@ -358,7 +358,7 @@ import WalletOrdersTesting
             )
         )
 
-        let folder = try unzip(package)
+        let folder = try await unzip(package)
         let text = try String(contentsOfFile: folder.path("files/order.json"), encoding: .utf8)
         #expect(text.contains(#""amount": "23.40""#))
         #expect(text.contains(#""amount": "15.60""#))

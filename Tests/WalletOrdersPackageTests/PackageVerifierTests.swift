@@ -5,7 +5,7 @@ import WalletOrdersModel
 import WalletOrdersPackage
 import WalletOrdersTesting
 
-@Suite struct PackageVerifierTests {
+@Suite(.timeLimit(.minutes(5))) struct PackageVerifierTests {
     let keys = DevelopmentKeys.shared
 
     private func package() throws -> Data {

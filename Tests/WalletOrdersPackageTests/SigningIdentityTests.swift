@@ -4,7 +4,7 @@ import WalletOrdersCrypto
 import WalletOrdersPackage
 import WalletOrdersTesting
 
-@Suite struct SigningIdentityTests {
+@Suite(.timeLimit(.minutes(5))) struct SigningIdentityTests {
     let keys = DevelopmentKeys.shared
 
     private func message(_ body: () throws -> SigningIdentity) -> String? {
@@ -97,10 +97,10 @@ import WalletOrdersTesting
         )
     }
 
-    @Test func aPKCS12FileCarriesItsOwnCertificate() throws {
+    @Test func aPKCS12FileCarriesItsOwnCertificate() async throws {
         let folder = try TemporaryDirectory()
         let p12 = folder.path("order-type.p12")
-        let made = try Command.run(
+        let made = try await Command.run(
             "openssl",
             [
                 "pkcs12", "-export", "-inkey", keys.keyPath, "-in", keys.certificatePath, "-passout", "env:PASS", "-out", p12,

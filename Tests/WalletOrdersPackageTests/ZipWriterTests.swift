@@ -4,19 +4,19 @@ import WalletOrdersTesting
 
 @testable import WalletOrdersPackage
 
-@Suite struct ZipWriterTests {
+@Suite(.timeLimit(.minutes(5))) struct ZipWriterTests {
     let modified = Date(timeIntervalSince1970: 1_795_342_530)
 
     /// Tests an archive with the `unzip` command, not our own reader, and returns what it lists.
-    private func unzipTest(_ archive: Data) throws -> String {
+    private func unzipTest(_ archive: Data) async throws -> String {
         let folder = try TemporaryDirectory("zip")
         let path = try folder.write("archive.zip", archive)
-        let result = try Command.run("unzip", ["-t", path])
+        let result = try await Command.run("unzip", ["-t", path])
         #expect(result.status == 0, "\(result.output) \(result.error)")
         return result.output
     }
 
-    @Test func storedAndDeflatedEntriesReadBackWithUnzipAndLibzip() throws {
+    @Test func storedAndDeflatedEntriesReadBackWithUnzipAndLibzip() async throws {
         let text = Data(String(repeating: "{\"key\": \"value\"}\n", count: 200).utf8)
         var generator = SystemRandomNumberGenerator()
         let noise = Data((0..<3_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
@@ -29,14 +29,14 @@ import WalletOrdersTesting
         #expect(members[0].body.method == 8)
         #expect(members[1].body.method == 0, "random bytes do not deflate, so they are stored")
         let archive = try ZipWriter.write(members, modified: modified)
-        let listing = try unzipTest(archive)
+        let listing = try await unzipTest(archive)
         #expect(listing.contains("No errors detected"))
         let entries = try ZipArchive.read(archive)
         #expect(entries.map(\.path) == ["text.json", "noise.png", "empty.strings", "fr.lproj/élan.png"])
         #expect(entries.map(\.data) == [text, noise, Data(), text])
     }
 
-    @Test func theSameEntriesAndTimeGiveTheSameBytes() throws {
+    @Test func theSameEntriesAndTimeGiveTheSameBytes() async throws {
         let write = {
             try ZipWriter.write(
                 [
@@ -55,7 +55,7 @@ import WalletOrdersTesting
         #expect(try write() != later)
     }
 
-    @Test func blocksCompressedAheadJoinStoredBlocksInOneEntry() throws {
+    @Test func blocksCompressedAheadJoinStoredBlocksInOneEntry() async throws {
         let head = [UInt8]("head: changes every time ".utf8)
         let middle = [UInt8](String(repeating: "the same certificates every time ", count: 100).utf8)
         let tail = [UInt8](" tail: changes too".utf8)
@@ -65,11 +65,11 @@ import WalletOrdersTesting
         #expect(body.size == head.count + middle.count + tail.count)
         #expect(body.bytes.count < middle.count / 4)
         let archive = try ZipWriter.write([ZipWriter.Member(path: "signature", body: body)], modified: modified)
-        _ = try unzipTest(archive)
+        _ = try await unzipTest(archive)
         #expect(try ZipArchive.read(archive).first?.data == Data(head + middle + tail))
     }
 
-    @Test func largeStoredRunsAreSplitIntoBlocksOf65535Bytes() throws {
+    @Test func largeStoredRunsAreSplitIntoBlocksOf65535Bytes() async throws {
         var generator = SystemRandomNumberGenerator()
         let big = (0..<150_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let small = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000)
@@ -77,7 +77,7 @@ import WalletOrdersTesting
         let body = ZipWriter.Body(runs: [(small, blocks), (big, nil)])
         #expect(body.method == 8)
         let archive = try ZipWriter.write([ZipWriter.Member(path: "big.png", body: body)], modified: modified)
-        _ = try unzipTest(archive)
+        _ = try await unzipTest(archive)
         #expect(try ZipArchive.read(archive).first?.data == Data(small + big))
     }
 }

@@ -109,7 +109,7 @@ final class APNSHarness: Sendable {
     }
 
     func stop() async {
-        transport.shutdown()
+        await transport.shutdown()
         listener.close()
         await store.close()
     }

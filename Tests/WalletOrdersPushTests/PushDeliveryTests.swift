@@ -10,7 +10,7 @@ import WalletOrdersStore
 import WalletOrdersTesting
 
 /// Pushes from the outbox through libcurl over HTTP/2 and TLS to the local APNs, end to end.
-@Suite(.serialized) struct PushDeliveryTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct PushDeliveryTests {
     let devices = ["d1": "aa01", "d2": "bb02", "d3": "cc03"]
 
     @Test(arguments: StoreEngine.allCases)
@@ -207,7 +207,7 @@ import WalletOrdersTesting
 
         let worker = harness.worker()
         let running = Task { await worker.run() }
-        for _ in 0..<100 where harness.apns.received.count < 2 { try await Task.sleep(for: .milliseconds(50)) }
+        _ = await eventually { harness.apns.received.count >= 2 }
         running.cancel()
         await running.value
         #expect(Set(harness.apns.received.map(\.deviceToken)) == ["aa01", "bb02"])
@@ -228,7 +228,6 @@ import WalletOrdersTesting
             connections: 1,
             streamsPerConnection: 100
         )
-        defer { refused.shutdown() }
         var logger = Logger(label: "push")
         logger.logLevel = .critical
         let down = PushWorker(
@@ -238,7 +237,13 @@ import WalletOrdersTesting
             firstRetryDelay: 0
         )
         // Before, each round spent an attempt (with no delay between them here), and the eighth failed the pushes.
-        for _ in 0..<PushWorker.maxAttempts + 2 { try await down.sendDue() }
+        do {
+            for _ in 0..<PushWorker.maxAttempts + 2 { try await down.sendDue() }
+        } catch {
+            await refused.shutdown()
+            throw error
+        }
+        await refused.shutdown()
         let waiting = try await harness.pushes()
         #expect(waiting.count == 2)
         #expect(waiting.allSatisfy { $0.status == .pending && $0.attempts == 0 }, "\(waiting)")
@@ -294,7 +299,7 @@ import WalletOrdersTesting
         let folder = try TemporaryDirectory("jwt")
         try folder.write("signature.der", Data([0x30, UInt8(der.count)] + der))
         try folder.write("input", Data("\(parts[0]).\(parts[1])".utf8))
-        let verified = try Command.run(
+        let verified = try await Command.run(
             "openssl",
             [
                 "dgst", "-sha256", "-verify", keys.folder.path("apns-public.pem"),

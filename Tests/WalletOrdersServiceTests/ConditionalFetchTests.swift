@@ -7,7 +7,7 @@ import WalletOrdersTesting
 
 /// The fetch decides "not modified" from the order's head, before any package work: a device answering a push that
 /// another instance queued costs one store read when this instance's cache does not hold the order.
-@Suite struct ConditionalFetchTests {
+@Suite(.timeLimit(.minutes(5))) struct ConditionalFetchTests {
     @Test(arguments: StoreEngine.allCases)
     func anUnchangedOrderTheCacheDoesNotHoldAnswersNotModifiedFromOneReadWithNoPackageWork(
         engine: StoreEngine
@@ -72,7 +72,7 @@ import WalletOrdersTesting
             let counting = CountingStore(store)
             let service = try OrderServiceTests.service(counting)
             // PostgreSQL's cache turns on once its listening connection says it hears every change.
-            for _ in 0..<500 where service.cache?.usage.live != true { try await Task.sleep(for: .milliseconds(10)) }
+            _ = await eventually { service.cache?.usage.live == true }
             let order = try await OrderServiceTests.create(service)
             counting.reset()
             let result = try await service.fetch(
@@ -94,7 +94,7 @@ import WalletOrdersTesting
         try await TestStore.with(engine) { store in
             let counting = CountingStore(store)
             let service = try OrderServiceTests.service(counting)
-            for _ in 0..<500 where service.cache?.usage.live != true { try await Task.sleep(for: .milliseconds(10)) }
+            _ = await eventually { service.cache?.usage.live == true }
             let order = try await OrderServiceTests.create(service)
             let (type, id) = (order.orderTypeIdentifier, order.orderIdentifier)
             _ = try await service.fetch(type: type, id: id, token: order.authenticationToken)

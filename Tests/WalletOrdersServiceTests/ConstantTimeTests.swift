@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WalletOrdersService
 
-@Suite struct ConstantTimeTests {
+@Suite(.timeLimit(.minutes(5))) struct ConstantTimeTests {
     @Test func secretsOfDifferentLengthsNeverMatchEvenWhenTheExtraBytesAreNUL() {
         let key = "operator-key"
         #expect(ConstantTime.equals(key, key))

@@ -7,7 +7,7 @@ import WalletOrdersTesting
 @testable import WalletOrdersService
 
 /// Merchant writes give way to device requests: fewer at once while devices are answered, in order, never refused.
-@Suite struct DevicePriorityTests {
+@Suite(.timeLimit(.minutes(5))) struct DevicePriorityTests {
     /// Something a test holds shut, then opens: whoever waits on it goes on, now or later.
     final class Latch: Sendable {
         private let state = Mutex((open: false, waiting: [CheckedContinuation<Void, Never>]()))

@@ -8,7 +8,7 @@ import WalletOrdersStore
 import WalletOrdersTesting
 
 /// The fetch cache on its own: bounded by bytes, guarded by versions and tickets, off while events may be lost.
-@Suite struct FetchCacheTests {
+@Suite(.timeLimit(.minutes(5))) struct FetchCacheTests {
     static func head(_ version: Int) -> OrderHead {
         OrderHead(
             authenticationToken: "token",
@@ -108,7 +108,7 @@ import WalletOrdersTesting
 
     static func warmed(_ service: OrderService) async throws {
         let cache = try #require(service.cache)
-        for _ in 0..<500 where !cache.usage.live { try await Task.sleep(for: .milliseconds(10)) }
+        _ = await eventually { cache.usage.live }
         #expect(cache.usage.live, "the store said resync")
     }
 
@@ -226,7 +226,7 @@ import WalletOrdersTesting
         let order = try await OrderServiceTests.create(service)
         #expect(cache.entry(type: order.orderTypeIdentifier, id: order.orderIdentifier) != nil)
         let database = try #require(URLComponents(string: location)?.path.dropFirst().description)
-        let killed = try PostgresCluster.shared.psql(
+        let killed = try await PostgresCluster.shared.psql(
             """
             SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
             WHERE datname = '\(database)' AND query LIKE 'LISTEN%'

@@ -4,7 +4,7 @@ import Testing
 
 /// The window of an import's lines on its own: results taken in the lines' order whatever order they finish in, no
 /// more than its capacity under way, never two lines naming one order at once.
-@Suite struct ImportWindowTests {
+@Suite(.timeLimit(.minutes(5))) struct ImportWindowTests {
     @Test func resultsAreTakenInTheOrderTheLinesStartedWhateverOrderTheyFinishIn() async {
         let window = ImportWindow<String>(capacity: 8)
         for expected in 0..<3 { #expect(await window.start(key: nil) == expected) }

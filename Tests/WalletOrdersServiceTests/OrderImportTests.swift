@@ -8,7 +8,7 @@ import WalletOrdersTesting
 
 /// Imports through the service on real stores: idempotent by the merchant's identifier, a version only for a real
 /// change, lines naming one order written in their order whatever the window, and the export's form read back.
-@Suite struct OrderImportTests {
+@Suite(.timeLimit(.minutes(5))) struct OrderImportTests {
     /// The sample order as a merchant's body: its identifier `id`, the fields the service sets left out.
     static func body(_ id: String, _ change: (inout [String: JSONValue]) -> Void = { _ in }) -> OrderInput {
         var fields = SampleOrder.json(orderIdentifier: id).objectValue ?? [:]

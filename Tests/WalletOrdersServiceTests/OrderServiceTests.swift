@@ -8,7 +8,7 @@ import WalletOrdersStore
 import WalletOrdersTesting
 
 /// The write path: read, change, validate, sign outside any transaction, commit over the version read.
-@Suite struct OrderServiceTests {
+@Suite(.timeLimit(.minutes(5))) struct OrderServiceTests {
     static func service(
         _ store: any OrderStore,
         counters: OrderService.Counters = .init(),
@@ -199,7 +199,7 @@ import WalletOrdersTesting
             }
             #expect(builds.value == 2, "assembled, not signed")
 
-            let cms = try Command.verifySignature(
+            let cms = try await Command.verifySignature(
                 ofPackage: Data(written.package.readableBytesView),
                 rootPath: DevelopmentKeys.shared.rootPath
             )

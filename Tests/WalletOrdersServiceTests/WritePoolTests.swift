@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// The threads merchant writes run on: never more at once than the pool has, below the priority of device work.
-@Suite struct WritePoolTests {
+@Suite(.timeLimit(.minutes(5))) struct WritePoolTests {
     struct Refused: Error, Equatable {}
 
     /// How many jobs run now, and the most that ever ran at once.

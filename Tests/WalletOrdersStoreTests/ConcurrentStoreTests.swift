@@ -8,7 +8,7 @@ import WalletOrdersStore
 import WalletOrdersTesting
 
 /// What must hold when many writers and readers meet: on PostgreSQL they commit in any order, from any instance.
-@Suite struct ConcurrentStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct ConcurrentStoreTests {
     let type = Writes.type
     let start = Writes.start
 
@@ -97,7 +97,7 @@ import WalletOrdersTesting
     }
 
     @Test func twoInstancesMigratingAnEmptyPostgresDatabaseAtOnceApplyEachMigrationOnce() async throws {
-        let url = try PostgresURL(try TestStore.emptyPostgresDatabase())
+        let url = try await PostgresURL(try TestStore.emptyPostgresDatabase())
         let first = await PostgresStore(url: url, connections: 2, logger: .init(label: "first"))
         let second = await PostgresStore(url: url, connections: 2, logger: .init(label: "second"))
         async let a = first.migrate()
@@ -123,7 +123,7 @@ import WalletOrdersTesting
             ]
         )
         await store.close()
-        let tables = try Command.run(
+        let tables = try await Command.run(
             "python3",
             [
                 "-c",

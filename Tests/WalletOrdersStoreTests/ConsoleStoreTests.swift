@@ -6,7 +6,7 @@ import WalletOrdersTesting
 
 /// What the operator's console reads, on each engine: the search box and filters, what each version changed, an
 /// order's links and webhook deliveries, and the day-by-day activity.
-@Suite struct ConsoleStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct ConsoleStoreTests {
     let type = Writes.type
     let start = Writes.start
 

@@ -5,7 +5,7 @@ import WalletOrdersStore
 import WalletOrdersTesting
 
 /// Merchants, their keys, templates and limits, on both engines alike.
-@Suite struct MerchantStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct MerchantStoreTests {
     let start = Writes.start
 
     func order(

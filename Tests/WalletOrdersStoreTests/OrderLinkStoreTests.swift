@@ -6,7 +6,7 @@ import WalletOrdersTesting
 
 /// Download links on each engine: used up by a first download but for the same client's retry, reusable, expired,
 /// revoked, capped per order, pruned.
-@Suite struct OrderLinkStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct OrderLinkStoreTests {
     let type = Writes.type
     let start = Writes.start
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Where PostgreSQL's claims start (see `OutboxCursor`): from the beginning first, then a margin before the last push
 /// claimed, never behind a claim beside it that went further.
-@Suite struct OutboxCursorTests {
+@Suite(.timeLimit(.minutes(5))) struct OutboxCursorTests {
     @Test func aClaimStartsFromTheBeginningThenAMarginBeforeTheLastPushClaimed() {
         var cursor = OutboxCursor()
         #expect(cursor.peek() == nil)

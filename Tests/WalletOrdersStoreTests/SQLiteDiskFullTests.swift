@@ -8,7 +8,7 @@ import WalletOrdersTesting
 
 /// A full disk, as the SQLite store meets it: SQLite's own cap on the file's pages (`max_page_count`) stands in for
 /// the disk, since SQLite answers both with `SQLITE_FULL` (DiskFullTests fills a real filesystem).
-@Suite struct SQLiteDiskFullTests {
+@Suite(.timeLimit(.minutes(5))) struct SQLiteDiskFullTests {
     @Test func aWriteTheFullDiskRefusesIsDiskFullAndTheSameConnectionWritesOnceThereIsRoom() async throws {
         let folder = try TemporaryDirectory("sqlite-full")
         let (made, path) = try await TestStore.make(.sqlite, in: folder)
@@ -40,7 +40,7 @@ import WalletOrdersTesting
         #expect(try await store.currentPackage() == "v2")
         await store.close()
 
-        let check = try Command.run("sqlite3", [path, "PRAGMA integrity_check"])
+        let check = try await Command.run("sqlite3", [path, "PRAGMA integrity_check"])
         #expect(check.output == "ok\n", "\(check.output)\(check.error)")
     }
 
@@ -55,7 +55,7 @@ import WalletOrdersTesting
     }
 }
 
-@Suite struct RetryPauseTests {
+@Suite(.timeLimit(.minutes(5))) struct RetryPauseTests {
     @Test func pausesDoubleFromHalfASecondUpToTheLongestAndStartAgainAfterASuccess() {
         var pause = RetryPause(longest: .seconds(5))
         let pauses = (0..<6).map { _ in pause.failed() }

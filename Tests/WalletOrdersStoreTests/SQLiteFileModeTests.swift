@@ -5,7 +5,7 @@ import WalletOrdersTesting
 
 /// The SQLite database holds every order's authentication token and every push token: its files are readable by
 /// their owner alone.
-@Suite struct SQLiteFileModeTests {
+@Suite(.timeLimit(.minutes(5))) struct SQLiteFileModeTests {
     @Test func theDatabaseAndItsLogAndSharedMemoryFilesAreCreatedForTheOwnerAlone() async throws {
         let folder = try TemporaryDirectory()
         let path = folder.path("orders.sqlite")

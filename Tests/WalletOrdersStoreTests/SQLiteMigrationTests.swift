@@ -8,7 +8,7 @@ import WalletOrdersStore
 import WalletOrdersTesting
 
 /// A database written before a migration rebuilt its tables keeps what it held, and the store works on it.
-@Suite struct SQLiteMigrationTests {
+@Suite(.timeLimit(.minutes(5))) struct SQLiteMigrationTests {
     /// A database at the schema of every migration named before `name`, recorded as applied the way GRDB records them.
     static func database(at path: String, before name: String) throws -> DatabaseQueue {
         var migrator = DatabaseMigrator()

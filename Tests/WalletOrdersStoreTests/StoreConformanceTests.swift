@@ -5,7 +5,7 @@ import WalletOrdersStore
 import WalletOrdersTesting
 
 /// What every store must do, run against each engine: a real SQLite file and a real PostgreSQL database.
-@Suite struct StoreConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct StoreConformanceTests {
     let type = Writes.type
     let start = Writes.start
 

@@ -5,7 +5,7 @@ import WalletOrdersStore
 import WalletOrdersTesting
 
 /// The parcels orders follow and the tracking events kept for them, on each engine.
-@Suite struct TrackingStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct TrackingStoreTests {
     let start = Writes.start
 
     /// `order` carrying `parcels` and `author`, as the service hands a write over.

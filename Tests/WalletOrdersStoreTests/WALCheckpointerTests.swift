@@ -7,7 +7,7 @@ import WalletOrdersTesting
 
 /// Checkpoints off the writer: the log is copied into the database by the checkpointer's own connection, and the
 /// log stays bounded even when no checkpoint can keep up.
-@Suite struct WALCheckpointerTests {
+@Suite(.timeLimit(.minutes(5))) struct WALCheckpointerTests {
     /// A database in WAL mode whose connection never checkpoints on its own, watched by `checkpointer`.
     static func database(at path: String, watchedBy checkpointer: WALCheckpointer) throws -> DatabaseQueue {
         var configuration = Configuration()

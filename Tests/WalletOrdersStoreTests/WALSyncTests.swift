@@ -8,7 +8,7 @@ import WalletOrdersTesting
 
 /// Durable writes without a sync on the writer: a write returns only after a sync of the log that began after it
 /// committed, and the writes waiting together share one.
-@Suite struct WALSyncTests {
+@Suite(.timeLimit(.minutes(5))) struct WALSyncTests {
     /// A sync function that counts its calls and holds the first one until `release` is signalled.
     final class HeldSync: Sendable {
         let calls = Atomic<Int>(0)

@@ -10,9 +10,9 @@ struct ProviderRequest {
     var headers: [String: String]
 
     /// AfterShip's: `aftership-hmac-sha256`, the base64 of the body's HMAC-SHA256 under the secret's UTF-8 bytes.
-    static func afterShip(_ body: [UInt8], secret: String) throws -> ProviderRequest {
+    static func afterShip(_ body: [UInt8], secret: String) async throws -> ProviderRequest {
         let hex = hexKey(Array(secret.utf8))
-        let signed = try Command.run(
+        let signed = try await Command.run(
             "/bin/sh",
             ["-c", "openssl dgst -sha256 -mac HMAC -macopt hexkey:\(hex) -binary | openssl base64 -A"],
             input: Data(body)
@@ -23,8 +23,12 @@ struct ProviderRequest {
 
     /// EasyPost's: `x-hmac-signature`, `hmac-sha256-hex=` and the hex of the body's HMAC-SHA256 under `key`, the bytes
     /// EasyPost keys it with (the secret's NFKD form, in UTF-8).
-    static func easyPost(_ body: [UInt8], key: [UInt8]) throws -> ProviderRequest {
-        let signed = try Command.run("openssl", ["dgst", "-sha256", "-mac", "HMAC", "-macopt", "hexkey:\(hexKey(key))", "-r"], input: Data(body))
+    static func easyPost(_ body: [UInt8], key: [UInt8]) async throws -> ProviderRequest {
+        let signed = try await Command.run(
+            "openssl",
+            ["dgst", "-sha256", "-mac", "HMAC", "-macopt", "hexkey:\(hexKey(key))", "-r"],
+            input: Data(body)
+        )
         try #require(signed.status == 0, "\(signed.error)")
         // `-r` prints `<hex> *stdin`.
         let hex = try #require(signed.output.split(separator: " ").first)

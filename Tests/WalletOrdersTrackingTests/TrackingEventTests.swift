@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersModel
 import WalletOrdersTracking
 
-@Suite struct TrackingEventTests {
+@Suite(.timeLimit(.minutes(5))) struct TrackingEventTests {
     let shipping = object(
         #"{"fulfillmentType": "shipping", "fulfillmentIdentifier": "f1", "status": "processing", "trackingNumber": "1Z999", "lineItems": []}"#
     )

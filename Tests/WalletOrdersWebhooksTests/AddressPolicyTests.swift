@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// Webhook URLs are a server-side request forgery risk: what the policy lets through, and what it refuses.
-@Suite struct AddressPolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct AddressPolicyTests {
     static func bytes(_ text: String) -> [UInt8] {
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: v4) { Array($0) } }

@@ -12,7 +12,7 @@ import WalletOrdersWebhooks
 /// Webhooks from the change that causes them to a real receiver on loopback: the store queues each event in the
 /// change's transaction, the worker signs and sends it with libcurl, and the Standard Webhooks package checks
 /// every signature.
-@Suite struct WebhookDeliveryTests {
+@Suite(.timeLimit(.minutes(5))) struct WebhookDeliveryTests {
     let type = DevelopmentKeys.orderType
 
     /// A service over `store` whose webhooks may reach loopback (the receiver), or not.
@@ -60,6 +60,14 @@ import WalletOrdersWebhooks
         _ = try await service.patch(type: order.orderTypeIdentifier, id: order.orderIdentifier, patch)
     }
 
+    /// Waits until `endpoint` has `count` deliveries, every one of them delivered; answers whether that came.
+    static func allDelivered(_ service: OrderService, _ endpoint: String, count: Int) async throws -> Bool {
+        try await eventually {
+            let records = try await service.webhookDeliveries(endpoint, page: PageRequest(limit: count + 1), for: .singleShop).records
+            return records.count == count && records.allSatisfy { $0.status == .delivered }
+        }
+    }
+
     /// Runs `worker` while `body` runs.
     static func running<Result>(_ worker: WebhookWorker, _ body: () async throws -> Result) async throws -> Result {
         let task = Task { await worker.run() }
@@ -67,10 +75,12 @@ import WalletOrdersWebhooks
             let result = try await body()
             task.cancel()
             await task.value
+            await worker.shutdownTransport()
             return result
         } catch {
             task.cancel()
             await task.value
+            await worker.shutdownTransport()
             throw error
         }
     }
@@ -105,10 +115,12 @@ import WalletOrdersWebhooks
             _ = try await service.download(reference: String(link.url.split(separator: "/").last!), client: "198.51.100.7")
 
             try await Self.running(Self.worker(store)) {
-                #expect(try await receiver.waitForDeliveries(5, seconds: 30))
-                try await Task.sleep(for: .milliseconds(500))
+                let received = try await receiver.waitForDeliveries(5, seconds: 60)
+                #expect(received)
+                // Every delivery recorded as delivered: nothing is left that could be sent again.
+                #expect(try await Self.allDelivered(service, endpoint.id, count: 5))
             }
-            let verified = try receiver.verified(secrets: [endpoint.secret])
+            let verified = try await receiver.verified(secrets: [endpoint.secret])
             #expect(verified.count == 5, "each event once: \(verified.map(\.type))")
             #expect(Set(verified.map(\.id)).count == verified.count)
             #expect(
@@ -133,7 +145,7 @@ import WalletOrdersWebhooks
 
     @Test func aReceiverThatFailsForAMinuteGetsTheEventsAfterwards() async throws {
         let receiver = try await WebhookReceiver()
-        try receiver.answer(500)
+        try await receiver.answer(500)
         try await TestStore.with(.sqlite) { store in
             let service = try Self.service(store)
             let endpoint = try await service.createWebhook(url: receiver.url, events: ["order.updated"], for: .singleShop)
@@ -141,13 +153,12 @@ import WalletOrdersWebhooks
             for step in 1...3 { try await Self.ship(service, order, "SHIP-\(step)") }
             // Retries come every few seconds here, so the test need not wait for the real schedule's next one.
             try await Self.running(Self.worker(store, retryDelays: [1, 2, 4] + Array(repeating: 8, count: 20))) {
-                try await Task.sleep(for: .seconds(60))
-                #expect(receiver.answered(500) >= 3, "tried during the minute")
+                #expect(await eventually(timeout: .seconds(120)) { receiver.answered(500) >= 3 }, "tried while it failed")
                 #expect(receiver.answered(200) == 0)
-                try receiver.answer(200)
+                try await receiver.answer(200)
                 #expect(try await receiver.waitForDeliveries(3, seconds: 90))
             }
-            let verified = try receiver.verified(secrets: [endpoint.secret])
+            let verified = try await receiver.verified(secrets: [endpoint.secret])
             #expect(Set(verified.map(\.id)).count == 3 && verified.count == 3)
             #expect(verified.compactMap { $0.data["version"] }.sorted() == ["2", "3", "4"])
             let deliveries = try await service.webhookDeliveries(endpoint.id, page: PageRequest(limit: 10), for: .singleShop)
@@ -158,16 +169,14 @@ import WalletOrdersWebhooks
     @Test(arguments: StoreEngine.allCases)
     func anEndpointThatKeepsFailingIsDisabledAndEnablingItSendsWhatFailed(engine: StoreEngine) async throws {
         let receiver = try await WebhookReceiver()
-        try receiver.answer(503)
+        try await receiver.answer(503)
         try await TestStore.with(engine) { store in
             let service = try Self.service(store)
             let endpoint = try await service.createWebhook(url: receiver.url, events: ["order.updated"], for: .singleShop)
             let order = try await Self.create(service, id: "W-3")
             try await Self.ship(service, order, "SHIP-1")
             try await Self.running(Self.worker(store, retryDelays: [0.2, 0.2])) {
-                for _ in 0..<100 where try await service.webhook(endpoint.id, for: .singleShop).disabledAt == nil {
-                    try await Task.sleep(for: .milliseconds(100))
-                }
+                _ = try await eventually { try await service.webhook(endpoint.id, for: .singleShop).disabledAt != nil }
             }
             let disabled = try await service.webhook(endpoint.id, for: .singleShop)
             #expect(disabled.disabledAt != nil)
@@ -182,7 +191,7 @@ import WalletOrdersWebhooks
                 try await service.redeliver(deliveries.records[0].id, of: endpoint.id, for: .singleShop)
             }
             // Enabled again, it gets what failed.
-            try receiver.answer(200)
+            try await receiver.answer(200)
             let enabled = try await service.changeWebhook(endpoint.id, url: nil, events: nil, enabled: true, for: .singleShop)
             #expect(enabled.disabledAt == nil && enabled.disabledReason == nil)
             let sent = try await Self.running(Self.worker(store)) { try await receiver.waitForDeliveries(1, seconds: 20) }
@@ -194,7 +203,7 @@ import WalletOrdersWebhooks
             #expect(again.status == .pending && again.messageID == deliveries.records[0].messageID)
             let sentAgain = try await Self.running(Self.worker(store)) { try await receiver.waitForDeliveries(2, seconds: 20) }
             #expect(sentAgain)
-            let ids = try receiver.verified(secrets: [endpoint.secret]).map(\.id)
+            let ids = try await receiver.verified(secrets: [endpoint.secret]).map(\.id)
             #expect(ids.count == 2 && Set(ids).count == 1)
         }
     }
@@ -212,10 +221,10 @@ import WalletOrdersWebhooks
             #expect(sent)
             // A receiver that still holds the old secret, and one that has the new one, both accept it.
             for secret in [old.secret, new.secret] {
-                let verified = try receiver.verified(secrets: [secret])
+                let verified = try await receiver.verified(secrets: [secret])
                 #expect(verified.count == 1 && verified.first?.signatures == 2)
             }
-            #expect(throws: (any Error).self) { try receiver.verified(secrets: [WebhookSignature.newSecret()]) }
+            await #expect(throws: (any Error).self) { try await receiver.verified(secrets: [WebhookSignature.newSecret()]) }
         }
     }
 
@@ -236,14 +245,15 @@ import WalletOrdersWebhooks
         // Updates land while both workers claim.
         let order = try await Self.create(service, id: "W-4")
         for step in 1...events { try await Self.ship(service, order, "SHIP-\(step)") }
-        #expect(try await receiver.waitForDeliveries(events, seconds: 60))
-        try await Task.sleep(for: .seconds(1))
+        #expect(try await receiver.waitForDeliveries(events, seconds: 120))
+        // Every delivery recorded as delivered: nothing is left that either worker could send again.
+        #expect(try await Self.allDelivered(service, endpoint.id, count: events))
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
         let received = receiver.received()
         #expect(received.count == events, "each event sent once: \(received.count) sends of \(events) events")
         #expect(Set(received).count == events)
-        let verified = try receiver.verified(secrets: [endpoint.secret])
+        let verified = try await receiver.verified(secrets: [endpoint.secret])
         #expect(Set(verified.compactMap { $0.data["version"] }).count == events)
         print("deliveries by instance: \(counts.values)")
         await second.close()
@@ -270,10 +280,9 @@ import WalletOrdersWebhooks
             let order = try await Self.create(lenient, id: "W-5")
             try await Self.ship(lenient, order, "SHIP-1")
             try await Self.running(Self.worker(store, allowPrivate: false)) {
-                for _ in 0..<50 {
-                    let page = try await lenient.webhookDeliveries(endpoint.id, page: PageRequest(limit: 5), for: .singleShop)
-                    if page.records.first?.lastError != nil { break }
-                    try await Task.sleep(for: .milliseconds(100))
+                _ = try await eventually {
+                    try await lenient.webhookDeliveries(endpoint.id, page: PageRequest(limit: 5), for: .singleShop).records.first?
+                        .lastError != nil
                 }
             }
             let page = try await lenient.webhookDeliveries(endpoint.id, page: PageRequest(limit: 5), for: .singleShop)

@@ -206,6 +206,28 @@ import WalletOrdersTesting
         }
     }
 
+    /// The service's clock (the store's) a second ahead of this host's, as a database server's may be, or an update
+    /// in the second before `Date`'s copy of the clock is renewed: `Last-Modified` was later than the answer's own
+    /// `Date`, which RFC 9110 (section 8.8.2.1) forbids.
+    @Test(arguments: StoreEngine.allCases)
+    func lastModifiedIsNeverLaterThanTheAnswersDate(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        @Sendable func aheadOfThisHost() { harness.clock.advance(Date().timeIntervalSince(harness.clock.now) + 1) }
+        try await harness.run { client in
+            aheadOfThisHost()
+            let order = try await client.createOrder()
+            aheadOfThisHost()
+            let fetched = try await client.fetch(order)
+            #expect(fetched.status == .ok)
+            let lastModified = try #require(fetched.headers[.lastModified].flatMap(Self.httpDate))
+            let date = try #require(fetched.headers[.date].flatMap(Self.httpDate))
+            #expect(lastModified <= date, "Last-Modified \(lastModified), Date \(date)")
+            // Asked again with what it said, the service still answers 200 (the version is newer than that), not 304.
+            let again = try await client.fetch(order, headers: [.ifModifiedSince: try #require(fetched.headers[.lastModified])])
+            #expect(again.status == .ok)
+        }
+    }
+
     @Test(arguments: StoreEngine.allCases)
     func fetchingAnswersTheSignedPackageWithCacheHeaders(engine: StoreEngine) async throws {
         let harness = try ServiceHarness(engine)
@@ -215,7 +237,9 @@ import WalletOrdersTesting
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "application/vnd.apple.finance.order")
             #expect(response.headers[.cacheControl] == "no-cache")
-            #expect(response.headers[.lastModified] == "Sun, 22 Nov 2026 10:15:30 GMT")
+            // The test's clock stands at the update's second: Last-Modified is then the clock two seconds back, so that
+            // it is never later than the answer's Date.
+            #expect(response.headers[.lastModified] == "Sun, 22 Nov 2026 10:15:28 GMT")
             let etag = try #require(response.headers[.eTag])
             let package = Data(buffer: response.body)
 

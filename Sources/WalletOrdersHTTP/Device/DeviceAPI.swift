@@ -85,9 +85,7 @@ struct DeviceAPI: Sendable {
         }
         let head = fetched.head
         var headers = HTTPFields()
-        // Never later than the response's Date (RFC 9110, section 8.8.2.1): updatedAt may run a second or so
-        // ahead of the clock after quick updates. If-Modified-Since is still compared with the real updatedAt.
-        headers[.lastModified] = HTTPDate.format(min(head.updatedAt, service.now()))
+        headers[.lastModified] = HTTPDate.lastModified(head.updatedAt, serviceNow: service.now())
         headers[.eTag] = Self.entityTag(head.changeTag)
         headers[.cacheControl] = "no-cache"
         guard case .modified(let package) = fetched else { return Response(status: .notModified, headers: headers) }

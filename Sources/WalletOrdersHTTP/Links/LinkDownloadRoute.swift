@@ -25,7 +25,7 @@ struct LinkDownloadRoute: Sendable {
         headers[.cacheControl] = "private, no-store"
         headers[.init("referrer-policy")!] = "no-referrer"
         headers[.init("x-content-type-options")!] = "nosniff"
-        headers[.lastModified] = HTTPDate.format(min(downloaded.package.head.updatedAt, service.now()))
+        headers[.lastModified] = HTTPDate.lastModified(downloaded.package.head.updatedAt, serviceNow: service.now())
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: downloaded.package.package))
     }
 }

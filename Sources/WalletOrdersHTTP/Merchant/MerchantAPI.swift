@@ -139,7 +139,7 @@ struct MerchantAPI: Sendable {
         var headers = HTTPFields()
         headers[.contentType] = PackageBuilder.contentType
         headers[.contentDisposition] = "attachment; filename=\"\(PackageFileName.of(id)).order\""
-        headers[.lastModified] = HTTPDate.format(min(fetched.head.updatedAt, service.now()))
+        headers[.lastModified] = HTTPDate.lastModified(fetched.head.updatedAt, serviceNow: service.now())
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: fetched.package))
     }
 

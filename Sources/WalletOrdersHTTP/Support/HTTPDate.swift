@@ -6,6 +6,19 @@ enum HTTPDate {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
+    /// What `Last-Modified` says of a version written at `updatedAt`: never later than the response's `Date` (RFC 9110,
+    /// section 8.8.2.1, which has the server send the message's date instead).
+    ///
+    /// `updatedAt` is stamped by the service's clock (the store's), which every instance reads alike, and Hummingbird
+    /// writes `Date` from a copy of this host's clock that it renews once a second: right after an update `Date` may
+    /// be a second behind `updatedAt`. The bound is the service's clock two seconds ago, the same on every instance so
+    /// that `Last-Modified` never goes back from one to another. `If-Modified-Since` is still compared with the real
+    /// `updatedAt`, so no update goes unseen; a device that fetched within two seconds of an update fetches the
+    /// package once more.
+    static func lastModified(_ updatedAt: Date, serviceNow: Date) -> String {
+        format(min(updatedAt, serviceNow.addingTimeInterval(-2)))
+    }
+
     /// `Sun, 22 Nov 2026 10:15:30 GMT`.
     static func format(_ date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))

@@ -99,10 +99,15 @@ public final class MerchantDirectory: Sendable {
         }
     }
 
-    /// One look at the store's version, and the key uses to record when it is time.
-    private func look() async {
+    /// Reads again if the store's version moved on since the last read.
+    private func reloadIfChanged() async {
         let known = state.withLock { $0.version }
         if let version = try? await store.merchantsVersion(), version != known { try? await reload() }
+    }
+
+    /// One look at the store's version, and the key uses to record when it is time.
+    private func look() async {
+        await reloadIfChanged()
         let time = now()
         let uses = state.withLock { state -> [String: Date] in
             guard time.timeIntervalSince(state.usesRecorded) >= Self.useRecordingInterval, !state.uses.isEmpty else {
@@ -118,8 +123,14 @@ public final class MerchantDirectory: Sendable {
     /// The merchant a merchant API key speaks for, suspended or not; nil for a key no merchant holds (or one
     /// revoked). A key's SHA-256 is compared in constant time with the stored one, found by the key's public id;
     /// the configuration's keys are all compared, each in constant time, so timing tells nothing of which matched.
+    ///
+    /// A key of an id the directory has not read yet makes it look at the store's version first: a key made a moment
+    /// ago by another instance or the command line works the moment it is shown, not at the next look. Only a
+    /// well-formed key does, and each failure counts toward the address's authentication-failure limit, so this costs
+    /// the store one small read per failed attempt at most.
     public func authenticate(_ key: String) async throws -> Merchant? {
         try await loaded()
+        if let parsed = MerchantAPIKey(key), state.withLock({ $0.keys[parsed.id] == nil }) { await reloadIfChanged() }
         let hash = MerchantAPIKey.hash(key)
         let time = now()
         return state.withLock { state -> Merchant? in
@@ -144,6 +155,8 @@ public final class MerchantDirectory: Sendable {
     public func authenticatePartner(_ key: String) async throws -> Partner? {
         try await loaded()
         guard let parsed = MerchantAPIKey(key, prefix: MerchantAPIKey.partnerPrefix) else { return nil }
+        // As for merchant keys: a key made a moment ago works at once.
+        if state.withLock({ $0.partnerKeys[parsed.id] == nil }) { await reloadIfChanged() }
         let hash = MerchantAPIKey.hash(key)
         let time = now()
         return state.withLock { state -> Partner? in

@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "WalletOrdersPackage", targets: ["WalletOrdersPackage"]),
         .library(name: "WalletOrdersTesting", targets: ["WalletOrdersTesting"]),
         .library(name: "WalletOrdersDevice", targets: ["WalletOrdersDevice"]),
+        // For the fuzz package (Fuzz/), which reads providers' payloads and tracking events through it.
+        .library(name: "WalletOrdersTracking", targets: ["WalletOrdersTracking"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -33,6 +33,16 @@ let package = Package(
             name: "FuzzPackageArchive",
             dependencies: ["CFuzzer", .product(name: "WalletOrdersPackage", package: "wallet-orders")]
         ),
+        // Tracking events from outside: AfterShip's and EasyPost's payloads, signed, and the tracking events API's
+        // objects, then each event applied to a fulfillment.
+        .executableTarget(
+            name: "FuzzTrackingPayloads",
+            dependencies: [
+                "CFuzzer",
+                .product(name: "WalletOrdersTracking", package: "wallet-orders"),
+                .product(name: "WalletOrdersModel", package: "wallet-orders"),
+            ]
+        ),
         // `verify` on well-formed, signed zips of fuzzed files: manifest, order.json, localizations, signature.
         .executableTarget(
             name: "FuzzPackageFiles",

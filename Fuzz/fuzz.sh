@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing with libFuzzer of what reads other people's bytes: the order validator, the JSON merge
-# patch, the strings-file reader and the package verifier. Not part of `make test`; figures go in RELIABILITY.md.
+# patch, the strings-file reader, the package verifier and tracking payloads. Not part of `make test`; figures go in RELIABILITY.md.
 #
 #   Fuzz/fuzz.sh                       build, seed and run every target for FUZZ_SECONDS each
 #   Fuzz/fuzz.sh order-validator …     only the targets named
 #   Fuzz/fuzz.sh --build               only build (and seed)
 #   Fuzz/fuzz.sh --reproduce TARGET FILE   run one input through a target (a crash file, a test case)
 #
-# Targets: order-validator, merge-patch, strings-file, package-archive, package-files.
+# Targets: order-validator, merge-patch, strings-file, package-archive, package-files, tracking-payloads.
 # Settings: FUZZ_SECONDS (default 900 per target), FUZZ_SEED (libFuzzer's -seed, default 1), FUZZ_RSS_MB (default
 # 1024: an input that makes a target hold more is a finding), FUZZ_TIMEOUT (seconds for one input, default 10),
 # FUZZ_OUT (default .build-fuzz/campaign: corpora, crashes, logs, summary.tsv).
 #
 # The targets are a package of their own (Fuzz/Package.swift) that depends on this one by path, built with
 # `-sanitize=fuzzer` into .build-fuzz, so the normal build never sees them. Corpora start from the repository's
-# fixtures (Tests/Fixtures/orders, Examples, OrderTemplates/sample), packages built by `wallet-orders package`
+# fixtures (Tests/Fixtures/orders and tracking, Examples, OrderTemplates/sample), packages built by `wallet-orders package`
 # and the hostile archives of Fuzz/seeds.py; dictionaries come from Sources/WalletOrdersSchemas/order.schema.json.
 set -euo pipefail
 
@@ -25,7 +25,7 @@ SEED=${FUZZ_SEED:-1}
 RSS_MB=${FUZZ_RSS_MB:-1024}
 TIMEOUT=${FUZZ_TIMEOUT:-10}
 OUT=${FUZZ_OUT:-$ROOT/.build-fuzz/campaign}
-ALL_TARGETS=(order-validator merge-patch strings-file package-archive package-files)
+ALL_TARGETS=(order-validator merge-patch strings-file package-archive package-files tracking-payloads)
 
 product() {
     case "$1" in
@@ -34,6 +34,7 @@ product() {
         strings-file) echo FuzzStringsFile ;;
         package-archive) echo FuzzPackageArchive ;;
         package-files) echo FuzzPackageFiles ;;
+        tracking-payloads) echo FuzzTrackingPayloads ;;
         *) echo "unknown target $1 (one of ${ALL_TARGETS[*]})" >&2; exit 2 ;;
     esac
 }
@@ -64,6 +65,7 @@ run_target() {
         strings-file) dict=$OUT/seeds/strings.dict ;;
         package-archive) dict=$OUT/seeds/zip.dict; max_len=262144 ;;
         package-files) max_len=65536 ;;
+        tracking-payloads) dict=$OUT/seeds/tracking.dict ;;
     esac
     echo "== $target: ${SECONDS_PER_TARGET}s, seed $SEED, $(ls "$OUT/seeds/$target" | wc -l) seed inputs"
     local log=$OUT/logs/$target.log

@@ -206,6 +206,56 @@ with open(os.path.join(OUT, "zip.dict"), "w") as f:
                   '".lproj/"', '"order.strings"', '"\\x00\\x00\\xff\\xa1"', '"\\x00\\x00\\xa4\\x81"']:
         f.write(token + "\n")
 
+# Tracking payloads: the providers' fixtures, each with its times made extreme (AfterShip's `ts` alone, at Int64's
+# ends, zero, past Int64 and past a Double; checkpoints and estimates in the years 0000, 1970 and 9999), and the tracking
+# events API's body with events at the window's edges and beyond it.
+tracking = {os.path.basename(p): json.loads(read(p)) for p in glob.glob(os.path.join(ROOT, "Tests/Fixtures/tracking/*.json"))}
+for name, payload in tracking.items():
+    put("tracking-payloads", name, json.dumps(payload))
+aftership = tracking["aftership-tracking-update.json"]
+for index, ts in enumerate(["9223372036854775807", "-9223372036854775808", "0", "9223372036854775808", "1e300",
+                            "-1e300", "253402300800", "-62167219201"]):
+    payload = json.loads(json.dumps(aftership))
+    payload["msg"]["checkpoints"], payload["msg"]["updated_at"], payload["ts"] = [], None, 0
+    # Written by hand: Python's json writes no number past a Double as such.
+    put("tracking-payloads", f"aftership-ts-{index}", json.dumps(payload).replace('"ts": 0', '"ts": ' + ts))
+for index, at in enumerate(["9999-12-31T23:59:59+00:00", "0000-01-01T00:00:00Z", "1970-01-01T00:00:00Z",
+                            "9999-12-31T23:59:59-23:59", "0000-01-01T00:00:00+23:59"]):
+    payload = json.loads(json.dumps(aftership))
+    payload["msg"]["checkpoints"][-1]["checkpoint_time"] = at
+    payload["msg"]["latest_estimated_delivery"] = {"datetime_min": at, "datetime_max": "9999-12-31T23:59:59Z"}
+    put("tracking-payloads", f"aftership-at-{index}", json.dumps(payload))
+    easypost = json.loads(json.dumps(tracking["easypost-tracker-updated.json"]))
+    easypost["result"]["tracking_details"][-1]["datetime"] = at
+    easypost["result"]["est_delivery_date"] = at
+    put("tracking-payloads", f"easypost-at-{index}", json.dumps(easypost))
+api_events = [{"id": f"e{index}", "trackingNumber": "1Z999", "status": status, "occurredAt": at,
+               "estimatedDeliveryAt": estimate, "estimatedDeliveryWindowDuration": "PT2H", "description": "On the van"}
+              for index, (status, at, estimate) in enumerate([
+                  ("delivered", "2026-11-22T10:15:30Z", "2026-11-25T12:00:00Z"),
+                  ("out_for_delivery", "2026-11-25T10:15:30Z", "2027-11-22T10:15:30Z"),
+                  ("picked_up", "2000-01-01T00:00:00Z", "2000-01-01T00:00:00Z"),
+                  ("in_transit", "9999-12-31T23:59:59Z", "0000-01-01T00:00:00Z"),
+                  ("exception", "1970-01-01T00:00:00Z", "9999-12-31T23:59:59-23:59"),
+              ])]
+put("tracking-payloads", "api-events", json.dumps({"events": api_events}))
+for event in api_events:
+    put("tracking-payloads", "api-" + event["id"], json.dumps(event))
+with open(os.path.join(OUT, "tracking.dict"), "w") as f:
+    for word in ["event", "event_id", "tracking_update", "edd_revise", "msg", "ts", "tracking_number", "slug", "tag",
+                 "subtag", "checkpoints", "checkpoint_time", "created_at", "updated_at", "message", "subtag_message",
+                 "latest_estimated_delivery", "datetime", "datetime_min", "datetime_max",
+                 "courier_estimated_delivery_date", "estimated_delivery_date", "estimated_delivery_date_max",
+                 "expected_delivery", "Delivered", "Delivered_002", "Exception", "Exception_010", "InTransit",
+                 "object", "Event", "description", "tracker.updated", "result", "Tracker", "tracking_code", "carrier",
+                 "status", "tracking_details", "est_delivery_date", "pre_transit", "delivered", "events", "id",
+                 "trackingNumber", "occurredAt", "estimatedDeliveryAt", "estimatedDeliveryWindowDuration",
+                 "out_for_delivery", "picked_up", "9223372036854775807", "-9223372036854775808", "1e300",
+                 "9999-12-31T23:59:59Z", "0000-01-01T00:00:00Z", "2026-11-25T10:15:30Z", "+23:59", "PT2H"]:
+        # Member names and words as JSON strings (quoted); numbers, times' pieces and offsets bare.
+        token = word if word[0].isdigit() or word[0] in "-+" else json.dumps(word)
+        f.write(json.dumps(token) + "\n")
+
 for target in sorted(os.listdir(OUT)):
     if os.path.isdir(os.path.join(OUT, target)):
         print(f"seeds: {target}: {len(os.listdir(os.path.join(OUT, target)))} inputs")

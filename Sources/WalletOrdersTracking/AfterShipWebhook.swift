@@ -74,7 +74,7 @@ enum AfterShipWebhook {
         guard let status = status(tag: tag, subtag: tracking["subtag"]?.stringValue) else { return [] }
         // AfterShip lists checkpoints oldest first.
         let latest = tracking["checkpoints"]?.arrayValue?.last?.objectValue ?? [:]
-        guard let occurredAt = occurredAt(latest: latest, tracking: tracking, sentAt: root["ts"]?.intValue) else {
+        guard let occurredAt = occurredAt(latest: latest, tracking: tracking, sentAt: root["ts"]) else {
             throw .unreadable("no time in the tracking: neither msg.checkpoints nor msg.updated_at nor ts holds one")
         }
         let estimate = estimatedDelivery(tracking)
@@ -94,10 +94,11 @@ enum AfterShipWebhook {
 
     /// When the carrier reported the latest checkpoint. AfterShip writes `checkpoint_time` in the checkpoint's own time
     /// zone and often without its offset, so such a time names no instant; the checkpoint's `created_at` (when
-    /// AfterShip recorded it, always UTC) stands in for it, then the tracking's `updated_at`, then the event's `ts`.
-    private static func occurredAt(latest: [String: JSONValue], tracking: [String: JSONValue], sentAt: Int?) -> Date? {
+    /// AfterShip recorded it, always UTC) stands in for it, then the tracking's `updated_at`, then the event's `ts`
+    /// (unix seconds). Any of them may be absurd: the service checks the instant before it keeps the event.
+    private static func occurredAt(latest: [String: JSONValue], tracking: [String: JSONValue], sentAt: JSONValue?) -> Date? {
         PayloadField.instant(latest["checkpoint_time"]) ?? PayloadField.instant(latest["created_at"])
-            ?? PayloadField.instant(tracking["updated_at"]) ?? sentAt.map { Date(timeIntervalSince1970: Double($0)) }
+            ?? PayloadField.instant(tracking["updated_at"]) ?? PayloadField.instant(unixSeconds: sentAt)
     }
 
     /// The latest estimate of delivery: a window when AfterShip gives a range of instants, else an instant, else the

@@ -43,6 +43,13 @@ enum PayloadField {
         value?.stringValue.flatMap(RFC3339.parse)
     }
 
+    /// The instant a count of unix seconds names (AfterShip's `ts`); nil for anything but a whole number Int64 holds.
+    /// Any such count makes a Date (a Double holds ±2^63 seconds); whether it is a plausible one is checked later.
+    static func instant(unixSeconds value: JSONValue?) -> Date? {
+        guard let whole = value?.intValue, let seconds = Int64(exactly: whole) else { return nil }
+        return Date(timeIntervalSince1970: Double(seconds))
+    }
+
     /// The instant a date-time names, one without an offset read as UTC: for a provider that documents its times
     /// as UTC unless they say otherwise.
     static func instantReadingUTC(_ value: JSONValue?) -> Date? {
@@ -64,8 +71,8 @@ enum PayloadField {
 
     /// The ISO 8601 duration from `start` to `end` in whole seconds (`PT2H`, `PT1H30M`); nil unless `end` is later.
     static func duration(from start: Date, to end: Date) -> String? {
-        let seconds = Int(end.timeIntervalSince(start).rounded())
-        guard seconds > 0 else { return nil }
+        // Checked: instants from a payload may be anything, and so may the seconds between them.
+        guard let seconds = Int(exactly: end.timeIntervalSince(start).rounded()), seconds > 0 else { return nil }
         let (hours, minutes, rest) = (seconds / 3600, seconds % 3600 / 60, seconds % 60)
         return "PT" + (hours > 0 ? "\(hours)H" : "") + (minutes > 0 ? "\(minutes)M" : "") + (rest > 0 ? "\(rest)S" : "")
     }

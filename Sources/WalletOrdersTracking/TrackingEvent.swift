@@ -62,8 +62,9 @@ public struct TrackingEvent: Sendable, Equatable {
 
 extension TrackingEvent {
     /// The event a JSON object of the tracking events API describes, or every problem with it, their paths under
-    /// `path` (`events[3]`).
-    public static func decode(_ value: JSONValue, at path: String) -> Result<TrackingEvent, TrackingEventProblems> {
+    /// `path` (`events[3]`). `now` is the service's clock: the event's instants must fall in the windows
+    /// `instantProblems(now:at:)` checks.
+    public static func decode(_ value: JSONValue, at path: String, now: Date) -> Result<TrackingEvent, TrackingEventProblems> {
         guard let object = value.objectValue else {
             return .failure(TrackingEventProblems([OrderProblem(path: path, message: "must be an object, not \(value.typeName)")]))
         }
@@ -118,18 +119,18 @@ extension TrackingEvent {
         guard problems.isEmpty, let id, let number, let status, let occurredAt else {
             return .failure(TrackingEventProblems(problems))
         }
-        return .success(
-            TrackingEvent(
-                id: id,
-                trackingNumber: number,
-                carrier: carrier,
-                status: status,
-                occurredAt: occurredAt,
-                estimatedDeliveryAt: estimated,
-                estimatedDeliveryWindowDuration: window,
-                description: description.map { String($0.prefix(maxDescriptionLength)) }
-            )
+        let event = TrackingEvent(
+            id: id,
+            trackingNumber: number,
+            carrier: carrier,
+            status: status,
+            occurredAt: occurredAt,
+            estimatedDeliveryAt: estimated,
+            estimatedDeliveryWindowDuration: window,
+            description: description.map { String($0.prefix(maxDescriptionLength)) }
         )
+        let outside = event.instantProblems(now: now, at: path)
+        return outside.isEmpty ? .success(event) : .failure(TrackingEventProblems(outside))
     }
 }
 

@@ -49,6 +49,15 @@ public enum TrackingProvider: String, CaseIterable, Sendable {
         }
     }
 
+    /// What the provider sends in its signature header for `body` signed with `secret`: for tools and fuzz targets that
+    /// stand in for the provider.
+    public func signature(of body: [UInt8], secret: String) -> String {
+        switch self {
+        case .aftership: AfterShipWebhook.signature(of: body, secret: secret)
+        case .easypost: EasyPostWebhook.signature(of: body, secret: secret)
+        }
+    }
+
     /// Whether `signature`, as the request carries it, is the provider's signature of `body` under `secret`.
     private func isSignature(_ signature: String, of body: [UInt8], secret: String) -> Bool {
         let given = signature.trimmingCharacters(in: .whitespaces)

@@ -63,18 +63,48 @@ import WalletOrdersTesting
         ),
     ]
 
+    /// A partner `{provider}-acme` for the merchant acme, with the provider and the secret; answers acme's key.
+    static func addProviderPartner(_ provider: Provider, _ client: ServiceHarness.Client) async throws -> String {
+        let acme = try await client.addMerchant("acme")
+        let registry = MerchantRegistry(service: client.service)
+        _ = try await registry.addPartner(
+            name: "\(provider.name)-acme",
+            merchantSlugs: ["acme"],
+            provider: provider.name,
+            providerSecret: Self.secret
+        )
+        try await client.service.merchants.reload()
+        return acme
+    }
+
+    /// `body` posted to the provider's hook for the partner `{provider}-acme`, signed as the provider signs it.
+    static func post(_ body: Data, as provider: Provider, _ client: ServiceHarness.Client) async throws -> TestResponse {
+        let headers: HTTPFields = await [.contentType: "application/json", HTTPField.Name(provider.header)!: try provider.sign(body)]
+        return try await client.request(.post, "/hooks/\(provider.name)/\(provider.name)-acme", headers: headers, body: body)
+    }
+
+    /// A provider's fixture, a JSON object, with `change` made to its members: compact JSON.
+    static func edited(_ fixture: String, _ change: (inout [String: JSONValue]) -> Void) throws -> Data {
+        var members = try JSONValue.parse(try Self.fixture(fixture)).objectValue ?? [:]
+        change(&members)
+        return JSONValue.object(members).serialized()
+    }
+
+    /// `value`, a JSON object, with `change` made to its members.
+    static func edited(_ value: JSONValue?, _ change: (inout [String: JSONValue]) -> Void) -> JSONValue {
+        var members = value?.objectValue ?? [:]
+        change(&members)
+        return .object(members)
+    }
+
     @Test(arguments: StoreEngine.allCases, providers)
     func aSignedWebhookMovesTheOrderAndAnyOtherChangesNothing(engine: StoreEngine, provider: Provider) async throws {
-        try await ServiceHarness(engine).run { client in
-            let acme = try await client.addMerchant("acme")
-            let registry = MerchantRegistry(service: client.service)
-            _ = try await registry.addPartner(
-                name: "\(provider.name)-acme",
-                merchantSlugs: ["acme"],
-                provider: provider.name,
-                providerSecret: Self.secret
-            )
-            try await client.service.merchants.reload()
+        let harness = try ServiceHarness(engine)
+        // The fixtures' parcels moved up to three days and three hours after the harness's clock starts: a day on,
+        // they are in the past, as a provider's events are.
+        harness.clock.advance(86_400)
+        try await harness.run { client in
+            let acme = try await Self.addProviderPartner(provider, client)
             let order = try await PartnerTrackingTests.order(
                 "1001",
                 tracking: provider.trackingNumber,
@@ -114,6 +144,154 @@ import WalletOrdersTesting
             let again = try await post(body, signature: try provider.sign(body))
             #expect((try JSONValue.parse(Data(buffer: again.body))["results"]?.arrayValue ?? []).map { $0["result"] } == [.string("duplicate")])
             #expect(try await client.store.versions(type: order.type, id: order.id).count == 2)
+        }
+    }
+
+    /// AfterShip's request with `ts` as its only time: no checkpoints, no `updated_at`.
+    static func afterShipSentAt(_ ts: Int64, eventID: String = "ts-only") throws -> Data {
+        try edited("aftership-tracking-update.json") { root in
+            root["ts"] = .int(Int(ts))
+            root["event_id"] = .string(eventID)
+            root["msg"] = Self.edited(root["msg"]) { tracking in
+                tracking["checkpoints"] = .array([])
+                tracking["updated_at"] = nil
+            }
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases, [Int64.max, Int64.min, 0])
+    func aSignedAfterShipRequestWithAnAbsurdTimestampIsInvalidAndNothingTraps(engine: StoreEngine, ts: Int64) async throws {
+        let aftership = Self.providers[0]
+        try await ServiceHarness(engine).run { client in
+            let acme = try await Self.addProviderPartner(aftership, client)
+            let body = try Self.afterShipSentAt(ts)
+            // No order holds the number yet, then the provider sends it again: each time invalid, nothing kept.
+            for _ in 0..<2 {
+                let answer = try await Self.post(body, as: aftership, client)
+                #expect(answer.status == .ok, "\(String(buffer: answer.body))")
+                let results = PartnerTrackingTests.results(answer)
+                #expect(results.map { $0["result"] } == [.string("invalid")], "\(String(buffer: answer.body))")
+                #expect(results.first?["problems"]?.arrayValue?.map { $0["path"] } == [.string("occurredAt")])
+                let message = results.first?["problems"]?.arrayValue?.first?["message"]?.stringValue ?? ""
+                #expect(message.contains("2000-01-01T00:00:00Z"), "\(message)")
+            }
+            // A merchant's write that adds the number finds nothing waiting, and the order shows no absurd date.
+            let order = try await PartnerTrackingTests.order(
+                "1001",
+                tracking: aftership.trackingNumber,
+                carrier: aftership.carrier,
+                key: acme,
+                client
+            )
+            let fulfillment = try await PartnerTrackingTests.fulfillment(client, order)
+            #expect(fulfillment["status"] == .string("processing"))
+            #expect(fulfillment["shippedAt"] == nil && fulfillment["deliveredAt"] == nil)
+            // Sent once more, now that an order holds the number: still invalid, nothing written.
+            let again = try await Self.post(body, as: aftership, client)
+            #expect(PartnerTrackingTests.results(again).map { $0["result"] } == [.string("invalid")])
+            #expect(try await client.store.versions(type: order.type, id: order.id).count == 1)
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func anEventDatedInTheYear9999IsInvalidAndALaterRealEventIsNotStale(engine: StoreEngine) async throws {
+        let aftership = Self.providers[0]
+        let harness = try ServiceHarness(engine)
+        harness.clock.advance(86_400)
+        try await harness.run { client in
+            let acme = try await Self.addProviderPartner(aftership, client)
+            let order = try await PartnerTrackingTests.order(
+                "1001",
+                tracking: aftership.trackingNumber,
+                carrier: aftership.carrier,
+                key: acme,
+                client
+            )
+            let far = try Self.edited("aftership-tracking-update.json") { root in
+                root["event_id"] = .string("far-future")
+                root["msg"] = Self.edited(root["msg"]) { tracking in
+                    tracking["tag"] = .string("Delivered")
+                    tracking["checkpoints"] = .array([.object(["checkpoint_time": .string("9999-12-31T23:59:59+00:00")])])
+                }
+            }
+            let refused = try await Self.post(far, as: aftership, client)
+            #expect(PartnerTrackingTests.results(refused).map { $0["result"] } == [.string("invalid")], "\(String(buffer: refused.body))")
+            // Through the tracking events API, the same window.
+            let sent = try await client.merchant(
+                .post,
+                "/api/v1/tracking-events",
+                json: PartnerTrackingTests.events([
+                    ["id": "m9", "trackingNumber": aftership.trackingNumber, "status": "delivered", "occurredAt": "9999-12-31T23:59:59Z"]
+                ]),
+                key: acme
+            )
+            let results = PartnerTrackingTests.results(sent)
+            #expect(results.map { $0["result"] } == [.string("invalid")])
+            #expect(results.first?["problems"]?.arrayValue?.map { $0["path"] } == [.string("events[0].occurredAt")])
+            #expect(try await client.store.versions(type: order.type, id: order.id).count == 1, "nothing written")
+
+            // The real event that follows is applied, not stale.
+            let real = try await Self.post(try Self.fixture(aftership.fixture), as: aftership, client)
+            #expect(PartnerTrackingTests.results(real).map { $0["result"] } == [.string("applied")], "\(String(buffer: real.body))")
+            let fulfillment = try await PartnerTrackingTests.fulfillment(client, order)
+            #expect(fulfillment["status"] == .string("outForDelivery"))
+            #expect(fulfillment["deliveredAt"] == nil)
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func anEventThatHappenedIn1970IsInvalid(engine: StoreEngine) async throws {
+        try await ServiceHarness(engine).run { client in
+            let acme = try await client.addMerchant("acme")
+            let order = try await PartnerTrackingTests.order("1001", tracking: "1Z001", key: acme, client)
+            let sent = try await client.merchant(
+                .post,
+                "/api/v1/tracking-events",
+                json: PartnerTrackingTests.events([
+                    ["id": "epoch", "trackingNumber": "1Z001", "status": "delivered", "occurredAt": "1970-01-01T00:00:00Z"],
+                    [
+                        "id": "estimate", "trackingNumber": "1Z001", "status": "in_transit", "occurredAt": "2026-11-22T09:00:00Z",
+                        "estimatedDeliveryAt": "2036-11-22T09:00:00Z",
+                    ],
+                ]),
+                key: acme
+            )
+            let results = PartnerTrackingTests.results(sent)
+            #expect(results.map { $0["result"] } == [.string("invalid"), .string("invalid")], "\(String(buffer: sent.body))")
+            #expect(
+                results.map { $0["problems"]?.arrayValue?.first?["path"] } == [
+                    .string("events[0].occurredAt"), .string("events[1].estimatedDeliveryAt"),
+                ]
+            )
+            #expect(try await client.store.versions(type: order.type, id: order.id).count == 1, "nothing written")
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func anAbsurdEventKeptBeforeInstantsWereCheckedIsSettledAndNeverApplied(engine: StoreEngine) async throws {
+        let aftership = Self.providers[0]
+        try await ServiceHarness(engine).run { client in
+            let acme = try await Self.addProviderPartner(aftership, client)
+            let partner = try #require(try await client.service.merchants.partner(named: "aftership-acme"))
+            let source = "partner:\(partner.id)"
+            // As an earlier version kept them: the encoder's dates (seconds since 2001), one far past what an Int holds,
+            // and a body no version can read.
+            let kept = [
+                #"{"id": "huge", "trackingNumber": "1Z777", "status": "delivered", "occurredAt": 1e300}"#,
+                #"{"id": "unreadable", "trackingNumber": "1Z777"}"#,
+            ]
+            let records = kept.enumerated().map { index, body in
+                TrackingEventRecord(source: source, id: ["huge", "unreadable"][index], trackingNumber: "1Z777", body: Data(body.utf8))
+            }
+            _ = try await client.store.receiveTrackingEvents(records, now: client.service.now())
+
+            let order = try await PartnerTrackingTests.order("1001", tracking: "1Z777", key: acme, client)
+            let fulfillment = try await PartnerTrackingTests.fulfillment(client, order)
+            #expect(fulfillment["status"] == .string("processing"))
+            #expect(fulfillment["deliveredAt"] == nil)
+            #expect(try await client.store.versions(type: order.type, id: order.id).count == 1)
+            // Settled: the next write that adds the number reads neither again.
+            #expect(try await client.store.waitingTrackingEvents(trackingNumbers: ["1Z777"], sources: [source]).isEmpty)
         }
     }
 }

@@ -33,4 +33,24 @@ import WalletOrdersModel
         let now = Date(timeIntervalSince1970: 1_795_342_530)
         #expect(RFC3339.parse(RFC3339.format(now)) == now)
     }
+
+    @Test func formattingAnyDateAtAllWritesTheNearestInstantAFourDigitYearCanNameAndNeverTraps() {
+        let latest = "9999-12-31T23:59:59Z"
+        let earliest = "0000-01-01T00:00:00Z"
+        let cases: [(Double, String)] = [
+            (.greatestFiniteMagnitude, latest), (-.greatestFiniteMagnitude, earliest),
+            (.infinity, latest), (-.infinity, earliest), (.nan, earliest),
+            // What a provider's `ts` of Int64.max or Int64.min seconds becomes.
+            (Double(Int64.max), latest), (Double(Int64.min), earliest),
+            // The first second of the year 10000, and the last of the year 9999.
+            (253_402_300_800, latest), (253_402_300_799, latest),
+            (-62_167_219_200, earliest), (-62_167_219_201, earliest),
+            (-1, "1969-12-31T23:59:59Z"),
+        ]
+        for (seconds, expected) in cases {
+            #expect(RFC3339.format(Date(timeIntervalSince1970: seconds)) == expected, "\(seconds)")
+        }
+        #expect(RFC3339.parse(latest) == Date(timeIntervalSince1970: 253_402_300_799))
+        #expect(RFC3339.parse(earliest) == Date(timeIntervalSince1970: -62_167_219_200))
+    }
 }

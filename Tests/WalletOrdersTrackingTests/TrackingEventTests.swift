@@ -4,6 +4,8 @@ import WalletOrdersModel
 import WalletOrdersTracking
 
 @Suite(.timeLimit(.minutes(5))) struct TrackingEventTests {
+    /// The service's clock in these tests: a day after the events they send happened.
+    let now = Date(timeIntervalSince1970: 1_795_600_000)
     let shipping = object(
         #"{"fulfillmentType": "shipping", "fulfillmentIdentifier": "f1", "status": "processing", "trackingNumber": "1Z999", "lineItems": []}"#
     )
@@ -18,7 +20,7 @@ import WalletOrdersTracking
                 """#.utf8
             )
         )
-        let event = try TrackingEvent.decode(value, at: "events[0]").get()
+        let event = try TrackingEvent.decode(value, at: "events[0]", now: now).get()
         #expect(event.status == .outForDelivery)
         #expect(event.occurredAt == RFC3339.parseDateTime("2026-11-25T08:00:00Z"))
         #expect(event.estimatedDeliveryAt == RFC3339.parseDateTime("2026-11-25T13:00:00Z"))
@@ -31,7 +33,7 @@ import WalletOrdersTracking
                 #"{"id": "", "status": "lost", "occurredAt": "yesterday", "estimatedDeliveryWindowDuration": "2 hours", "colour": "red"}"#
             )
         )
-        guard case .failure(let failure) = TrackingEvent.decode(value, at: "events[3]") else {
+        guard case .failure(let failure) = TrackingEvent.decode(value, at: "events[3]", now: now) else {
             Issue.record("a bad event decoded")
             return
         }
@@ -43,6 +45,69 @@ import WalletOrdersTracking
             ]
         )
         #expect(failure.problems.contains { $0.message.contains("in_transit") })
+    }
+
+    /// The problems of an event that happened at `occurredAt` and is expected at `estimatedDeliveryAt`, decoded at `now`.
+    func windowProblems(occurredAt: String, estimatedDeliveryAt: String? = nil) -> [OrderProblem] {
+        var members: [String: JSONValue] = [
+            "id": .string("e1"), "trackingNumber": .string("1Z999"), "status": .string("delivered"), "occurredAt": .string(occurredAt),
+        ]
+        if let estimatedDeliveryAt { members["estimatedDeliveryAt"] = .string(estimatedDeliveryAt) }
+        switch TrackingEvent.decode(.object(members), at: "events[0]", now: now) {
+        case .success: return []
+        case .failure(let failure): return failure.problems
+        }
+    }
+
+    @Test func anEventDatedInTheYear9999IsInvalidAndTheProblemNamesTheWindow() throws {
+        let problems = windowProblems(occurredAt: "9999-12-31T23:59:59Z")
+        #expect(problems.map(\.path) == ["events[0].occurredAt"])
+        let message = try #require(problems.first?.message)
+        #expect(message.contains("2000-01-01T00:00:00Z") && message.contains("3 days after now"), "\(message)")
+        #expect(message.contains(RFC3339.format(now.addingTimeInterval(3 * 86_400))), "\(message)")
+    }
+
+    @Test func anEventThatHappenedIn1970IsInvalid() {
+        #expect(windowProblems(occurredAt: "1970-01-01T00:00:00Z").map(\.path) == ["events[0].occurredAt"])
+        #expect(windowProblems(occurredAt: "1999-12-31T23:59:59Z").map(\.path) == ["events[0].occurredAt"])
+        #expect(windowProblems(occurredAt: "2000-01-01T00:00:00Z").isEmpty)
+    }
+
+    @Test func anEventMayHaveHappenedUpToThreeDaysAfterNowAndBeExpectedUpToAYearAfter() {
+        let occurredEdge = RFC3339.format(now.addingTimeInterval(3 * 86_400))
+        let expectedEdge = RFC3339.format(now.addingTimeInterval(365 * 86_400))
+        #expect(windowProblems(occurredAt: occurredEdge, estimatedDeliveryAt: expectedEdge).isEmpty)
+        let late = RFC3339.format(now.addingTimeInterval(3 * 86_400 + 1))
+        #expect(windowProblems(occurredAt: late).map(\.path) == ["events[0].occurredAt"])
+        let far = RFC3339.format(now.addingTimeInterval(365 * 86_400 + 1))
+        #expect(windowProblems(occurredAt: occurredEdge, estimatedDeliveryAt: far).map(\.path) == ["events[0].estimatedDeliveryAt"])
+        #expect(
+            windowProblems(occurredAt: occurredEdge, estimatedDeliveryAt: "1999-12-31T00:00:00Z").map(\.path)
+                == ["events[0].estimatedDeliveryAt"]
+        )
+    }
+
+    @Test func anEventWithAnyInstantAtAllIsInvalidAndAppliesWithoutTrapping() {
+        let extremes = [
+            Date(timeIntervalSince1970: .greatestFiniteMagnitude), Date(timeIntervalSince1970: -.greatestFiniteMagnitude),
+            Date(timeIntervalSince1970: .infinity), Date(timeIntervalSince1970: -.infinity), Date(timeIntervalSince1970: .nan),
+            Date(timeIntervalSince1970: Double(Int64.max)), Date(timeIntervalSince1970: Double(Int64.min)),
+            Date(timeIntervalSince1970: 253_402_300_800),
+        ]
+        for at in extremes {
+            let event = TrackingEvent(
+                id: "e",
+                trackingNumber: "1Z999",
+                status: .delivered,
+                occurredAt: at,
+                estimatedDeliveryAt: at,
+                estimatedDeliveryWindowDuration: "PT2H"
+            )
+            #expect(event.instantProblems(now: now).map(\.path) == ["occurredAt", "estimatedDeliveryAt"], "\(at)")
+            let after = event.applied(to: shipping)
+            let written = after["deliveredAt"]?.stringValue ?? ""
+            #expect(written == "0000-01-01T00:00:00Z" || written == "9999-12-31T23:59:59Z", "\(at): \(written)")
+        }
     }
 
     @Test func everyStatusMapsOntoAStatusWalletKnowsForBothKinds() {

@@ -32,7 +32,8 @@ extension MerchantAPI {
                 problems: [OrderProblem(path: "events", message: "holds \(list.count)")]
             )
         }
-        let events = list.enumerated().map { index, value in TrackingEvent.decode(value, at: "events[\(index)]") }
+        let now = service.now()
+        let events = list.enumerated().map { index, value in TrackingEvent.decode(value, at: "events[\(index)]", now: now) }
         let results = try await service.track(events, from: sender)
         return JSONResponse.make(.ok, .object(["results": try JSONValue.encoding(results)]))
     }

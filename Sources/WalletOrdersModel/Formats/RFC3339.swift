@@ -70,9 +70,18 @@ public enum RFC3339 {
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
-    /// `date` in UTC at whole-second resolution: `2026-11-22T10:15:30Z`.
+    /// The instants `format` writes as they are: from `0000-01-01T00:00:00Z` to `9999-12-31T23:59:59Z`, every time a
+    /// four-digit year can name.
+    public static let formattable = Date(timeIntervalSince1970: -62_167_219_200)...Date(timeIntervalSince1970: 253_402_300_799)
+
+    /// `date` in UTC at whole-second resolution: `2026-11-22T10:15:30Z`. Total: an instant outside `formattable` is
+    /// written as its nearer end, and one that is not a number (NaN) as the earliest, so that no date, however it was
+    /// made, stops the process.
     public static func format(_ date: Date) -> String {
-        let total = Int(date.timeIntervalSince1970.rounded(.down))
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        let (earliest, latest) = (formattable.lowerBound.timeIntervalSince1970, formattable.upperBound.timeIntervalSince1970)
+        // NaN compares false with everything, so it is taken apart before the bounds.
+        let total = Int(seconds.isNaN ? earliest : min(max(seconds, earliest), latest))
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondsOfDay = total - days * 86_400
         let (year, month, day) = civil(fromDays: days)

@@ -20,11 +20,13 @@ extension OrderService {
     /// became of each, in order. Each event is kept first, so that a second one with its id is a duplicate; then the
     /// events about each order are applied together, in the order they happened, as one new version (one push per
     /// device); an event older than what the fulfillment shows is stale; one whose tracking number no order of the
-    /// sender's merchants holds waits for one.
+    /// sender's merchants holds waits for one. An event whose instants fall outside the windows
+    /// `TrackingEvent.instantProblems(now:at:)` checks is invalid, and neither kept nor applied.
     public func track(
         _ events: [Result<TrackingEvent, TrackingEventProblems>],
         from sender: TrackingSender
     ) async throws -> [TrackingEventResult] {
+        let now = now()
         var results = [TrackingEventResult?](repeating: nil, count: events.count)
         var fresh: [(index: Int, event: TrackingEvent)] = []
         var ids = Set<String>()
@@ -32,14 +34,20 @@ extension OrderService {
             switch decoded {
             case .failure(let failure):
                 results[index] = TrackingEventResult(id: nil, result: .invalid, problems: failure.problems)
-            case .success(let event) where !ids.insert(event.id).inserted:
-                results[index] = TrackingEventResult(id: event.id, result: .duplicate)
             case .success(let event):
-                fresh.append((index, event))
+                // Checked here too, not only where the API decodes: a provider's webhook hands over events of its own.
+                let outside = event.instantProblems(now: now)
+                if !outside.isEmpty {
+                    results[index] = TrackingEventResult(id: event.id, result: .invalid, problems: outside)
+                } else if !ids.insert(event.id).inserted {
+                    results[index] = TrackingEventResult(id: event.id, result: .duplicate)
+                } else {
+                    fresh.append((index, event))
+                }
             }
         }
         let records = try fresh.map { try Self.record($0.event, from: sender) }
-        let states = try await store.receiveTrackingEvents(records, now: now())
+        let states = try await store.receiveTrackingEvents(records, now: now)
         var taken: [(index: Int, event: TrackingEvent)] = []
         for (sent, state) in zip(fresh, states) {
             // A `received` event was taken before by a request that stopped before it said what became of it.
@@ -63,9 +71,22 @@ extension OrderService {
         }
         let waiting = try await store.waitingTrackingEvents(trackingNumbers: numbers, sources: Array(senders.keys))
         let decoder = JSONDecoder()
-        for (source, records) in Dictionary(grouping: waiting, by: \.source) {
+        let now = now()
+        var usable: [String: [TrackingEvent]] = [:]
+        var unusable: [(source: String, id: String, state: TrackingEventState)] = []
+        for record in waiting where senders[record.source] != nil {
+            // A body kept before instants were checked may name any time, and one that cannot be read never will:
+            // either is settled as stale (nothing it says can still change an order; a state of its own would need
+            // both engines' schemas changed), before anything is applied, so that no later write reads it again.
+            if let event = try? decoder.decode(TrackingEvent.self, from: record.body), event.instantProblems(now: now).isEmpty {
+                usable[record.source, default: []].append(event)
+            } else {
+                unusable.append((record.source, record.id, .stale))
+            }
+        }
+        try await store.settleTrackingEvents(unusable)
+        for (source, events) in usable {
             guard let sender = senders[source] else { continue }
-            let events = records.compactMap { try? decoder.decode(TrackingEvent.self, from: $0.body) }
             _ = try await apply(events, from: sender)
         }
     }
@@ -189,7 +210,9 @@ extension OrderService {
                         let identifier = fulfillment["fulfillmentIdentifier"]?.stringValue,
                         let number = fulfillment["trackingNumber"]?.stringValue
                     else { continue }
-                    var last = parcels.first { $0.fulfillmentIdentifier == identifier && $0.trackingNumber == number }?.lastEventAt
+                    // A time no event could have now was kept before instants were checked: it holds nothing back.
+                    var last = parcels.first { $0.fulfillmentIdentifier == identifier && $0.trackingNumber == number }?
+                        .lastEventAt.flatMap { TrackingEvent.isPlausibleOccurrence($0, now: now()) ? $0 : nil }
                     for (index, event) in ordered
                     where event.trackingNumber == number && event.matches(carrier: fulfillment["carrier"]?.stringValue) {
                         if let last, event.occurredAt < last { continue }

@@ -1,0 +1,59 @@
+import Foundation
+import WalletOrdersModel
+import WalletOrdersTracking
+
+/// The service's clock for every input: fixed, so that a finding reproduces.
+private let now = Date(timeIntervalSince1970: 1_795_342_530)
+private let secret = "whsec-fuzz-0123456789"
+private let shipping: [String: JSONValue] = [
+    "fulfillmentType": .string("shipping"), "fulfillmentIdentifier": .string("parcel-1"),
+    "status": .string("processing"), "trackingNumber": .string("1Z999"), "lineItems": .array([]),
+]
+private let pickup: [String: JSONValue] = [
+    "fulfillmentType": .string("pickup"), "fulfillmentIdentifier": .string("pickup-1"), "status": .string("processing"),
+]
+
+/// One input: any bytes, as the body of an AfterShip and of an EasyPost webhook (each signed as its provider signs),
+/// and as the tracking events API's body (`{"events": [...]}`) or one of its events.
+///
+/// Properties besides not crashing: an event the API decodes has its instants in the window; every event, whatever
+/// its instants, applies to a shipping and a pickup fulfillment, and every date it writes there is an RFC 3339
+/// date-time that reads back; an event in the window survives the round trip through the encoding the service keeps
+/// it in, and applies after it as before.
+func fuzzTrackingPayloads(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    guard let bytes else { return 0 }
+    let body = Array(UnsafeBufferPointer(start: bytes, count: count))
+    var events: [TrackingEvent] = []
+    for provider in TrackingProvider.allCases {
+        let headers = [provider.signatureHeader: provider.signature(of: body, secret: secret)]
+        if let read = try? provider.events(body: body, headers: headers, secret: secret) { events += read }
+    }
+    if let value = try? JSONValue.parse(Data(body)) {
+        for (index, item) in (value["events"]?.arrayValue ?? [value]).prefix(100).enumerated() {
+            guard case .success(let event) = TrackingEvent.decode(item, at: "events[\(index)]", now: now) else { continue }
+            precondition(event.instantProblems(now: now).isEmpty, "the API decoded an event outside the window")
+            events.append(event)
+        }
+    }
+    for event in events { check(event) }
+    return 0
+}
+
+private func check(_ event: TrackingEvent) {
+    let inWindow = event.instantProblems(now: now).isEmpty
+    for fulfillment in [shipping, pickup] {
+        let applied = event.applied(to: fulfillment)
+        for field in ["shippedAt", "deliveredAt", "pickedUpAt", "estimatedDeliveryAt"] {
+            guard let written = applied[field] else { continue }
+            precondition(written.stringValue.flatMap(RFC3339.parseDateTime) != nil, "\(field) is not a date-time: \(written)")
+        }
+        precondition(applied["fulfillmentIdentifier"] == fulfillment["fulfillmentIdentifier"], "the fulfillment lost its identifier")
+    }
+    guard inWindow else { return }
+    // As the service keeps an event until an order holds its tracking number.
+    guard let kept = try? JSONEncoder().encode(event), let read = try? JSONDecoder().decode(TrackingEvent.self, from: kept) else {
+        preconditionFailure("an event in the window does not survive the service's encoding")
+    }
+    precondition(read.instantProblems(now: now).isEmpty, "an event read back left the window")
+    precondition(read.applied(to: shipping) == event.applied(to: shipping), "an event read back applies differently")
+}

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Issue 29's four findings of medium severity, probed again as the outside test probed them: the real server with
-# an order type configured (development keys), SQLite, on loopback. Prints each probe's answers.
+# Issue 29's four findings of medium severity and issue 39's, probed again as the outside tests probed them: the real
+# server with an order type configured (development keys), SQLite, on loopback. Prints each probe's answers.
 #   1. The admin key on /playground, with the playground off (the default) and on: what the page's key can write.
 #   2. 1,500 wrong keys each on /admin (Basic), /metrics and /api/v1/orders (Bearer), on one connection each.
 #   3. 3,000 made-up devices registered for one order with its token; the pushes the next update queues.
 #   4. 4,200 idle sockets from one address, then one normal request from it and one from another address.
+#   5. (issue 39, H1 and L2) signed AfterShip requests whose `ts` is 2^63-1 and -2^63, each sent twice, then a
+#      merchant write that gives an order their tracking number, and an event dated 9999-12-31 before a real one:
+#      what each answers, and whether the server is still up.
+#   6. (issue 39) a merchant key made with the command line beside the running server, used at once; Last-Modified
+#      against Date on a fetch right after an update.
 # Usage: Benchmarks/security-probes.sh [BUILD]   (BUILD: debug, the default, or release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -150,5 +155,72 @@ for source in ["127.0.0.1", "127.0.0.2"]:
     print(f"   {len(held)} connected, {open_} still open after 1 s; GET /healthz from {source}: {status} in {time.monotonic() - started:.2f} s")
 for s in held:
     s.close()
+EOF
+stop
+
+echo "5. Signed AfterShip requests with absurd instants"
+export WALLET_ORDERS_DATABASE=$work/data/orders.sqlite
+"$bin" merchants add acme --name Acme >/dev/null
+secret=$(openssl rand -hex 16)
+echo -n "$secret" > "$work/aftership-secret"
+"$bin" partners add acme-aftership --merchant acme --provider aftership --secret-file "$work/aftership-secret" >/dev/null
+acme_key=$("$bin" merchants key create acme | head -1)
+unset WALLET_ORDERS_DATABASE
+start
+python3 - "$port" "$secret" "$acme_key" <<'EOF'
+import base64, hashlib, hmac, http.client, json, sys
+port, secret, key = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+def post(path, body, headers):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    try:
+        connection.request("POST", path, body=body, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.read().decode()[:160]
+    except Exception as error:
+        return type(error).__name__, ""
+def aftership(event_id, number, ts=None, checkpoint=None):
+    tracking = {"tracking_number": number, "slug": "dhl", "tag": "InTransit", "checkpoints": []}
+    if checkpoint:
+        tracking["checkpoints"] = [{"created_at": checkpoint, "message": "probe"}]
+    payload = {"event": "tracking_update", "event_id": event_id, "msg": tracking}
+    if ts is not None:
+        payload["ts"] = ts
+    body = json.dumps(payload).encode()
+    signature = base64.b64encode(hmac.new(secret.encode(), body, hashlib.sha256).digest()).decode()
+    return post("/hooks/aftership/acme-aftership", body, {"aftership-hmac-sha256": signature, "Content-Type": "application/json"})
+for ts in [9223372036854775807, -9223372036854775808]:
+    for attempt in ["sent", "sent again"]:
+        status, body = aftership(f"ts-{ts}", "PROBE-TS", ts=ts)
+        print(f"   ts {ts} {attempt}: {status} {body}")
+order = json.load(open("Examples/order.json"))
+order["orderIdentifier"] = "probe-1"
+for fulfillment in order.get("fulfillments", []):
+    fulfillment["trackingNumber"] = "PROBE-TS"
+status, body = post("/api/v1/orders", json.dumps(order).encode(), {"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
+print(f"   a merchant write that adds the tracking number: {status}")
+status, body = aftership("year-9999", "PROBE-TS", checkpoint="9999-12-31T00:00:00Z")
+print(f"   an event dated 9999-12-31: {status} {body}")
+status, body = aftership("real", "PROBE-TS", checkpoint="2026-11-27T10:00:00Z")
+print(f"   a real event after it: {status} {body}")
+connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+connection.request("GET", "/healthz")
+print(f"   the server afterwards: /healthz {connection.getresponse().status}")
+EOF
+stop
+
+echo "6. A key made beside the running server; Last-Modified and Date"
+start
+fresh_key=$(WALLET_ORDERS_DATABASE="$work/data/orders.sqlite" "$bin" merchants key create acme | head -1)
+echo "   the new key at once -> $(curl -s -o /dev/null -w '%{http_code}' "$base/api/v1/orders" -H "Authorization: Bearer $fresh_key")"
+curl -s -o /dev/null -X PATCH "$base/api/v1/orders/$type/$id" -H "Authorization: Bearer $WALLET_ORDERS_MERCHANT_KEY" \
+  -H 'Content-Type: application/merge-patch+json' -d '{"statusDescription":"probe again"}'
+headers=$(curl -s -D - -o /dev/null "$base/v1/orders/$type/$id" -H "Authorization: AppleOrder $token")
+python3 - "$headers" <<'EOF'
+import sys
+from email.utils import parsedate_to_datetime
+fields = {line.split(":", 1)[0].lower(): line.split(":", 1)[1].strip() for line in sys.argv[1].splitlines() if ":" in line}
+modified, date = parsedate_to_datetime(fields["last-modified"]), parsedate_to_datetime(fields["date"])
+verdict = "ok" if modified <= date else "LATER THAN DATE"
+print(f"   right after an update: Last-Modified {fields['last-modified']}, Date {fields['date']}: {verdict}")
 EOF
 stop

@@ -255,6 +255,37 @@ import WalletOrdersTesting
     }
 
     @Test(arguments: StoreEngine.allCases)
+    func textHoldingANulCharacterIsRefusedWith400NamingWhereItIsOnEitherEngine(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let order = try await client.createOrder()
+            // PostgreSQL's text cannot hold NUL: refused alike on both engines, before anything reaches the store.
+            let refused: [(what: String, answer: TestResponse, names: String)] = [
+                (
+                    "a create", try await client.merchant(.post, "/api/v1/orders", json: orderBody { $0["orderNumber"] = .string("A\u{0}B") }),
+                    "orderNumber"
+                ),
+                ("a patch", try await client.patch(order, .object(["statusDescription": .string("Shipped\u{0}")])), "statusDescription"),
+                (
+                    "a nested field", try await client.patch(order, .object(["merchant": .object(["displayName": .string("\u{0}")])])),
+                    "merchant.displayName"
+                ),
+                ("a member's name", try await client.patch(order, .object(["note\u{0}": .string("x")])), "note"),
+                ("a query parameter", try await client.merchant(.get, "/api/v1/orders?orderNumber=%00"), "orderNumber"),
+                ("another query parameter", try await client.merchant(.get, "/api/v1/orders/export?type=a%00"), "type"),
+                ("a path", try await client.merchant(.get, "/api/v1/orders/\(order.type)/A%00B"), "path"),
+            ]
+            for (what, answer, names) in refused {
+                #expect(answer.status == .badRequest, "\(what): \(answer.status) \(String(buffer: answer.body))")
+                #expect(answer.headers[.contentType] == "application/json", "\(what)")
+                #expect(String(buffer: answer.body).contains(names), "\(what): \(String(buffer: answer.body))")
+            }
+            let stored = try #require(try await client.store.order(type: order.type, id: order.id))
+            #expect(stored.version == 1, "nothing written")
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
     func serviceOwnedFieldsCannotChangeAndPatchNeedsMergePatch(engine: StoreEngine) async throws {
         let harness = try ServiceHarness(engine)
         try await harness.run { client in

@@ -64,6 +64,27 @@ extension PostgresStore {
         )
     }
 
+    public func peekOrderLink(hash: Data, client address: String, now: Date, grace: TimeInterval) async throws -> OrderLinkUse? {
+        let rows = try await client.query(
+            """
+            SELECT id, merchant_id, order_type_identifier, order_identifier, downloads FROM order_links
+            WHERE hash = \(ByteBuffer(bytes: hash)) AND revoked_at IS NULL AND expires_at > \(now.unixSeconds)
+              AND (reusable OR first_used_at IS NULL
+                   OR (first_user = \(address) AND first_used_at >= \(now.unixSeconds - Int64(grace))))
+            """,
+            logger: logger
+        )
+        guard let row = rows.first else { return nil }
+        let columns = Columns(row)
+        return OrderLinkUse(
+            linkID: try columns["id"],
+            merchantID: try columns["merchant_id"],
+            orderTypeIdentifier: try columns["order_type_identifier"],
+            orderIdentifier: try columns["order_identifier"],
+            downloads: Int(try columns["downloads"] as Int64)
+        )
+    }
+
     public func revokeOrderLink(id: String, merchantID: Int64, type: String, orderID: String, now: Date) async throws -> Bool {
         let rows = try await client.query(
             """

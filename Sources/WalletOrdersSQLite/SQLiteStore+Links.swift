@@ -77,6 +77,29 @@ extension SQLiteStore {
         return used?.0
     }
 
+    public func peekOrderLink(hash: Data, client: String, now: Date, grace: TimeInterval) async throws -> OrderLinkUse? {
+        let arguments: StatementArguments = ["hash": hash, "client": client, "now": now.unixSeconds, "grace": Int64(grace)]
+        return try await pool.read { db in
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, merchant_id, order_type_identifier, order_identifier, downloads FROM order_links
+                        WHERE \(Self.liveLink)
+                        """
+                ),
+                arguments: arguments
+            ).map {
+                OrderLinkUse(
+                    linkID: $0["id"],
+                    merchantID: $0["merchant_id"],
+                    orderTypeIdentifier: $0["order_type_identifier"],
+                    orderIdentifier: $0["order_identifier"],
+                    downloads: $0["downloads"]
+                )
+            }
+        }
+    }
+
     /// The link of `:hash` that may serve `:client` at `:now`: unrevoked, unexpired, and reusable, unused, or used
     /// first by `:client` less than `:grace` seconds ago.
     private static let liveLink = """

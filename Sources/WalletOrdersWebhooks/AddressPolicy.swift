@@ -18,19 +18,25 @@ public enum AddressPolicy {
         }
     }
 
+    /// IANA's IPv4 special-purpose registry, without the entries it says are globally reachable (and with a few of
+    /// those too: the anycast ones inside 192.0.0.0/24 are no place for a webhook).
     private static func isPublicIPv4(_ a: [UInt8]) -> Bool {
-        switch (a[0], a[1]) {
-        case (0, _), (10, _), (127, _): false  // "this network", private, loopback
-        case (100, 64...127): false  // carrier-grade NAT
-        case (169, 254): false  // link-local, where cloud metadata services answer
-        case (172, 16...31), (192, 168): false  // private
-        case (192, 0) where a[2] == 0: false  // IETF protocol assignments
-        case (198, 18...19): false  // benchmarking
-        case (224...255, _): false  // multicast, reserved, broadcast
+        switch (a[0], a[1], a[2]) {
+        case (0, _, _), (10, _, _), (127, _, _): false  // "this network", private, loopback
+        case (100, 64...127, _): false  // shared address space (carrier-grade NAT)
+        case (169, 254, _): false  // link-local, where cloud metadata services answer
+        case (172, 16...31, _), (192, 168, _): false  // private
+        case (192, 0, 0): false  // IETF protocol assignments (NAT64 discovery, DS-Lite, …)
+        case (192, 0, 2), (198, 51, 100), (203, 0, 113): false  // documentation (TEST-NET-1, -2, -3)
+        case (192, 88, 99): false  // 6to4 relay anycast, deprecated
+        case (198, 18...19, _): false  // benchmarking
+        case (224...255, _, _): false  // multicast, reserved (240.0.0.0/4), broadcast
         default: true
         }
     }
 
+    /// IANA's IPv6 special-purpose registry the same way, inside the only space assigned for global unicast
+    /// (2000::/3); the forms that carry an IPv4 address are judged by it.
     private static func isPublicIPv6(_ a: [UInt8]) -> Bool {
         let zeros = a.prefix(10).allSatisfy { $0 == 0 }
         // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (compatible, which covers :: and ::1): the IPv4 address decides,
@@ -39,17 +45,19 @@ public enum AddressPolicy {
         if zeros, a[10] == 0, a[11] == 0 {
             return a[12] == 0 && a[13] == 0 && a[14] == 0 && a[15] <= 1 ? false : isPublicIPv4(Array(a.suffix(4)))
         }
-        // 64:ff9b::/96, NAT64: the IPv4 address behind it decides.
+        // 64:ff9b::/96, NAT64: the IPv4 address behind it decides. (64:ff9b:1::/48, for local use, is outside
+        // 2000::/3 and refused below.)
         if a.prefix(12) == [0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0] { return isPublicIPv4(Array(a.suffix(4))) }
-        switch a[0] {
-        case 0xfc, 0xfd: return false  // unique local (fd00:ec2::254 is a metadata service)
-        case 0xff: return false  // multicast
-        case 0xfe where a[1] & 0xc0 == 0x80: return false  // link-local fe80::/10
-        case 0xfe where a[1] & 0xc0 == 0xc0: return false  // site-local fec0::/10, deprecated
-        default: break
-        }
-        // 2001:db8::/32, documentation; 2002::/16 (6to4) carries an IPv4 address that decides.
+        // Outside 2000::/3: unique local fc00::/7 (fd00:ec2::254 is a metadata service), link-local fe80::/10,
+        // site-local fec0::/10, multicast ff00::/8, discard-only 100::/64, SRv6 SIDs 5f00::/16, and unassigned space.
+        guard a[0] & 0xe0 == 0x20 else { return false }
+        // 2001::/23, IETF protocol assignments: Teredo 2001::/32 (the IPv4 address it carries is obscured),
+        // benchmarking 2001:2::/48, ORCHID; its few anycast entries are no place for a webhook either.
+        if a[0] == 0x20, a[1] == 0x01, a[2] < 0x02 { return false }
+        // 2001:db8::/32 and 3fff::/20, documentation.
         if a[0] == 0x20, a[1] == 0x01, a[2] == 0x0d, a[3] == 0xb8 { return false }
+        if a[0] == 0x3f, a[1] == 0xff, a[2] < 0x10 { return false }
+        // 2002::/16 (6to4) carries an IPv4 address that decides.
         if a[0] == 0x20, a[1] == 0x02 { return isPublicIPv4(Array(a[2..<6])) }
         return true
     }
@@ -113,7 +121,7 @@ public enum AddressError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unresolved(let host): "\(host) does not resolve to an address"
         case .notPublic(let host, let address):
-            "\(host) resolves to \(address), which is not a public address (loopback, private, link-local and metadata addresses are refused)"
+            "\(host) resolves to \(address), which is not a public address (loopback, private, link-local, metadata, documentation and other special-purpose addresses are refused)"
         }
     }
 }

@@ -83,4 +83,38 @@ import WalletOrdersTesting
         #expect(verified.status == 0, "\(verified.output)\(verified.error)")
         #expect(await server.command.stopped())
     }
+
+    @Test func adminTablesShowTheControlCharactersOfDeviceLogsAndOrderNumbersInsteadOfObeyingThem() async throws {
+        let folder = try TemporaryDirectory("admin-controls")
+        let database = ["--database", folder.path("data/orders.sqlite")]
+        let server = try await DevelopmentServer.start(in: folder, arguments: ["--no-local-apns"])
+        defer { server.command.stop() }
+        let created = try await server.createOrder()
+        // An OSC 52 clipboard write, a colour, a screen clear, a carriage return and a forged line: a terminal obeys
+        // each of them unless they are shown as text.
+        let patched = try await server.patch(created, #"{"orderNumber":"\u001b]52;c;ZXZpbA==\u0007N-1\u001b[2J"}"#)
+        #expect(patched.hasSuffix("200"), "\(patched)")
+        _ = try await server.curl([
+            "-X", "POST", "\(server.base)/v1/log", "-d",
+            #"{"logs":["\u001b[31mred\u001b[0m said\nforged line\rback\u009b1m"]}"#,
+        ])
+
+        func admin(_ arguments: [String]) async throws -> String {
+            let result = try await Command.run(Command.walletOrdersBinary, ["admin"] + arguments + database)
+            #expect(result.status == 0, "\(result.error)")
+            return result.output
+        }
+        let logs = try await admin(["logs"])
+        #expect(logs.contains(#"\e[31mred\e[0m said\nforged line\rback\x9B1m"#), "\(logs)")
+        let orders = try await admin(["orders"])
+        #expect(orders.contains(#"\e]52;c;ZXZpbA==\x07N-1\e[2J"#), "\(orders)")
+        for output in [logs, orders] {
+            let controls = output.unicodeScalars.filter { $0 != "\n" && $0.properties.generalCategory == .control }
+            #expect(controls.isEmpty, "\(controls.map(\.value))")
+            #expect(!output.split(separator: "\n").contains { $0.hasPrefix("forged") }, "no line is the device's")
+        }
+        // Scripts still get the text as it is.
+        let json = try await JSONValue.parse(Data(try admin(["logs", "--json"]).utf8))
+        #expect(json["logs"]?.arrayValue?.first?["message"]?.stringValue == "\u{1B}[31mred\u{1B}[0m said\nforged line\rback\u{9B}1m")
+    }
 }

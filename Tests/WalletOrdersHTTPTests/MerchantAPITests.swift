@@ -209,6 +209,83 @@ import WalletOrdersTesting
     }
 
     @Test(arguments: StoreEngine.allCases)
+    func aPatchOrPutThatChangesNothingWritesNoVersionAndQueuesNoPushOrWebhook(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let acme = try await client.addMerchant("acme")
+            let partner = try await PartnerTrackingTests.addPartner("parcelco", for: ["acme"], client)
+            let hook = try await client.merchant(.post, "/api/v1/webhooks", json: .object(["url": .string(WebhookAPITests.url)]), key: acme)
+            #expect(hook.status == .created)
+            let order = try await PartnerTrackingTests.order("1001", tracking: "1Z001", key: acme, client)
+            #expect(try await client.register(order, device: "device-1").status == .created)
+            harness.clock.advance(5)
+
+            func outbox() async throws -> [Int] {
+                [
+                    try await client.store.pushes(PushFilter(), page: PageRequest(limit: 100)).records.count,
+                    try await client.store.webhookDeliveries(type: order.type, id: order.id, limit: 100).count,
+                ]
+            }
+            let before = try #require(try await client.store.order(type: order.type, id: order.id))
+            let queuedBefore = try await outbox()
+            let path = "/api/v1/orders/\(order.type)/1001"
+            let current = try await client.merchant(.get, path, key: acme).json["order"]
+            let fulfillment = try #require(before.document["fulfillments"]?.arrayValue?.first)
+            let answers = [
+                ("an empty patch", try await client.patch(order, .object([:]), key: acme)),
+                ("a patch of the same values", try await client.patch(order, .object(["status": .string("open")]), key: acme)),
+                ("the same order again", try await client.merchant(.put, path, json: current, key: acme)),
+                (
+                    "a partner's patch of the same progress",
+                    try await client.patch(order, .object(["fulfillments": .array([fulfillment])]), key: partner)
+                ),
+            ]
+            for (what, answer) in answers {
+                #expect(answer.status == .ok, "\(what): \(String(buffer: answer.body))")
+                #expect(answer.json["pushesQueued"] == .int(0), "\(what)")
+                #expect(answer.json["version"] == .int(before.version), "\(what)")
+                #expect(answer.json["order"]?["updatedAt"] == before.document["updatedAt"], "\(what)")
+            }
+            #expect(answers[0].1.json["order"] == before.document.json, "the order as it is")
+            let after = try #require(try await client.store.order(type: order.type, id: order.id))
+            #expect(after.version == before.version && after.updatedAt == before.updatedAt)
+            #expect(try await client.store.versions(type: order.type, id: order.id).count == 1)
+            #expect(try await outbox() == queuedBefore, "no push, no webhook")
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func textHoldingANulCharacterIsRefusedWith400NamingWhereItIsOnEitherEngine(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let order = try await client.createOrder()
+            // PostgreSQL's text cannot hold NUL: refused alike on both engines, before anything reaches the store.
+            let refused: [(what: String, answer: TestResponse, names: String)] = [
+                (
+                    "a create", try await client.merchant(.post, "/api/v1/orders", json: orderBody { $0["orderNumber"] = .string("A\u{0}B") }),
+                    "orderNumber"
+                ),
+                ("a patch", try await client.patch(order, .object(["statusDescription": .string("Shipped\u{0}")])), "statusDescription"),
+                (
+                    "a nested field", try await client.patch(order, .object(["merchant": .object(["displayName": .string("\u{0}")])])),
+                    "merchant.displayName"
+                ),
+                ("a member's name", try await client.patch(order, .object(["note\u{0}": .string("x")])), "note"),
+                ("a query parameter", try await client.merchant(.get, "/api/v1/orders?orderNumber=%00"), "orderNumber"),
+                ("another query parameter", try await client.merchant(.get, "/api/v1/orders/export?type=a%00"), "type"),
+                ("a path", try await client.merchant(.get, "/api/v1/orders/\(order.type)/A%00B"), "path"),
+            ]
+            for (what, answer, names) in refused {
+                #expect(answer.status == .badRequest, "\(what): \(answer.status) \(String(buffer: answer.body))")
+                #expect(answer.headers[.contentType] == "application/json", "\(what)")
+                #expect(String(buffer: answer.body).contains(names), "\(what): \(String(buffer: answer.body))")
+            }
+            let stored = try #require(try await client.store.order(type: order.type, id: order.id))
+            #expect(stored.version == 1, "nothing written")
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
     func serviceOwnedFieldsCannotChangeAndPatchNeedsMergePatch(engine: StoreEngine) async throws {
         let harness = try ServiceHarness(engine)
         try await harness.run { client in

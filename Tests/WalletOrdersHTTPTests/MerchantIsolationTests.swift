@@ -25,11 +25,18 @@ import WalletOrdersTesting
         return .object(fields)
     }()
 
+    /// `replacement` with a change of its own: a replace that changes nothing writes no version.
+    static let changedReplacement: JSONValue = {
+        var fields = replacement.objectValue ?? [:]
+        fields["statusDescription"] = .string("Replaced")
+        return .object(fields)
+    }()
+
     /// The order-level operations of the merchant API: a method, a path suffix under the order, and a body.
     static let operations:
         [(name: String, method: HTTPRequest.Method, suffix: String, body: JSONValue?, contentType: String, own: HTTPResponse.Status)] = [
             ("read", .get, "", nil, "application/json", .ok),
-            ("replace", .put, "", replacement, "application/json", .ok),
+            ("replace", .put, "", changedReplacement, "application/json", .ok),
             ("patch", .patch, "", .object(["orderNumber": .string("N-99")]), "application/merge-patch+json", .ok),
             ("package", .get, "/package", nil, "application/json", .ok),
             ("registrations", .get, "/registrations", nil, "application/json", .ok),

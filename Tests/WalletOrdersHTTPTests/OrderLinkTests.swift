@@ -58,6 +58,35 @@ import WalletOrdersTesting
     }
 
     @Test(arguments: StoreEngine.allCases)
+    func aHeadRequestForAOneTimeLinkAnswersAsAGetWouldAndLeavesItUsable(engine: StoreEngine) async throws {
+        let harness = try ServiceHarness(engine)
+        try await harness.run { client in
+            let order = try await client.createOrder()
+            let made = try await client.merchant(.post, "/api/v1/orders/\(order.type)/\(order.id)/links")
+            let path = try Self.path(of: made.json["url"]?.stringValue)
+
+            // A mail scanner's and a link preview's HEAD, well apart: neither is the download.
+            let head = try await client.request(.head, path)
+            harness.clock.advance(31)
+            #expect(try await client.request(.head, path).status == .ok)
+            harness.clock.advance(31)
+
+            let downloaded = try await client.request(.get, path)
+            #expect(head.status == .ok && downloaded.status == .ok)
+            #expect(head.body.readableBytes == 0)
+            for name in [HTTPField.Name.contentType, .contentDisposition, .cacheControl, .contentLength] {
+                #expect(head.headers[name] == downloaded.headers[name], "\(name)")
+            }
+            #expect(head.headers[.contentLength] == "\(downloaded.body.readableBytes)")
+            // The download used the link up as a GET always did; a HEAD then answers the same 404 as a GET.
+            harness.clock.advance(31)
+            #expect(try await client.request(.get, path).status == .notFound)
+            #expect(try await client.request(.head, path).status == .notFound)
+            #expect(try await client.request(.head, "/links/" + String(repeating: "ab", count: 32)).status == .notFound)
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
     func anEmailsLinkServesEachNewVersionToAnyoneUntilRevokedOrExpired(engine: StoreEngine) async throws {
         let harness = try ServiceHarness(engine)
         try await harness.run { client in

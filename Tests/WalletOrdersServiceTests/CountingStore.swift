@@ -310,6 +310,10 @@ final class CountingStore: OrderStore {
         count()
         return try await store.useOrderLink(hash: hash, client: client, now: now, grace: grace)
     }
+    func peekOrderLink(hash: Data, client: String, now: Date, grace: TimeInterval) async throws -> OrderLinkUse? {
+        count()
+        return try await store.peekOrderLink(hash: hash, client: client, now: now, grace: grace)
+    }
     func revokeOrderLink(id: String, merchantID: Int64, type: String, orderID: String, now: Date) async throws -> Bool {
         count()
         return try await store.revokeOrderLink(id: id, merchantID: merchantID, type: type, orderID: orderID, now: now)

@@ -6,14 +6,15 @@ import WalletOrdersModel
 import WalletOrdersService
 import WalletOrdersStore
 
-/// Aligned columns for people: each cell cut to its column's width with an ellipsis.
+/// Aligned columns for people: each cell shown as `TerminalText` shows text from outside, then cut to its column's
+/// width with an ellipsis. Every table the command line prints for people is one of these.
 struct TextTable {
     let text: String
 
     init(_ headers: [String], _ rows: [[String]], header: Bool = true, widths: [Int]? = nil) {
         let limits = widths ?? headers.map { _ in 48 }
         func cut(_ cell: String, _ column: Int) -> String {
-            let flat = cell.replacingOccurrences(of: "\n", with: " ")
+            let flat = TerminalText.visible(cell)
             return flat.count > limits[column] ? String(flat.prefix(limits[column] - 1)) + "…" : flat
         }
         let body = rows.map { $0.enumerated().map { cut($1, $0) } }

@@ -5,19 +5,24 @@ import WalletOrdersService
 
 /// `GET /links/{reference}`: the order's current package, for whoever holds a live link (see `OrderLinks`).
 /// Unknown, expired, revoked and used-up links answer the same 404 after the same work; downloads, found or not,
-/// are limited per client address (`linkLimit`).
+/// are limited per client address (`linkLimit`). `HEAD` answers as `GET` would, without the body and without
+/// taking a download: mail scanners and link previews send one before a customer ever presses the link.
 struct LinkDownloadRoute: Sendable {
     let service: OrderService
     let guards: ClientGuards
 
     func add(to router: Router<ServiceRequestContext>) {
-        router.get("\(OrderLinks.path)/:reference") { request, context in try await download(request, context) }
+        router.get("\(OrderLinks.path)/:reference") { request, context in try await download(request, context, taking: true) }
+        // A HEAD of its own: the one the router would otherwise make from the GET would use the link up.
+        router.head("\(OrderLinks.path)/:reference") { request, context in
+            try await download(request, context, taking: false).createHeadResponse()
+        }
     }
 
-    func download(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
+    func download(_ request: Request, _ context: ServiceRequestContext, taking: Bool) async throws -> Response {
         try guards.take(guards.links, "links", client: context.clientAddress)
         let reference = context.parameters.get("reference") ?? ""
-        let downloaded = try await service.download(reference: reference, client: context.clientAddress)
+        let downloaded = try await service.download(reference: reference, client: context.clientAddress, taking: taking)
         var headers = HTTPFields()
         headers[.contentType] = PackageBuilder.contentType
         headers[.contentDisposition] = "attachment; filename=\"\(PackageFileName.of(downloaded.ownIdentifier)).order\""

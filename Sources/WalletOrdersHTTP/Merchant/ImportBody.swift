@@ -39,14 +39,13 @@ struct ImportBody<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where
         case .text(_, let bytes):
             let json: JSONValue
             do {
-                json = try JSONValue.parse(Data(buffer: bytes))
-            } catch {
+                json = try JSONBody.parse(Data(buffer: bytes))
+            } catch let error as APIError {
                 // The parser speaks of a body; here the body is one line.
-                let message = "\(error)"
-                return unreadable(
-                    nil,
-                    [OrderProblem(path: "", message: message.hasPrefix("the body ") ? "the line " + message.dropFirst(9) : message)]
-                )
+                let message = error.message.hasPrefix("the body ") ? "the line " + error.message.dropFirst(9) : error.message
+                return unreadable(nil, error.problems.isEmpty ? [OrderProblem(path: "", message: message)] : error.problems)
+            } catch {
+                return unreadable(nil, [OrderProblem(path: "", message: "\(error)")])
             }
             do {
                 return ImportLine(number: line.number, content: .order(try OrderBody.input(json)))

@@ -39,12 +39,7 @@ extension MerchantAPI {
     /// The link a body asks for; an empty body asks for the default one.
     static func linkRequest(_ body: Data) throws -> LinkRequest {
         guard !body.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }) else { return LinkRequest() }
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(body)
-        } catch let error as JSONValue.ParseError {
-            throw APIError(.badRequest, error.description)
-        }
+        let json = try JSONBody.parse(body)
         guard case .object(let members) = json else {
             throw APIError(.badRequest, "the body must be a JSON object: {\"expiresIn\": seconds, \"reusable\": true}")
         }

@@ -94,12 +94,7 @@ extension MerchantAPI {
         -> (url: String?, events: [String]?, enabled: Bool?)
     {
         let buffer = try await request.collectedBody(limit: webhookBodyLimit)
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(Data(buffer: buffer))
-        } catch let error as JSONValue.ParseError {
-            throw APIError(.badRequest, error.description)
-        }
+        let json = try JSONBody.parse(Data(buffer: buffer))
         guard case .object(let members) = json else {
             throw APIError(.badRequest, "the body must be a JSON object: {\"url\": \"https://…\", \"events\": [\"order.updated\"]}")
         }

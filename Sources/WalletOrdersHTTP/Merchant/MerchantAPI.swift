@@ -69,7 +69,7 @@ struct MerchantAPI: Sendable {
     }
 
     /// The checks of `create` with nothing stored: 200 with the verdict whatever it is; 400 only for a body that is
-    /// not JSON.
+    /// not JSON, or whose text holds NUL (`JSONBody`).
     @Sendable func validate(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let merchant = try context.requireMerchant()
         let input = try OrderBody.input(try await request.json(limit: Self.bodyLimit))

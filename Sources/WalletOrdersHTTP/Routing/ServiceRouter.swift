@@ -32,6 +32,7 @@ public enum ServiceRouter {
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: HostMiddleware(policy: hosts))
+        router.add(middleware: NULMiddleware())
         router.add(middleware: ContinueMiddleware())
         // Middleware applies to the routes added after it. A link's path is its secret, so link downloads come
         // before the tracing middleware, which records each request's path.

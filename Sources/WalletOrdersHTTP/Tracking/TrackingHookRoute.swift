@@ -48,6 +48,9 @@ struct TrackingHookRoute: Sendable {
                 return nil
             }
         }
+        // Signed, and so read once already by the provider's parser: held now to the rule of every JSON body
+        // (`JSONBody`), which the provider's parser does not know.
+        _ = try JSONBody.parse(Data(bytes))
         try guards.takePartner(partner)
         let results = try await service.track(
             events.map { Result<TrackingEvent, TrackingEventProblems>.success($0) },

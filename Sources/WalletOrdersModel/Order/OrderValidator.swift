@@ -45,6 +45,8 @@ public enum OrderValidator {
             ])
         }
         var checker = OrderChecker(skipping: skipping)
+        // Text that no store can keep alike (`NULText`), wherever it is: fields the validator does not know too.
+        if let path = order.pathOfNUL { checker.report(path, NULText.message) }
         checkTopLevel(
             OrderChecker.Object(members: members, path: ""),
             allowHTTPWebService: allowHTTPWebService,

@@ -51,7 +51,6 @@ extension OrderService {
                         type: type.identifier,
                         id: id,
                         for: merchant,
-                        skipsUnchanged: true,
                         author: .merchant(merchant.slug),
                         change: { _, _ in Revision(document: document, assets: assets) }
                     ) {

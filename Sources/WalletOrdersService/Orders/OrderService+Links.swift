@@ -57,16 +57,16 @@ extension OrderService {
     }
 
     /// The current package of the order the link `reference` is for, downloaded by `client` (its address), when the
-    /// link serves it. Every link that does not, whatever the reason, is refused alike (`linkNotFound`).
-    public func download(reference: String, client: String?) async throws -> LinkDownload {
+    /// link serves it. Every link that does not, whatever the reason, is refused alike (`linkNotFound`). With
+    /// `taking` false (a `HEAD`) the answer is the same and the link is left as it was: not used up, no download
+    /// counted, no `link.downloaded` webhook.
+    public func download(reference: String, client: String?, taking: Bool = true) async throws -> LinkDownload {
         guard reference.utf8.count <= OrderLinks.maxReferenceLength else { throw OrderServiceError.linkNotFound }
+        let (hash, client, time) = (OrderLinks.hash(reference), ConstantTime.digest(client ?? ""), now())
         let use = try await priority.device {
-            try await store.useOrderLink(
-                hash: OrderLinks.hash(reference),
-                client: ConstantTime.digest(client ?? ""),
-                now: now(),
-                grace: OrderLinks.grace
-            )
+            taking
+                ? try await store.useOrderLink(hash: hash, client: client, now: time, grace: OrderLinks.grace)
+                : try await store.peekOrderLink(hash: hash, client: client, now: time, grace: OrderLinks.grace)
         }
         guard let use else { throw OrderServiceError.linkNotFound }
         let package = try await priority.device {

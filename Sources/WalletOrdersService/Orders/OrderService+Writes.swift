@@ -246,8 +246,7 @@ extension OrderService {
         for merchant: Merchant,
         change: (OrderDocument, [String: Data]) throws -> (OrderDocument, [String: Data])
     ) async throws -> WrittenOrder {
-        // PUT and PATCH write a version whatever they change: the merchant asked for one.
-        let outcome = try await update(type: type, id: id, for: merchant, skipsUnchanged: false, author: .merchant(merchant.slug)) {
+        let outcome = try await update(type: type, id: id, for: merchant, author: .merchant(merchant.slug)) {
             let (document, assets) = try change($0, $1)
             return Revision(document: document, assets: assets)
         }
@@ -265,20 +264,20 @@ extension OrderService {
         var eventTimes: [String: Date] = [:]
     }
 
-    /// What an update did: wrote the next version, or, asked to skip a change that changes nothing, left the
-    /// order as it was.
+    /// What an update did: wrote the next version, or, for a change that changes nothing, left the order as it was.
     enum UpdateOutcome {
         case written(WrittenOrder)
         case unchanged(StoredOrder)
     }
 
-    /// `update` that, with `skipsUnchanged`, writes nothing (no version, no pushes, no signature) when the change
-    /// leaves the order's document, `updatedAt` aside, and its files as they are.
+    /// `update` of every writer (merchants' PUT and PATCH, partners, tracking events, imports). It writes nothing (no
+    /// version, no pushes, no webhooks, no signature) when the change leaves the order's document, `updatedAt`
+    /// aside, and its files as they are: Wallet would fetch a package that did not change, which Apple's device logs
+    /// call an error of the web service. Decided here, once, for every writer.
     func update(
         type: String,
         id: String,
         for merchant: Merchant,
-        skipsUnchanged: Bool,
         author: VersionAuthor,
         change: (OrderDocument, [String: Data]) async throws -> Revision
     ) async throws -> UpdateOutcome {
@@ -291,7 +290,6 @@ extension OrderService {
                         orderType,
                         id: id,
                         for: merchant,
-                        skipsUnchanged: skipsUnchanged,
                         author: author,
                         change: change
                     )
@@ -304,7 +302,6 @@ extension OrderService {
         _ orderType: OrderType,
         id: String,
         for merchant: Merchant,
-        skipsUnchanged: Bool,
         author: VersionAuthor,
         change: (OrderDocument, [String: Data]) async throws -> Revision
     ) async throws -> UpdateOutcome {
@@ -329,7 +326,7 @@ extension OrderService {
             guard problems.isEmpty else { throw OrderServiceError.invalid(problems) }
             let template = try await merchants.template(for: merchant.id, of: orderType)
             document = template.applyingDefaults(to: document)
-            if skipsUnchanged, assets == current.assets {
+            if assets == current.assets {
                 var same = document
                 same["updatedAt"] = previous.document["updatedAt"]
                 if same == previous.document { return .unchanged(previous) }

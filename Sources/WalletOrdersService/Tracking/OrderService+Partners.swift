@@ -27,7 +27,6 @@ extension OrderService {
             type: type,
             id: walletID,
             for: merchant,
-            skipsUnchanged: false,
             author: .partner(partner.name)
         ) { current, assets in
             let next = OrderDocument(fields: current.json.merging(patch: .object(patch.changes)).objectValue ?? [:])

@@ -195,7 +195,6 @@ extension OrderService {
                 type: key.type,
                 id: key.id,
                 for: merchant,
-                skipsUnchanged: true,
                 author: sender.author
             ) { document, assets in
                 // Read again on every attempt, after the order: a write that moved a parcel on since moved the order's

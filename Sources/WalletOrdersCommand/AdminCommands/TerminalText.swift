@@ -1,3 +1,5 @@
+import WalletOrdersModel
+
 /// Text from outside (a device's log message, an order number, anything the database holds) as the command line
 /// prints it for people: every control character written out rather than obeyed. A terminal takes an escape
 /// sequence in a log message as a command: to change colours, clear the screen, set the title, or write the
@@ -26,11 +28,8 @@ enum TerminalText {
         return shown
     }
 
-    /// Controls (C0, DEL and C1, where CSI U+009B starts a sequence as ESC [ does), the bidirectional formatting
-    /// characters (which reorder what a terminal shows after them), and the line and paragraph separators.
     private static func isShownEscaped(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control || scalar.properties.isBidiControl
-            || scalar == "\u{2028}" || scalar == "\u{2029}"
+        scalar.isHiddenControl
     }
 
     private static func hex(_ value: UInt32, digits: Int) -> String {

@@ -1,4 +1,5 @@
 import Mustache
+import WalletOrdersModel
 
 /// Text from outside (a device's log message, an identifier, a merchant's name) as the admin page shows it: HTML
 /// escaped, and each control or bidirectional formatting character written out (`\u{202E}`) in a span of its own
@@ -30,12 +31,8 @@ struct VisibleText: MustacheCustomRenderable {
 
     var isNull: Bool { false }
 
-    /// Controls other than tab and line feed (which the page shows as the spacing they are), the bidirectional
-    /// formatting characters (Bidi_Control: U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), and the
-    /// line and paragraph separators.
+    /// `Unicode.Scalar.isHiddenControl`, but for tab and line feed, which the page shows as the spacing they are.
     static func isShownEscaped(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar == "\t" || scalar == "\n" { return false }
-        return scalar.properties.generalCategory == .control || scalar.properties.isBidiControl
-            || scalar == "\u{2028}" || scalar == "\u{2029}"
+        scalar != "\t" && scalar != "\n" && scalar.isHiddenControl
     }
 }

@@ -24,7 +24,8 @@ public enum Command {
         }
     }
 
-    /// `run`, waiting on the calling thread: only for code that is not async (a process's exit handler).
+    /// `run`, waiting on the calling thread: only where nothing can be awaited (an exit handler, a `defer`, a
+    /// benchmark's top level) or on a thread of its own.
     ///
     /// Spawned with `posix_spawn` and reaped with `waitpid`, not with Foundation's `Process`: on Linux that
     /// notices an exit through a descriptor the child inherits, so a program that leaves a daemon behind

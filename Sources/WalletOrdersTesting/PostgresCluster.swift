@@ -29,8 +29,9 @@ public final class PostgresCluster: Sendable {
         private var starting: Task<PostgresCluster, any Error>?
 
         func cluster() async throws -> PostgresCluster {
-            if starting == nil {
-                starting = Task {
+            let task =
+                starting
+                ?? Task {
                     try await onOwnThread {
                         stopAbandonedClusters()
                         let cluster = try PostgresCluster(blocking: [:])
@@ -38,8 +39,8 @@ public final class PostgresCluster: Sendable {
                         return cluster
                     }
                 }
-            }
-            return try await starting!.value
+            starting = task
+            return try await task.value
         }
     }
 

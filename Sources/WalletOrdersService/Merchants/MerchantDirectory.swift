@@ -130,11 +130,12 @@ public final class MerchantDirectory: Sendable {
     /// the store one small read per failed attempt at most.
     public func authenticate(_ key: String) async throws -> Merchant? {
         try await loaded()
-        if let parsed = MerchantAPIKey(key), state.withLock({ $0.keys[parsed.id] == nil }) { await reloadIfChanged() }
+        let parsed = MerchantAPIKey(key)
+        if let parsed, state.withLock({ $0.keys[parsed.id] == nil }) { await reloadIfChanged() }
         let hash = MerchantAPIKey.hash(key)
         let time = now()
         return state.withLock { state -> Merchant? in
-            if let parsed = MerchantAPIKey(key) {
+            if let parsed {
                 let stored = state.keys[parsed.id]
                 let matches = ConstantTime.equals(hash, stored?.hash ?? Data(count: hash.count))
                 guard let stored, matches, stored.revokedAt == nil else { return nil }

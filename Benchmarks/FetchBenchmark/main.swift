@@ -9,10 +9,15 @@ import WalletOrdersService
 import WalletOrdersStore
 import WalletOrdersTesting
 
-// The order fetch (`GET /v1/orders/{type}/{id}` with its AppleOrder token) through the service's own router, beside
-// a bare route on that same router answering the same package bytes from memory, in one process and one run, with
-// wrk. Then the fetch again with the fetch cache off (every request reads the store and assembles the package from
-// its seal), for reference.
+// The order fetch (`GET /v1/orders/{type}/{id}` with its AppleOrder token) through the service's own router and server
+// (`serve`'s middleware, connection handlers and default limits), in one process and one run, with wrk, beside two
+// references answering the same package bytes from memory:
+// - a minimal Hummingbird app: one route, Hummingbird's own request context, no middleware, the default server. The
+//   ceiling of the framework, and the reference the goal is stated against;
+// - a bare route on the service's router and server: what the middleware and connection handlers cost, with no
+//   service behind them.
+// Then the fetch again with the fetch cache off (every request reads the store and assembles the package from its
+// seal), for reference.
 // Usage: fetch-benchmark [sqlite|postgres] [SECONDS (10)] [CONNECTIONS (64)]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -49,17 +54,51 @@ func router(cacheCapacity: Int, bare: ByteBuffer?) -> Router<ServiceRequestConte
     return router
 }
 
-/// Runs `router` on a free loopback port until `body` returns.
-func serving<T>(_ router: Router<ServiceRequestContext>, _ body: (Int) async throws -> T) async throws -> T {
-    let (ports, port) = AsyncStream.makeStream(of: Int.self)
-    var logger = Logger(label: "fetch-benchmark")
-    logger.logLevel = .error
-    let app = Application(
+/// The minimal Hummingbird app: one route with two path parameters like the fetch, answering `bytes` with the
+/// package's content type.
+func minimalApp(_ bytes: ByteBuffer, logger: Logger, ports: AsyncStream<Int>.Continuation) -> some ApplicationProtocol {
+    let router = Router()
+    router.get("bare/:orderTypeIdentifier/:orderIdentifier") { _, _ -> Response in
+        var headers = HTTPFields()
+        headers[.contentType] = PackageBuilder.contentType
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: bytes))
+    }
+    return Application(
         router: router,
         configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-        onServerRunning: { port.yield($0.localAddress?.port ?? 0) },
+        onServerRunning: { ports.yield($0.localAddress?.port ?? 0) },
         logger: logger
     )
+}
+
+func quiet() -> Logger {
+    var logger = Logger(label: "fetch-benchmark")
+    logger.logLevel = .error
+    return logger
+}
+
+/// Runs `router` as `serve` does (its server, connection handlers and default limits) on a free loopback port until
+/// `body` returns.
+func serving<T>(_ router: Router<ServiceRequestContext>, _ body: (Int) async throws -> T) async throws -> T {
+    let (ports, port) = AsyncStream.makeStream(of: Int.self)
+    let app = ServiceServer.make(
+        router: router,
+        host: "127.0.0.1",
+        port: 0,
+        limits: ClientLimits(),
+        metrics: ServiceMetrics(),
+        logger: quiet(),
+        onServerRunning: { port.yield($0) }
+    )
+    return try await running(app, ports, body)
+}
+
+/// Runs `app` until `body`, given the port `ports` names first, returns.
+func running<T>(
+    _ app: some ApplicationProtocol,
+    _ ports: AsyncStream<Int>,
+    _ body: (Int) async throws -> T
+) async throws -> T {
     let task = Task { try await app.runService() }
     var iterator = ports.makeAsyncIterator()
     guard let bound = await iterator.next() else { fatalError("the server did not start") }
@@ -69,19 +108,38 @@ func serving<T>(_ router: Router<ServiceRequestContext>, _ body: (Int) async thr
     return result
 }
 
-/// wrk's requests per second and p99 latency.
-func wrk(_ url: String, token: String? = nil) throws -> (rate: Double, p99: String, errors: String?) {
+/// What one wrk run measured: requests per second, the p99 latency, wrk's errors if any, and this process's CPU time
+/// per request (the server's alone: wrk is another process), which holds better than the rate on a busy machine.
+struct Figure {
+    let rate: Double
+    let p99: String
+    let errors: String?
+    let cpuMicroseconds: Double
+}
+
+/// This process's user and system CPU time so far, in microseconds.
+func cpuTime() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let user = Double(usage.ru_utime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec)
+    return user + Double(usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_stime.tv_usec)
+}
+
+func wrk(_ url: String, token: String? = nil) throws -> Figure {
     var wrkArguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"]
     if let token { wrkArguments += ["-H", "Authorization: AppleOrder \(token)"] }
+    let before = cpuTime()
     let result = try Command.runBlocking("wrk", wrkArguments + [url])
+    let cpu = cpuTime() - before
     guard result.status == 0 else { fatalError("wrk failed: \(result.error)") }
     let lines = result.output.split(separator: "\n")
     let rate = lines.first { $0.hasPrefix("Requests/sec:") }.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+    let requests = lines.first { $0.contains(" requests in ") }.flatMap { Double($0.split(separator: " ").first ?? "") } ?? 0
     let p99 =
         lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("99%") }?
         .split(separator: " ").last.map(String.init) ?? "?"
     let errors = lines.first { $0.contains("Non-2xx") || $0.contains("Socket errors") }.map(String.init)
-    return (rate, p99, errors)
+    return Figure(rate: rate, p99: p99, errors: errors, cpuMicroseconds: requests > 0 ? cpu / requests : 0)
 }
 
 // One order, created through a service so its package is the one the service signed; the bare route answers the
@@ -108,6 +166,15 @@ print(
     "wrk -t2 -c\(connections) -d\(seconds)s on loopback, \(engine), package \(package.count) bytes; "
         + "\(ProcessInfo.processInfo.activeProcessorCount) cores shared by client and server, load average \(load)"
 )
+let (minimalPorts, minimalPort) = AsyncStream.makeStream(of: Int.self)
+let minimal = try await running(
+    minimalApp(ByteBuffer(data: package), logger: quiet(), ports: minimalPort),
+    minimalPorts
+) { port in
+    let url = "http://127.0.0.1:\(port)/bare/\(path)"
+    _ = try wrk(url)
+    return try wrk(url)
+}
 let (fetch, bare) = try await serving(
     router(
         cacheCapacity: OrderService.defaultCacheCapacity,
@@ -124,23 +191,30 @@ let (fetch, bare) = try await serving(
 let uncached = try await serving(router(cacheCapacity: 0, bare: nil)) { port in
     try wrk("http://127.0.0.1:\(port)/v1/orders/\(path)", token: order.authenticationToken)
 }
-func line(_ name: String, _ figure: (rate: Double, p99: String, errors: String?)) {
+func line(_ name: String, _ figure: Figure) {
     print(
         String(
-            format: "  %-44@ %10.0f req/s  p99 %@%@",
+            format: "  %-48@ %8.0f req/s  p99 %8@  server CPU %6.1f µs/request%@",
             name as NSString,
             figure.rate,
-            figure.p99,
+            figure.p99 as NSString,
+            figure.cpuMicroseconds,
             figure.errors.map { "  (\($0))" } ?? ""
         )
     )
 }
+line("minimal Hummingbird app, same bytes", minimal)
 line("order fetch, fetch cache on", fetch)
-line("bare route, same router, same bytes", bare)
+line("bare route on the service's router and server", bare)
 line("order fetch, fetch cache off (reads the store)", uncached)
 print(
     String(
-        format: "  fetch / bare route: %.2f; fetch cache on / off: %.2f",
+        format: "  fetch / minimal app: %.2f (CPU per request %.2f×); bare route on our router / minimal app: %.2f "
+            + "(CPU %.2f×); fetch / bare route: %.2f; fetch cache on / off: %.2f",
+        fetch.rate / minimal.rate,
+        fetch.cpuMicroseconds / minimal.cpuMicroseconds,
+        bare.rate / minimal.rate,
+        bare.cpuMicroseconds / minimal.cpuMicroseconds,
         fetch.rate / bare.rate,
         fetch.rate / uncached.rate
     )

@@ -100,20 +100,21 @@ extension SQLiteStore {
         if webhooks > 0 { hub.publish(.webhooksQueued) }
     }
 
+    /// The listing's statement: a device's orders of a type with their change tags. CROSS JOIN fixes the join order in
+    /// SQLite: the device's registrations by their key, then each order by its key. Nothing then depends on the
+    /// planner's statistics; a plan that walked the order type instead answered in seconds at a million orders
+    /// (`ListingPlanTests` holds the plan).
+    static let changedOrdersSQL = """
+        SELECT o.order_identifier, o.change_tag
+        FROM registrations r
+        CROSS JOIN orders o ON o.order_type_identifier = r.order_type_identifier
+                           AND o.order_identifier = r.order_identifier
+        WHERE r.device_identifier = ? AND r.order_type_identifier = ?
+        """
+
     public func changedOrders(device: String, type: String, since tag: Int64?) async throws -> ChangedOrders? {
         try await pool.read { db in
-            // CROSS JOIN fixes the join order in SQLite: the device's registrations by their key, then each order
-            // by its key. Nothing then depends on the planner's statistics; a plan that walked the order type
-            // instead answered in seconds at a million orders.
-            let statement = try db.cachedStatement(
-                sql: """
-                    SELECT o.order_identifier, o.change_tag
-                    FROM registrations r
-                    CROSS JOIN orders o ON o.order_type_identifier = r.order_type_identifier
-                                       AND o.order_identifier = r.order_identifier
-                    WHERE r.device_identifier = ? AND r.order_type_identifier = ?
-                    """
-            )
+            let statement = try db.cachedStatement(sql: Self.changedOrdersSQL)
             let rows = try Row.fetchAll(statement, arguments: [device, type])
             guard !rows.isEmpty else { return nil }
             let tagged: [(id: String, tag: Int64)] = rows.map { ($0["order_identifier"], $0["change_tag"]) }

@@ -7,7 +7,7 @@ import WalletOrdersSchemas
 import WalletOrdersService
 
 /// The router of every endpoint the service answers: the device API, the merchant API, the admin page, the health
-/// check, the metrics and the documents, behind the client-address, metrics and error middleware.
+/// check, the metrics and the documents, behind `ServiceMiddleware`.
 public enum ServiceRouter {
     /// The router over `service`. The merchant API accepts the keys `service.merchants` knows (stored ones, and the
     /// configuration's for the default merchant); `/admin` and `/metrics` are behind `adminKey` when one is set
@@ -28,12 +28,13 @@ public enum ServiceRouter {
         let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
         let guards = ClientGuards(limits, metrics: metrics)
         let adminGate = adminKey.flatMap { $0.isEmpty ? nil : AdminKeyMiddleware(adminKey: $0, operatorKey: operatorKey, guards: guards) }
-        router.add(middleware: ClientAddressMiddleware(trustedHeader: limits.trustedProxyHeader.flatMap { HTTPField.Name($0) }))
-        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
-        router.add(middleware: ErrorMiddleware())
-        router.add(middleware: HostMiddleware(policy: hosts))
-        router.add(middleware: NULMiddleware())
-        router.add(middleware: ContinueMiddleware())
+        router.add(
+            middleware: ServiceMiddleware(
+                trustedHeader: limits.trustedProxyHeader.flatMap { HTTPField.Name($0) },
+                hosts: hosts,
+                metrics: metrics
+            )
+        )
         // Middleware applies to the routes added after it. A link's path is its secret, so link downloads come
         // before the tracing middleware, which records each request's path.
         LinkDownloadRoute(service: service, guards: guards).add(to: router)

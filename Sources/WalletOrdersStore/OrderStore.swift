@@ -202,10 +202,14 @@ public protocol OrderStore: Sendable {
     func receiveTrackingEvents(_ events: [TrackingEventRecord], now: Date) async throws -> [TrackingEventState?]
     /// Records what became of events.
     func settleTrackingEvents(_ settled: [(source: String, id: String, state: TrackingEventState)]) async throws
-    /// The events from `sources` about these tracking numbers that are `pending` or still `received`, oldest first.
+    /// Deletes events still `received`: those refused, which are not kept (sent again, they are new).
+    func forgetTrackingEvents(_ events: [(source: String, id: String)]) async throws
+    /// The events from `sources` about these tracking numbers that are `pending` or still `received`, oldest first;
+    /// found by tracking number and sender, however many events the senders keep.
     func waitingTrackingEvents(trackingNumbers: [String], sources: [String]) async throws -> [TrackingEventRecord]
-    /// How many events from `source` are pending.
-    func pendingTrackingEventCount(source: String) async throws -> Int
+    /// How many events from `source` the store keeps `pending` or still `received`: what the bound on waiting
+    /// events counts.
+    func waitingTrackingEventCount(source: String) async throws -> Int
     /// Deletes events received before `date`; answers how many.
     @discardableResult
     func pruneTrackingEvents(receivedBefore date: Date) async throws -> Int

@@ -291,11 +291,15 @@ final class CountingStore: OrderStore {
         count()
         try await store.settleTrackingEvents(settled)
     }
+    func forgetTrackingEvents(_ events: [(source: String, id: String)]) async throws {
+        count()
+        try await store.forgetTrackingEvents(events)
+    }
     func waitingTrackingEvents(trackingNumbers: [String], sources: [String]) async throws -> [TrackingEventRecord] {
         try await store.waitingTrackingEvents(trackingNumbers: trackingNumbers, sources: sources)
     }
-    func pendingTrackingEventCount(source: String) async throws -> Int {
-        try await store.pendingTrackingEventCount(source: source)
+    func waitingTrackingEventCount(source: String) async throws -> Int {
+        try await store.waitingTrackingEventCount(source: source)
     }
     func pruneTrackingEvents(receivedBefore date: Date) async throws -> Int {
         count()

@@ -266,6 +266,14 @@ final class CountingStore: OrderStore {
     func partners() async throws -> [Partner] {
         try await store.partners()
     }
+    func changePartner(id: Int64, _ change: PartnerChange) async throws -> Partner? {
+        count()
+        return try await store.changePartner(id: id, change)
+    }
+    func deletePartner(id: Int64, eventSource: String) async throws -> Bool {
+        count()
+        return try await store.deletePartner(id: id, eventSource: eventSource)
+    }
     func addPartnerKey(_ key: PartnerKey) async throws {
         count()
         try await store.addPartnerKey(key)

@@ -28,6 +28,7 @@ extension OrderService {
         _ events: [Result<TrackingEvent, TrackingEventProblems>],
         from sender: TrackingSender
     ) async throws -> [TrackingEventResult] {
+        try await requireActiveMerchant(sender)
         let now = now()
         var results = [TrackingEventResult?](repeating: nil, count: events.count)
         var fresh: [(index: Int, event: TrackingEvent)] = []
@@ -62,6 +63,20 @@ extension OrderService {
         let outcomes = try await apply(taken.map(\.event), from: sender, forgettingRefused: true)
         for (sent, outcome) in zip(taken, outcomes) { results[sent.index] = outcome }
         return results.map { $0 ?? TrackingEventResult(id: nil, result: .invalid) }
+    }
+
+    /// Refuses a partner all of whose merchants are suspended: nothing it sends may change an order. (A merchant's
+    /// own key is refused before it gets here.) A partner with some merchants active sends on: its events about a
+    /// suspended merchant's orders are refused one by one (see `apply`).
+    private func requireActiveMerchant(_ sender: TrackingSender) async throws {
+        guard case .partner(let partner) = sender else { return }
+        var suspended: String?
+        for id in partner.merchantIDs {
+            guard let merchant = try await merchants.merchant(id: id) else { continue }
+            if merchant.status == .active { return }
+            suspended = suspended ?? merchant.slug
+        }
+        throw OrderServiceError.merchantSuspended(suspended ?? "")
     }
 
     /// Applies events kept before, from `sources`, about `numbers`: those that waited for an order to hold them,
@@ -114,9 +129,19 @@ extension OrderService {
         let tracked = try await store.trackedFulfillments(trackingNumbers: numbers, merchantIDs: sender.merchantIDs)
         var byNumber: [String: [TrackedFulfillment]] = [:]
         for fulfillment in tracked { byNumber[fulfillment.parcel.trackingNumber, default: []].append(fulfillment) }
+        // A suspended merchant's orders are changed by no one but an operator until it is resumed.
+        var suspended: [Int64: String] = [:]
+        for id in Set(tracked.map(\.merchantID)) {
+            if let merchant = try await merchants.merchant(id: id), merchant.status != .active { suspended[id] = merchant.slug }
+        }
         var byOrder: [OrderKey: [Int]] = [:]
+        var held: [Int: String] = [:]
         for (index, event) in events.enumerated() {
             for fulfillment in byNumber[event.trackingNumber] ?? [] where event.matches(carrier: fulfillment.parcel.carrier) {
+                if let slug = suspended[fulfillment.merchantID] {
+                    held[index] = slug
+                    continue
+                }
                 let key = OrderKey(type: fulfillment.orderTypeIdentifier, id: fulfillment.orderIdentifier, merchantID: fulfillment.merchantID)
                 if byOrder[key]?.last != index { byOrder[key, default: []].append(index) }
             }
@@ -125,6 +150,11 @@ extension OrderService {
         var matched = Set<Int>()
         for indexes in byOrder.values { matched.formUnion(indexes) }
         for index in matched { outcomes[index] = .stale }
+        for (index, slug) in held where !matched.contains(index) {
+            outcomes[index] = .refused([
+                OrderProblem(path: "trackingNumber", message: OrderServiceError.merchantSuspended(slug).description)
+            ])
+        }
         // Orders a few at a time: each is read, changed, signed and committed as a merchant's write is.
         var orders = byOrder.sorted { $0.key.id < $1.key.id }[...]
         try await withThrowingTaskGroup(of: (OrderKey, OrderApplication).self) { group in

@@ -69,6 +69,48 @@ extension PostgresStore {
         }
     }
 
+    public func changePartner(id: Int64, _ change: PartnerChange) async throws -> Partner? {
+        let found = try await transaction { connection -> Bool in
+            let rows = try await connection.query(
+                """
+                UPDATE partners SET provider = COALESCE(\(change.provider), provider),
+                                    provider_secret = COALESCE(\(change.providerSecret), provider_secret)
+                WHERE id = \(id) RETURNING id
+                """,
+                logger: self.logger
+            ).collect()
+            guard !rows.isEmpty else { return false }
+            if let merchantIDs = change.merchantIDs {
+                try await connection.query("DELETE FROM partner_merchants WHERE partner_id = \(id)", logger: self.logger)
+                try await connection.query(
+                    """
+                    INSERT INTO partner_merchants (partner_id, merchant_id) SELECT \(id), unnest(\(Set(merchantIDs).sorted())::bigint[])
+                    """,
+                    logger: self.logger
+                )
+            }
+            try await self.merchantsChanged(connection)
+            return true
+        }
+        guard found else { return nil }
+        hub.publish(.merchantsChanged)
+        return try await partners().first { $0.id == id }
+    }
+
+    public func deletePartner(id: Int64, eventSource: String) async throws -> Bool {
+        let deleted = try await transaction { connection -> Bool in
+            try await connection.query("DELETE FROM partner_keys WHERE partner_id = \(id)", logger: self.logger)
+            try await connection.query("DELETE FROM partner_merchants WHERE partner_id = \(id)", logger: self.logger)
+            try await connection.query("DELETE FROM tracking_events WHERE source = \(eventSource)", logger: self.logger)
+            let rows = try await connection.query("DELETE FROM partners WHERE id = \(id) RETURNING id", logger: self.logger).collect()
+            guard !rows.isEmpty else { return false }
+            try await self.merchantsChanged(connection)
+            return true
+        }
+        if deleted { hub.publish(.merchantsChanged) }
+        return deleted
+    }
+
     public func addPartnerKey(_ key: PartnerKey) async throws {
         try await addKey(.partner, id: key.id, owner: key.partnerID, hash: key.hash, createdAt: key.createdAt)
     }

@@ -124,15 +124,33 @@ extension PostgresStore {
         )
     }
 
+    public func forgetTrackingEvents(_ events: [(source: String, id: String)]) async throws {
+        guard !events.isEmpty else { return }
+        try await client.query(
+            """
+            DELETE FROM tracking_events e
+            USING unnest(\(events.map(\.source))::text[], \(events.map(\.id))::text[]) AS f(source, event_id)
+            WHERE e.source = f.source AND e.event_id = f.event_id AND e.state = 'received'
+            """,
+            logger: logger
+        )
+    }
+
+    /// The query `waitingTrackingEvents` runs: found by `tracking_events_waiting`, on the tracking number and the
+    /// sender.
+    static func waitingTrackingEventsQuery(trackingNumbers: [String], sources: [String]) -> PostgresQuery {
+        """
+        SELECT source, event_id, tracking_number, body FROM tracking_events
+        WHERE tracking_number = ANY(\(trackingNumbers)::text[]) AND state IN ('received', 'pending')
+          AND source = ANY(\(sources)::text[])
+        ORDER BY received_at, event_id
+        """
+    }
+
     public func waitingTrackingEvents(trackingNumbers: [String], sources: [String]) async throws -> [TrackingEventRecord] {
         guard !trackingNumbers.isEmpty, !sources.isEmpty else { return [] }
         return try await client.query(
-            """
-            SELECT source, event_id, tracking_number, body FROM tracking_events
-            WHERE tracking_number = ANY(\(trackingNumbers)::text[]) AND state IN ('received', 'pending')
-              AND source = ANY(\(sources)::text[])
-            ORDER BY received_at, event_id
-            """,
+            Self.waitingTrackingEventsQuery(trackingNumbers: trackingNumbers, sources: sources),
             logger: logger
         ).map { row in
             let columns = Columns(row)
@@ -146,8 +164,16 @@ extension PostgresStore {
         }
     }
 
-    public func pendingTrackingEventCount(source: String) async throws -> Int {
-        try await count("SELECT count(*) FROM tracking_events WHERE source = \(source) AND state = 'pending'")
+    /// How PostgreSQL plans `waitingTrackingEvents` for these arguments: the lines of `EXPLAIN`. For tests that
+    /// hold the plan.
+    package func waitingTrackingEventsPlan(trackingNumbers: [String], sources: [String]) async throws -> [String] {
+        let query = Self.waitingTrackingEventsQuery(trackingNumbers: trackingNumbers, sources: sources)
+        return try await client.query(PostgresQuery(unsafeSQL: "EXPLAIN " + query.sql, binds: query.binds), logger: logger)
+            .map { try $0.decode(String.self) }
+    }
+
+    public func waitingTrackingEventCount(source: String) async throws -> Int {
+        try await count("SELECT count(*) FROM tracking_events WHERE source = \(source) AND state IN ('received', 'pending')")
     }
 
     public func pruneTrackingEvents(receivedBefore date: Date) async throws -> Int {

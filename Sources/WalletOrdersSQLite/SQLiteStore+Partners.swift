@@ -61,6 +61,48 @@ extension SQLiteStore {
         }
     }
 
+    public func changePartner(id: Int64, _ change: PartnerChange) async throws -> Partner? {
+        let found = try await write { db -> Bool in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM partners WHERE id = ?)", arguments: [id]) == true else {
+                return false
+            }
+            if let merchantIDs = change.merchantIDs {
+                try db.execute(sql: "DELETE FROM partner_merchants WHERE partner_id = ?", arguments: [id])
+                for merchant in Set(merchantIDs) {
+                    try db.execute(
+                        sql: "INSERT INTO partner_merchants (partner_id, merchant_id) VALUES (?, ?)",
+                        arguments: [id, merchant]
+                    )
+                }
+            }
+            if let provider = change.provider {
+                try db.execute(sql: "UPDATE partners SET provider = ? WHERE id = ?", arguments: [provider, id])
+            }
+            if let secret = change.providerSecret {
+                try db.execute(sql: "UPDATE partners SET provider_secret = ? WHERE id = ?", arguments: [secret, id])
+            }
+            try Self.bumpMerchantsVersion(db)
+            return true
+        }
+        guard found else { return nil }
+        hub.publish(.merchantsChanged)
+        return try await partners().first { $0.id == id }
+    }
+
+    public func deletePartner(id: Int64, eventSource: String) async throws -> Bool {
+        let deleted = try await write { db -> Bool in
+            try db.execute(sql: "DELETE FROM partner_keys WHERE partner_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM partner_merchants WHERE partner_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM tracking_events WHERE source = ?", arguments: [eventSource])
+            try db.execute(sql: "DELETE FROM partners WHERE id = ?", arguments: [id])
+            guard db.changesCount == 1 else { return false }
+            try Self.bumpMerchantsVersion(db)
+            return true
+        }
+        if deleted { hub.publish(.merchantsChanged) }
+        return deleted
+    }
+
     public func addPartnerKey(_ key: PartnerKey) async throws {
         try await addKey(.partner, id: key.id, owner: key.partnerID, hash: key.hash, createdAt: key.createdAt)
     }

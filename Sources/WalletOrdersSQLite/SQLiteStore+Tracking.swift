@@ -113,29 +113,64 @@ extension SQLiteStore {
         }
     }
 
+    public func forgetTrackingEvents(_ events: [(source: String, id: String)]) async throws {
+        guard !events.isEmpty else { return }
+        try await write { db in
+            let statement = try db.cachedStatement(
+                sql: "DELETE FROM tracking_events WHERE source = ? AND event_id = ? AND state = 'received'"
+            )
+            for event in events { try statement.execute(arguments: [event.source, event.id]) }
+        }
+    }
+
+    /// The query `waitingTrackingEvents` runs. The index is named: without statistics (a database analysed while the
+    /// table was small) the planner walked the senders' primary key instead, every event of theirs, for each write
+    /// that adds a tracking number. `INDEXED BY` makes a schema that loses the index an error, not a slow plan.
+    static let waitingTrackingEventsSQL = """
+        SELECT source, event_id, tracking_number, body FROM tracking_events INDEXED BY tracking_events_waiting
+        WHERE tracking_number IN (SELECT value FROM json_each(?)) AND state IN ('received', 'pending')
+          AND source IN (SELECT value FROM json_each(?))
+        ORDER BY received_at, event_id
+        """
+
     public func waitingTrackingEvents(trackingNumbers: [String], sources: [String]) async throws -> [TrackingEventRecord] {
         guard !trackingNumbers.isEmpty, !sources.isEmpty else { return [] }
         return try await pool.read { db in
             try Row.fetchAll(
                 db,
-                sql: """
-                    SELECT source, event_id, tracking_number, body FROM tracking_events
-                    WHERE tracking_number IN (SELECT value FROM json_each(?)) AND state IN ('received', 'pending')
-                      AND source IN (SELECT value FROM json_each(?))
-                    ORDER BY received_at, event_id
-                    """,
-                arguments: [Self.jsonArray(trackingNumbers.map(JSONValue.string)), Self.jsonArray(sources.map(JSONValue.string))]
+                sql: Self.waitingTrackingEventsSQL,
+                arguments: Self.waitingArguments(trackingNumbers, sources)
             ).map { row in
                 TrackingEventRecord(source: row["source"], id: row["event_id"], trackingNumber: row["tracking_number"], body: row["body"])
             }
         }
     }
 
-    public func pendingTrackingEventCount(source: String) async throws -> Int {
+    /// How SQLite plans `waitingTrackingEvents` for these arguments: the detail of each step of `EXPLAIN QUERY PLAN`.
+    /// For tests that hold the plan.
+    package func waitingTrackingEventsPlan(trackingNumbers: [String], sources: [String]) async throws -> [String] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "EXPLAIN QUERY PLAN " + Self.waitingTrackingEventsSQL,
+                arguments: Self.waitingArguments(trackingNumbers, sources)
+            ).map { $0["detail"] as String }
+        }
+    }
+
+    private static func waitingArguments(_ trackingNumbers: [String], _ sources: [String]) -> StatementArguments {
+        [jsonArray(trackingNumbers.map(JSONValue.string)), jsonArray(sources.map(JSONValue.string))]
+    }
+
+    public func waitingTrackingEventCount(source: String) async throws -> Int {
         try await pool.read { db in
             try Int.fetchOne(
                 db,
-                sql: "SELECT COUNT(*) FROM tracking_events WHERE source = ? AND state = 'pending'",
+                // Named as above: the primary key would count every event the sender keeps, applied ones too.
+                sql: """
+                    SELECT COUNT(*) FROM tracking_events INDEXED BY tracking_events_waiting_by_source
+                    WHERE source = ? AND state IN ('received', 'pending')
+                    """,
                 arguments: [source]
             ) ?? 0
         }

@@ -184,6 +184,11 @@ public protocol OrderStore: Sendable {
     ) async throws -> Partner
     /// Every partner, in the order they were made, with their providers' secrets.
     func partners() async throws -> [Partner]
+    /// Changes what `change` names of the partner `id`; nil when there is no such partner.
+    func changePartner(id: Int64, _ change: PartnerChange) async throws -> Partner?
+    /// Deletes the partner `id`, its keys, its links to merchants, and the tracking events it sent (kept with the
+    /// source `eventSource`); answers whether there was such a partner. The versions it made keep its name.
+    func deletePartner(id: Int64, eventSource: String) async throws -> Bool
     /// Stores a partner's new key.
     func addPartnerKey(_ key: PartnerKey) async throws
     /// The keys of one partner, or of every partner, revoked ones included, oldest first.
@@ -202,10 +207,14 @@ public protocol OrderStore: Sendable {
     func receiveTrackingEvents(_ events: [TrackingEventRecord], now: Date) async throws -> [TrackingEventState?]
     /// Records what became of events.
     func settleTrackingEvents(_ settled: [(source: String, id: String, state: TrackingEventState)]) async throws
-    /// The events from `sources` about these tracking numbers that are `pending` or still `received`, oldest first.
+    /// Deletes events still `received`: those refused, which are not kept (sent again, they are new).
+    func forgetTrackingEvents(_ events: [(source: String, id: String)]) async throws
+    /// The events from `sources` about these tracking numbers that are `pending` or still `received`, oldest first;
+    /// found by tracking number and sender, however many events the senders keep.
     func waitingTrackingEvents(trackingNumbers: [String], sources: [String]) async throws -> [TrackingEventRecord]
-    /// How many events from `source` are pending.
-    func pendingTrackingEventCount(source: String) async throws -> Int
+    /// How many events from `source` the store keeps `pending` or still `received`: what the bound on waiting
+    /// events counts.
+    func waitingTrackingEventCount(source: String) async throws -> Int
     /// Deletes events received before `date`; answers how many.
     @discardableResult
     func pruneTrackingEvents(receivedBefore date: Date) async throws -> Int

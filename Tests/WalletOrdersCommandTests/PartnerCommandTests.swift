@@ -79,4 +79,68 @@ import WalletOrdersTesting
         #expect(refused == "401")
         #expect(!cycle.server.output.contains(key), "the key is never printed by the server")
     }
+
+    @Test func onSQLiteTheCommandLineUnlinksGivesANewSecretAndRemovesAPartnerBesideTheRunningServer() async throws {
+        let folder = try TemporaryDirectory("partners-sqlite")
+        let server = try await DevelopmentServer.start(in: folder, arguments: ["--no-local-apns"])
+        defer { server.command.stop() }
+        let environment = ["WALLET_ORDERS_DATABASE": folder.path("data/orders.sqlite")]
+        func run(_ arguments: [String]) async throws -> String { try await MerchantCommandTests.run(arguments, environment: environment) }
+        for slug in ["acme", "globex"] { _ = try await run(["merchants", "add", slug, "--name", slug.capitalized]) }
+        let oldSecret = folder.path("old-secret.txt")
+        let newSecret = folder.path("new-secret.txt")
+        try "the-old-aftership-secret-012345\n".write(toFile: oldSecret, atomically: true, encoding: .utf8)
+        try "the-new-aftership-secret-678901\n".write(toFile: newSecret, atomically: true, encoding: .utf8)
+        _ = try await run([
+            "partners", "add", "parcelco", "--merchant", "acme", "--merchant", "globex", "--provider", "aftership",
+            "--secret-file", oldSecret,
+        ])
+        let made = try JSONValue.parse(Data(try await run(["partners", "key", "create", "parcelco", "--json"]).utf8))
+        let key = try #require(made["key"]?.stringValue)
+
+        let unlinked = try JSONValue.parse(Data(try await run(["partners", "unlink", "parcelco", "--merchant", "globex", "--json"]).utf8))
+        #expect(unlinked["partners"]?.arrayValue?.first?["merchantIDs"]?.arrayValue?.count == 1, "\(unlinked)")
+        let last = try await Command.run(
+            Command.walletOrdersBinary,
+            ["partners", "unlink", "parcelco", "--merchant", "acme"],
+            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WALLET_ORDERS_") }.merging(environment) { $1 },
+            directory: DevelopmentServer.repository.path
+        )
+        #expect(last.status != 0 && (last.error + last.output).contains("remove the partner instead"), "\(last.error)\(last.output)")
+
+        // The provider's webhook, signed with one secret file or the other, as AfterShip signs.
+        let fixture = DevelopmentServer.repository.appendingPathComponent("Tests/Fixtures/tracking/aftership-tracking-update.json").path
+        func hook(signedWith secretFile: String) async throws -> String {
+            let secret = try String(contentsOfFile: secretFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let hex = Array(secret.utf8).map { String(format: "%02x", $0) }.joined()
+            let signed = try await Command.run(
+                "/bin/sh",
+                ["-c", "openssl dgst -sha256 -mac HMAC -macopt hexkey:\(hex) -binary < \"$1\" | openssl base64 -A", "sh", fixture]
+            )
+            return try await server.curl([
+                "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(server.base)/hooks/aftership/parcelco",
+                "-H", "Content-Type: application/json", "-H", "aftership-hmac-sha256: \(signed.output)", "--data-binary", "@\(fixture)",
+            ])
+        }
+        // The server reads partners again within a second or so of the command line adding one; each 401 before
+        // that counts toward the address's authentication failures, so the looks are few.
+        #expect(try await eventually(interval: .milliseconds(300)) { try await hook(signedWith: oldSecret) == "200" })
+        let changed = try await run(["partners", "secret", "parcelco", "--secret-file", newSecret])
+        #expect(changed.contains("aftership") && !changed.contains("the-new-aftership-secret"), "\(changed)")
+        let refused = try await eventually { try await hook(signedWith: oldSecret) == "401" }
+        #expect(refused, "the old secret is refused within a second or so")
+        #expect(try await hook(signedWith: newSecret) == "200")
+
+        #expect(try await run(["partners", "remove", "parcelco"]).contains("removed partner parcelco"))
+        let body = #"{"events": [{"id": "ev-1", "trackingNumber": "EX-1", "status": "in_transit", "occurredAt": "2026-11-20T08:00:00Z"}]}"#
+        let gone = try await eventually {
+            try await server.curl([
+                "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(server.base)/api/v1/tracking-events",
+                "-H", "Authorization: Bearer \(key)", "-H", "Content-Type: application/json", "-d", body,
+            ]) == "401"
+        }
+        #expect(gone, "the removed partner's key is refused")
+        let listed = try JSONValue.parse(Data(try await run(["partners", "list", "--json"]).utf8))
+        #expect(listed["partners"]?.arrayValue?.isEmpty == true, "\(listed)")
+    }
 }

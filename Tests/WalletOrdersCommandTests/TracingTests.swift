@@ -32,6 +32,12 @@ import WalletOrdersTesting
         let downloaded = try await server.curl(["-o", "/dev/null", "-w", "%{http_code}", server.base + url.path])
         #expect(downloaded == "200", "\(url): \(downloaded)")
         let reference = url.lastPathComponent
+        // Paths that nearly name the link reach no link route, and the reference in them is as secret.
+        for path in ["/links/\(reference)/x", "/Links/\(reference)", "/./links/\(reference)", "//links/\(reference)", "/%6Cinks/\(reference)"] {
+            let answered = try await server.curl(["--path-as-is", "-o", "/dev/null", "-w", "%{http_code}", server.base + path])
+            // `//links/…` is the link route itself (empty segments are dropped), the others no route at all.
+            #expect(answered.hasPrefix(path.hasPrefix("//") ? "2" : "4"), "\(path): \(answered)")
+        }
         return [server.merchantKey, order.token, pushToken, reference]
     }
 

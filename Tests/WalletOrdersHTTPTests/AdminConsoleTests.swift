@@ -63,13 +63,18 @@ import WalletOrdersTesting
             #expect(html.contains(#"<span class="valid">the verifier finds nothing wrong</span>"#), "\(html)")
             #expect(!html.contains(order.token), "the authentication token never appears")
             #expect(!html.contains("<form method=\"post\""), "no actions with the admin key")
+            #expect(!html.contains("/admin/order/package"), "no download with the admin key")
 
-            // The package a device gets, through the console.
-            let package = try await client.request(
-                .get,
-                "/admin/order/package?type=\(order.type)&id=\(order.id)",
-                headers: [.authorization: "Bearer \(Self.adminKey)"]
-            )
+            // The package a device gets, through the console: it holds the token the page hides, so the operator key
+            // only, never the read-only admin key.
+            let uri = "/admin/order/package?type=\(order.type)&id=\(order.id)"
+            let refused = try await client.request(.get, uri, headers: [.authorization: "Bearer \(Self.adminKey)"])
+            #expect(refused.status == .forbidden && refused.json["error"]?.stringValue?.contains("operator key") == true)
+            #expect(!String(buffer: refused.body).contains(order.token))
+            let basic = Data("admin:\(Self.adminKey)".utf8).base64EncodedString()
+            #expect(try await client.request(.get, uri, headers: [.authorization: "Basic \(basic)"]).status == .forbidden)
+            #expect(try await page(client, "/admin/order?type=\(order.type)&id=\(order.id)", key: Self.operatorKey).contains("/admin/order/package?"))
+            let package = try await client.request(.get, uri, headers: [.authorization: "Bearer \(Self.operatorKey)"])
             #expect(package.status == .ok)
             #expect(PackageVerifier.verify(Data(buffer: package.body)).isValid)
             let fetched = try await client.fetch(order)
@@ -127,7 +132,7 @@ import WalletOrdersTesting
     @Test(arguments: StoreEngine.allCases)
     func theActivityPageDrawsItsChartsAndBadInputIsNamed(engine: StoreEngine) async throws {
         let harness = try ServiceHarness(engine)
-        try await harness.run(adminKey: Self.adminKey) { client in
+        try await harness.run(adminKey: Self.adminKey, operatorKey: Self.operatorKey) { client in
             let order = try await client.createOrder(id: "A-7201")
             #expect(try await client.register(order, device: "phone-1").status == .created)
             let html = try await page(client, "/admin/activity?days=7")
@@ -148,7 +153,7 @@ import WalletOrdersTesting
                 #expect(response.json["problems"]?.arrayValue?.first?["path"]?.stringValue == field, "\(uri): \(response.json)")
             }
             for uri in ["/admin/activity?days=8", "/admin/order?type=x", "/admin/order/package"] {
-                let response = try await client.request(.get, uri, headers: [.authorization: "Bearer \(Self.adminKey)"])
+                let response = try await client.request(.get, uri, headers: [.authorization: "Bearer \(Self.operatorKey)"])
                 #expect(response.status == .badRequest, "\(uri)")
                 #expect(response.json["error"]?.stringValue != nil)
             }

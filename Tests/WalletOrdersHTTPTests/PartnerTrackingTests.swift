@@ -257,6 +257,37 @@ import WalletOrdersTesting
         }
     }
 
+    @Test(arguments: StoreEngine.allCases)
+    func theBoundOnWaitingEventsCountsWhatIsStoredAndARefusedEventIsNotKept(engine: StoreEngine) async throws {
+        try await ServiceHarness(engine).run { client in
+            _ = try await client.addMerchant("acme")
+            let key = try await Self.addPartner("parcelco", for: ["acme"], client)
+            let source = "partner:\(try await MerchantRegistry(service: client.service).partner("parcelco").id)"
+            // As many events as the bound allows, kept and not settled: a request in flight, or one an instance that
+            // stopped left `received`.
+            for batch in 0..<(OrderService.maxPendingTrackingEvents / 1_000) {
+                let events = (0..<1_000).map { offset in
+                    TrackingEventRecord(source: source, id: "kept-\(batch)-\(offset)", trackingNumber: "1Z-\(offset)", body: Data("{}".utf8))
+                }
+                _ = try await client.store.receiveTrackingEvents(events, now: client.service.now())
+            }
+            let early = Self.events([
+                ["id": "e1", "trackingNumber": "1Z404", "status": "in_transit", "occurredAt": "2026-11-21T18:00:00Z"]
+            ])
+            for _ in 0..<2 {
+                let refused = Self.results(try await client.merchant(.post, "/api/v1/tracking-events", json: early, key: key))
+                #expect(refused.first?["result"] == .string("invalid"), "\(refused)")
+                #expect(refused.first?["problems"]?.arrayValue?.first?["path"] == .string("trackingNumber"))
+                // Not kept: the store holds what it held, and the same event sent again is refused again, no duplicate.
+                #expect(try await client.store.waitingTrackingEventCount(source: source) == OrderService.maxPendingTrackingEvents)
+            }
+            try await client.store.forgetTrackingEvents((0..<10).map { (source, "kept-0-\($0)") })
+            let waits = Self.results(try await client.merchant(.post, "/api/v1/tracking-events", json: early, key: key))
+            #expect(waits.first?["result"] == .string("pending"), "\(waits)")
+            #expect(try await client.store.waitingTrackingEventCount(source: source) == OrderService.maxPendingTrackingEvents - 9)
+        }
+    }
+
     @Test func aTrackingRequestIsBoundedAndNamesItsProblems() async throws {
         try await ServiceHarness().run { client in
             let acme = try await client.addMerchant("acme")

@@ -266,6 +266,14 @@ final class CountingStore: OrderStore {
     func partners() async throws -> [Partner] {
         try await store.partners()
     }
+    func changePartner(id: Int64, _ change: PartnerChange) async throws -> Partner? {
+        count()
+        return try await store.changePartner(id: id, change)
+    }
+    func deletePartner(id: Int64, eventSource: String) async throws -> Bool {
+        count()
+        return try await store.deletePartner(id: id, eventSource: eventSource)
+    }
     func addPartnerKey(_ key: PartnerKey) async throws {
         count()
         try await store.addPartnerKey(key)
@@ -291,11 +299,15 @@ final class CountingStore: OrderStore {
         count()
         try await store.settleTrackingEvents(settled)
     }
+    func forgetTrackingEvents(_ events: [(source: String, id: String)]) async throws {
+        count()
+        try await store.forgetTrackingEvents(events)
+    }
     func waitingTrackingEvents(trackingNumbers: [String], sources: [String]) async throws -> [TrackingEventRecord] {
         try await store.waitingTrackingEvents(trackingNumbers: trackingNumbers, sources: sources)
     }
-    func pendingTrackingEventCount(source: String) async throws -> Int {
-        try await store.pendingTrackingEventCount(source: source)
+    func waitingTrackingEventCount(source: String) async throws -> Int {
+        try await store.waitingTrackingEventCount(source: source)
     }
     func pruneTrackingEvents(receivedBefore date: Date) async throws -> Int {
         count()

@@ -119,7 +119,7 @@ import WalletOrdersTesting
             applied == [
                 "0001_initial", "0002_order_versions", "0003_claims_and_history", "0004_bounded_device_logs",
                 "0005_fewer_pages_per_write", "0006_merchants", "0007_order_links", "0008_webhooks",
-                "0009_partners_and_tracking", "0010_console",
+                "0009_partners_and_tracking", "0010_console", "0011_bounded_tracking_events",
             ]
         )
         await store.close()
@@ -142,7 +142,7 @@ import WalletOrdersTesting
                     "wal",
                     "0001_initial,0002_order_versions,0003_claims_and_history,0004_bounded_device_logs,"
                         + "0005_fewer_pages_per_write,0006_merchants,0007_order_links,0008_webhooks,"
-                        + "0009_partners_and_tracking,0010_console", "True",
+                        + "0009_partners_and_tracking,0010_console,0011_bounded_tracking_events", "True",
                 ]
         )
     }

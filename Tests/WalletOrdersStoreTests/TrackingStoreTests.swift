@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import WalletOrdersModel
+import WalletOrdersPostgres
+import WalletOrdersSQLite
 import WalletOrdersStore
 import WalletOrdersTesting
 
@@ -77,7 +79,7 @@ import WalletOrdersTesting
             try await store.settleTrackingEvents([("partner:1", "a", .applied), ("partner:1", "b", .pending)])
             let again = try await store.receiveTrackingEvents([event("a"), event("b", "1Z2"), event("c")], now: start.addingTimeInterval(60))
             #expect(again == [.applied, .pending, nil])
-            #expect(try await store.pendingTrackingEventCount(source: "partner:1") == 1)
+            #expect(try await store.waitingTrackingEventCount(source: "partner:1") == 2, "b pending, c received")
 
             // Waiting: pending, and received but never settled (a request that stopped halfway).
             let waiting = try await store.waitingTrackingEvents(trackingNumbers: ["1Z1", "1Z2"], sources: ["partner:1"])
@@ -85,8 +87,71 @@ import WalletOrdersTesting
             #expect(waiting.first?.body == Data(#"{"id":"b"}"#.utf8))
             #expect(try await store.waitingTrackingEvents(trackingNumbers: ["1Z2"], sources: ["partner:2"]).isEmpty)
 
+            // A refused event is forgotten, only while it is `received`: sent again, it is new.
+            try await store.forgetTrackingEvents([("partner:1", "c"), ("partner:1", "a"), ("partner:1", "b")])
+            #expect(try await store.waitingTrackingEventCount(source: "partner:1") == 1)
+            let resent = try await store.receiveTrackingEvents([event("a"), event("c")], now: start.addingTimeInterval(60))
+            #expect(resent == [.applied, nil])
+
             #expect(try await store.pruneTrackingEvents(receivedBefore: start.addingTimeInterval(30)) == 3)
             #expect(try await store.receiveTrackingEvents([event("a")], now: start.addingTimeInterval(90)) == [nil])
+        }
+    }
+
+    /// 150,000 events of one sender, as an outside test stored (issue 39): most settled, one in ten waiting.
+    func keepManyEvents(in store: any OrderStore) async throws {
+        for batch in 0..<150 {
+            let events = (0..<1_000).map { offset in
+                let n = batch * 1_000 + offset
+                return TrackingEventRecord(source: "partner:1", id: "e\(n)", trackingNumber: "1Z\(n)", body: Data("{}".utf8))
+            }
+            _ = try await store.receiveTrackingEvents(events, now: start)
+            try await store.settleTrackingEvents(events.prefix(900).map { ($0.source, $0.id, .applied) })
+        }
+        _ = try await store.receiveTrackingEvents(
+            [TrackingEventRecord(source: "merchant:1", id: "m", trackingNumber: "1Z-M", body: Data("{}".utf8))],
+            now: start
+        )
+    }
+
+    /// The plan of the waiting lookup a write that adds tracking numbers runs, on `engine`.
+    func waitingPlan(_ store: any OrderStore, _ numbers: [String], _ sources: [String]) async throws -> [String] {
+        if let sqlite = store as? SQLiteStore {
+            return try await sqlite.waitingTrackingEventsPlan(trackingNumbers: numbers, sources: sources)
+        }
+        let postgres = try #require(store as? PostgresStore)
+        return try await postgres.waitingTrackingEventsPlan(trackingNumbers: numbers, sources: sources)
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func theWaitingLookupFindsEventsByNumberAndSenderNotByWalkingTheSendersEvents(engine: StoreEngine) async throws {
+        try await TestStore.with(engine) { store in
+            try await keepManyEvents(in: store)
+            #expect(try await store.waitingTrackingEventCount(source: "partner:1") == 15_000)
+            let numbers = ["1Z-M", "1Z1", "1Z149999"]
+            let sources = ["partner:1", "merchant:1", "partner:2"]
+            let found = try await store.waitingTrackingEvents(trackingNumbers: numbers, sources: sources)
+            #expect(found.map(\.id).sorted() == ["e149999", "m"])
+            // Before the planner has statistics (a database analysed while the table was small) and after.
+            for analysed in [false, true] {
+                if analysed { try await store.optimize() }
+                let plan = try await waitingPlan(store, numbers, sources)
+                let text = plan.joined(separator: "\n")
+                switch engine {
+                case .sqlite:
+                    #expect(
+                        plan.contains { $0.contains("USING INDEX tracking_events_waiting (tracking_number=? AND source=?)") },
+                        "analysed: \(analysed)\n\(text)"
+                    )
+                    #expect(!text.contains("PRIMARY KEY") && !text.contains("SCAN tracking_events"), "analysed: \(analysed)\n\(text)")
+                case .postgres:
+                    #expect(
+                        text.contains("using tracking_events_waiting ") || text.contains("on tracking_events_waiting "),
+                        "analysed: \(analysed)\n\(text)"
+                    )
+                    #expect(!text.contains("Seq Scan"), "analysed: \(analysed)\n\(text)")
+                }
+            }
         }
     }
 }

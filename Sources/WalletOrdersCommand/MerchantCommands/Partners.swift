@@ -7,14 +7,18 @@ import WalletOrdersStore
 /// `wallet-orders partners …`: logistics partners that publish the shipping updates of some merchants' orders.
 struct Partners: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add logistics partners for merchants, and make and revoke their keys.",
+        abstract: "Add, change and remove logistics partners for merchants, and make and revoke their keys.",
         discussion: """
             A partner (a carrier, a fulfilment house, a carrier aggregator) publishes the shipping updates of the \
             merchants it is added for. Its keys (wo_partner_…, shown once) may post tracking events and change the \
             progress of those merchants' fulfillments, nothing else. A partner with --provider takes that \
-            aggregator's webhook at /hooks/<provider>/<name>, checked with the secret in --secret-file.
+            aggregator's webhook at /hooks/<provider>/<name>, checked with the secret in --secret-file. A \
+            suspended merchant's partners change none of its orders until it is resumed.
             """,
-        subcommands: [PartnersAdd.self, PartnersList.self, PartnersKey.self]
+        subcommands: [
+            PartnersAdd.self, PartnersList.self, PartnersKey.self, PartnersUnlink.self, PartnersSecret.self,
+            PartnersRemove.self,
+        ]
     )
 }
 
@@ -51,13 +55,7 @@ struct PartnersAdd: AsyncParsableCommand {
     var secretFile: String?
 
     func run() async throws {
-        let secret = try secretFile.map { path in
-            do {
-                return try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-            } catch {
-                throw CommandFailure("the secret file \(path) cannot be read: \(error.localizedDescription)")
-            }
-        }
+        let secret = try secretFile.map(readSecret)
         try await options.withRegistry { registry in
             do {
                 let partner = try await registry.addPartner(
@@ -71,6 +69,85 @@ struct PartnersAdd: AsyncParsableCommand {
                 throw registryFailure(error)
             }
         }
+    }
+}
+
+/// The secret in the file at `path`, without the line break that ends it.
+func readSecret(_ path: String) throws -> String {
+    do {
+        return try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    } catch {
+        throw CommandFailure("the secret file \(path) cannot be read: \(error.localizedDescription)")
+    }
+}
+
+struct PartnersUnlink: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unlink",
+        abstract: "Stop a partner publishing one merchant's updates (by running servers within a second or so)."
+    )
+
+    @OptionGroup var options: AdminOptions
+    @Argument var name: String
+    @Option(name: .customLong("merchant"), help: "The slug of the merchant whose orders it no longer updates.")
+    var merchant: String
+
+    func run() async throws {
+        try await options.withRegistry { registry in
+            do {
+                let partner = try await registry.unlinkPartner(name, from: merchant)
+                try await options.output([partner], registry: registry)
+            } catch let error as MerchantRegistryError {
+                throw registryFailure(error)
+            }
+        }
+    }
+}
+
+struct PartnersSecret: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "secret",
+        abstract: "Give a partner's provider a new secret; the old one is refused from then on."
+    )
+
+    @OptionGroup var options: AdminOptions
+    @Argument var name: String
+    @Option(help: "A file holding the new secret (not on the command line: it would show in ps).")
+    var secretFile: String
+    @Option(help: "The carrier aggregator that signs with it: aftership or easypost (left out: the partner's own).")
+    var provider: String?
+
+    func run() async throws {
+        let secret = try readSecret(secretFile)
+        try await options.withRegistry { registry in
+            do {
+                let partner = try await registry.setProviderSecret(of: name, provider: provider, secret: secret)
+                try await options.output([partner], registry: registry)
+            } catch let error as MerchantRegistryError {
+                throw registryFailure(error)
+            }
+        }
+    }
+}
+
+struct PartnersRemove: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove a partner: its keys and its provider's webhook are refused, the events it sent forgotten."
+    )
+
+    @OptionGroup var options: AdminOptions
+    @Argument var name: String
+
+    func run() async throws {
+        try await options.withRegistry { registry in
+            do {
+                try await registry.removePartner(name)
+            } catch let error as MerchantRegistryError {
+                throw registryFailure(error)
+            }
+        }
+        try options.output(.object(["removed": .string(name)]), table: "removed partner \(name)\n")
     }
 }
 

@@ -222,8 +222,17 @@ extension AdminConsole {
         return try render("Order \(id)", tab: "orders", template: "order", context, request: request)
     }
 
-    /// `GET /admin/order/package?type=…&id=…`: the package a device gets now.
+    /// `GET /admin/order/package?type=…&id=…` (operator key): the package a device gets now. Its `order.json`
+    /// holds the order's `authenticationToken`, which the order's page hides: the admin key, which only reads what
+    /// the console shows, may not take it.
     @Sendable func package(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        guard isOperator(request) else {
+            throw APIError(
+                .forbidden,
+                "downloading a package needs the operator key (WALLET_ORDERS_OPERATOR_KEY), not the admin key: "
+                    + "the package holds the order's authenticationToken"
+            )
+        }
         let (type, id) = try orderName(request)
         let (package, _) = try await service.verifiedPackage(type: type, id: id)
         var headers = HTTPFields()

@@ -103,7 +103,7 @@ enum ConsoleTemplates {
         <table class="fields" id="fields">{{#fields}}<tr><th>{{{name}}}</th><td>{{{value}}}</td></tr>{{/fields}}</table>
         {{#acting}}<form method="post" action="{{{resend}}}"><p><button type="submit">Send pushes to its devices again</button></p></form>{{/acting}}
         <h2>Package</h2>
-        {{#package}}<p id="package"><a href="{{{packageHref}}}">Download the package a device gets now</a> ·
+        {{#package}}<p id="package">{{#acting}}<a href="{{{packageHref}}}">Download the package a device gets now</a> ·{{/acting}}
         {{#valid}}<span class="valid">the verifier finds nothing wrong</span>{{/valid}}{{^valid}}<span class="invalid">the verifier finds problems</span>{{/valid}}
         · {{{bytes}}} bytes, {{{files}}} files · signed by {{{signer}}} at {{{signed}}}</p>
         <ul>{{#problems}}<li class="invalid">{{{.}}}</li>{{/problems}}{{#warnings}}<li>{{{.}}}</li>{{/warnings}}</ul>{{/package}}

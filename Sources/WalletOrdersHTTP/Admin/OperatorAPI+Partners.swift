@@ -10,6 +10,9 @@ extension OperatorAPI {
         api.get("partners", use: partners)
         api.post("partners", use: createPartner)
         api.get("partners/:name", use: partner)
+        api.delete("partners/:name", use: removePartner)
+        api.delete("partners/:name/merchants/:slug", use: unlinkPartner)
+        api.put("partners/:name/provider", use: setProvider)
         api.post("partners/:name/keys", use: createPartnerKey)
         api.delete("partners/:name/keys/:key", use: revokePartnerKey)
     }
@@ -49,6 +52,41 @@ extension OperatorAPI {
         let partner = try await registry.partner(name)
         let keys = try await registry.partnerKeys(of: name)
         return JSONResponse.make(.ok, .object(["partner": try JSONValue.encoding(partner), "keys": try JSONValue.encoding(keys)]))
+    }
+
+    /// Removes the partner, its keys and the tracking events it sent: `{"removed": name}`.
+    @Sendable func removePartner(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let name = try context.parameters.identifier("name")
+        try await registry.removePartner(name)
+        try await service.merchants.reload()
+        return JSONResponse.make(.ok, .object(["removed": .string(name)]))
+    }
+
+    /// Stops the partner publishing the updates of one merchant's orders.
+    @Sendable func unlinkPartner(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let name = try context.parameters.identifier("name")
+        let slug = try context.parameters.identifier("slug")
+        let partner = try await registry.unlinkPartner(name, from: slug)
+        try await service.merchants.reload()
+        return JSONResponse.make(.ok, .object(["partner": try JSONValue.encoding(partner)]))
+    }
+
+    /// `{"providerSecret": "…", "provider": "aftership"}`: a new secret for the partner's provider (and the provider
+    /// with it; left out, the partner's own).
+    @Sendable func setProvider(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let name = try context.parameters.identifier("name")
+        let body = try await request.json(limit: 64 * 1_024)
+        var problems: [OrderProblem] = []
+        if body.objectValue == nil { throw APIError(.badRequest, "the body must be a JSON object") }
+        let secret = body["providerSecret"]?.stringValue
+        if secret == nil { problems.append(OrderProblem(path: "providerSecret", message: "is required, a string")) }
+        if let provider = body["provider"], provider.stringValue == nil {
+            problems.append(OrderProblem(path: "provider", message: "must be a string"))
+        }
+        guard problems.isEmpty, let secret else { throw APIError(.badRequest, "the partner is not valid", problems: problems) }
+        let partner = try await registry.setProviderSecret(of: name, provider: body["provider"]?.stringValue, secret: secret)
+        try await service.merchants.reload()
+        return JSONResponse.make(.ok, .object(["partner": try JSONValue.encoding(partner)]))
     }
 
     /// A new key, answered this once: `{"id", "key"}`.

@@ -34,13 +34,7 @@ struct MerchantKeyMiddleware: RouterMiddleware {
             guard let key else { return nil }
             return try await service.merchants.authenticate(key)
         }
-        guard merchant.status == .active else {
-            throw APIError(
-                .forbidden,
-                "merchant \(merchant.slug) is suspended: its keys are refused until an operator resumes it "
-                    + "(its orders keep serving devices)"
-            )
-        }
+        guard merchant.status == .active else { throw APIError(OrderServiceError.merchantSuspended(merchant.slug)) }
         try guards.takeMerchant(merchant)
         guards.metrics.merchantRequest(merchant.slug)
         context.merchant = merchant

@@ -36,11 +36,12 @@ public enum ServiceRouter {
             )
         )
         // Middleware applies to the routes added after it. A link's path is its secret, so link downloads come
-        // before the tracing middleware, which records each request's path.
+        // before the tracing middleware, which records each request's path, and it leaves untraced any path that
+        // nearly names a link (which reaches no link route).
         LinkDownloadRoute(service: service, guards: guards).add(to: router)
         if traced {
             // No header is recorded (they carry the keys and tokens), nor any body.
-            router.add(middleware: TracingMiddleware<ServiceRequestContext>())
+            router.add(middleware: SecretPathTracingMiddleware<ServiceRequestContext>())
         }
         DeviceAPI(service: service, guards: guards).add(to: router)
         OperatorAPI(service: service, guards: guards, operatorKey: operatorKey).add(to: router)

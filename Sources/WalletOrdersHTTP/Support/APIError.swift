@@ -87,6 +87,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         case .tooManyLinks: self.init(.conflict, error.description)
         case .webhookNotFound: self.init(.notFound, error.description)
         case .tooManyWebhooks, .webhookDisabled: self.init(.conflict, error.description)
+        case .merchantSuspended: self.init(.forbidden, error.description)
         case .notPartnersToChange(let problems):
             self.init(
                 .forbidden,
@@ -100,8 +101,9 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     init(_ error: MerchantRegistryError) {
         switch error {
         case .invalid(let problems, let what): self.init(.badRequest, "the \(what) is not valid", problems: problems)
-        case .notFound, .keyNotFound, .partnerNotFound, .partnerKeyNotFound: self.init(.notFound, error.description)
-        case .exists, .partnerExists: self.init(.conflict, error.description)
+        case .notFound, .keyNotFound, .partnerNotFound, .partnerKeyNotFound, .partnerNotLinked:
+            self.init(.notFound, error.description)
+        case .exists, .partnerExists, .partnerNeedsMerchant: self.init(.conflict, error.description)
         }
     }
 }

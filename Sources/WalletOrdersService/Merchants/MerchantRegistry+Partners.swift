@@ -26,7 +26,26 @@ extension MerchantRegistry {
                 problems.append(OrderProblem(path: "merchants[\(index)]", message: "there is no merchant \(slug)"))
             }
         }
-        switch (provider, providerSecret) {
+        problems += Self.providerProblems(provider: provider, secret: providerSecret)
+        guard problems.isEmpty else { throw MerchantRegistryError.invalid(problems, of: "partner") }
+        do {
+            return try await store.createPartner(
+                name: name,
+                merchantIDs: ids,
+                provider: provider,
+                providerSecret: providerSecret,
+                now: now()
+            )
+        } catch StoreError.partnerExists {
+            throw MerchantRegistryError.partnerExists(name)
+        }
+    }
+
+    /// What is wrong with a provider and the secret it signs with: both or neither, a provider the service takes
+    /// webhooks from, and a secret of 8 to 512 characters on one line.
+    static func providerProblems(provider: String?, secret: String?) -> [OrderProblem] {
+        var problems: [OrderProblem] = []
+        switch (provider, secret) {
         case (nil, nil): break
         case (let provider?, let secret?):
             if !Self.trackingProviders.contains(provider) {
@@ -40,17 +59,42 @@ extension MerchantRegistry {
         case (nil, _?): problems.append(OrderProblem(path: "provider", message: "is required with a providerSecret"))
         case (_?, nil): problems.append(OrderProblem(path: "providerSecret", message: "is required with a provider"))
         }
+        return problems
+    }
+
+    /// Stops the partner `name` publishing the updates of merchant `slug`'s orders: its keys and its provider's
+    /// webhook no longer change them (on running servers within a second or so). A partner keeps at least one
+    /// merchant; remove it instead.
+    public func unlinkPartner(_ name: String, from slug: String) async throws -> Partner {
+        let partner = try await partner(name)
+        let merchant = try await merchant(slug)
+        guard partner.merchantIDs.contains(merchant.id) else { throw MerchantRegistryError.partnerNotLinked(name, slug) }
+        let rest = partner.merchantIDs.filter { $0 != merchant.id }
+        guard !rest.isEmpty else { throw MerchantRegistryError.partnerNeedsMerchant(name, slug) }
+        guard let changed = try await store.changePartner(id: partner.id, PartnerChange(merchantIDs: rest)) else {
+            throw MerchantRegistryError.partnerNotFound(name)
+        }
+        return changed
+    }
+
+    /// Gives the partner `name` a new secret its provider signs webhooks with, and a provider with it (nil keeps
+    /// the one it has): the old secret is refused from then on (on running servers within a second or so).
+    public func setProviderSecret(of name: String, provider: String? = nil, secret: String) async throws -> Partner {
+        let partner = try await partner(name)
+        let provider = provider ?? partner.provider
+        let problems = Self.providerProblems(provider: provider, secret: secret)
         guard problems.isEmpty else { throw MerchantRegistryError.invalid(problems, of: "partner") }
-        do {
-            return try await store.createPartner(
-                name: name,
-                merchantIDs: ids,
-                provider: provider,
-                providerSecret: providerSecret,
-                now: now()
-            )
-        } catch StoreError.partnerExists {
-            throw MerchantRegistryError.partnerExists(name)
+        guard let changed = try await store.changePartner(id: partner.id, PartnerChange(provider: provider, providerSecret: secret))
+        else { throw MerchantRegistryError.partnerNotFound(name) }
+        return changed
+    }
+
+    /// Removes the partner `name`: its keys and its provider's webhook are refused from then on (on running servers
+    /// within a second or so), and the tracking events it sent are forgotten. The versions it made keep its name.
+    public func removePartner(_ name: String) async throws {
+        let partner = try await partner(name)
+        guard try await store.deletePartner(id: partner.id, eventSource: TrackingSender.partner(partner).source) else {
+            throw MerchantRegistryError.partnerNotFound(name)
         }
     }
 

@@ -183,6 +183,10 @@ public enum MerchantRegistryError: Error, Equatable, CustomStringConvertible {
     case partnerNotFound(String)
     case partnerExists(String)
     case partnerKeyNotFound(String, String)
+    /// The partner (first) does not publish the merchant's (second) updates.
+    case partnerNotLinked(String, String)
+    /// The merchant (second) is the last the partner (first) publishes the updates of.
+    case partnerNeedsMerchant(String, String)
 
     public var description: String {
         switch self {
@@ -194,6 +198,9 @@ public enum MerchantRegistryError: Error, Equatable, CustomStringConvertible {
         case .partnerNotFound(let name): "there is no partner \(name)"
         case .partnerExists(let name): "the name \(name) is taken by another partner"
         case .partnerKeyNotFound(let key, let name): "partner \(name) holds no key \(key) that is not revoked already"
+        case .partnerNotLinked(let name, let slug): "partner \(name) does not publish the updates of merchant \(slug)"
+        case .partnerNeedsMerchant(let name, let slug):
+            "merchant \(slug) is the only one partner \(name) publishes the updates of; remove the partner instead"
         }
     }
 }

@@ -170,7 +170,7 @@ extension OrderService {
         case .packageTooLarge, .limitReached, .writeConflict, .orderNotFound:
             [OrderProblem(path: "", message: error.description)]
         case .packagingFailed, .unauthorized, .tooManyDevices, .linkNotFound, .tooManyLinks, .webhookNotFound,
-            .tooManyWebhooks, .webhookDisabled, .notPartnersToChange:
+            .tooManyWebhooks, .webhookDisabled, .notPartnersToChange, .merchantSuspended:
             nil
         }
     }

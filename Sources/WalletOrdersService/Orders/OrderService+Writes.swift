@@ -195,7 +195,9 @@ extension OrderService {
     }
 
     /// Replaces `merchant`'s order with `input` (PUT): identifiers, token, service URL and creation time are kept,
-    /// and so are its files when `input` names none.
+    /// and so are its files when `input` names none. Another merchant's order (the default merchant naming
+    /// `acme:1001`) is refused from its identifier before anything is read, as a missing one is, whether it exists
+    /// or not: reading it first would take longer when it exists.
     public func replace(
         type: String,
         id: String,
@@ -205,13 +207,13 @@ extension OrderService {
         async throws -> WrittenOrder
     {
         if let assets = input.assets { try Self.checkAssets(assets.keys) }
-        return try await update(type: type, id: merchant.walletIdentifier(id), for: merchant) { _, assets in
+        return try await update(type: type, id: try await owned(id, by: merchant), for: merchant) { _, assets in
             (OrderDocument(fields: input.fields), input.assets ?? assets)
         }
     }
 
     /// Changes `merchant`'s order with a JSON merge patch (PATCH, RFC 7396); files are added, replaced and removed
-    /// as the patch says.
+    /// as the patch says. Another merchant's order is refused as `replace` refuses it.
     public func patch(
         type: String,
         id: String,
@@ -221,7 +223,7 @@ extension OrderService {
         -> WrittenOrder
     {
         try Self.checkAssets(patch.assets.keys)
-        return try await update(type: type, id: merchant.walletIdentifier(id), for: merchant) { current, assets in
+        return try await update(type: type, id: try await owned(id, by: merchant), for: merchant) { current, assets in
             var merged = assets.filter { !patch.removedAssets.contains($0.key) }
             merged.merge(patch.assets) { $1 }
             return (OrderDocument(fields: current.json.merging(patch: .object(patch.changes)).objectValue ?? [:]), merged)

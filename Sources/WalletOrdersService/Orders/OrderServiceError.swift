@@ -34,6 +34,9 @@ public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertib
     case webhookDisabled
     /// A partner key tried to change what only the merchant may: every field, with its path.
     case notPartnersToChange([OrderProblem])
+    /// The merchant (its slug) is suspended: its keys, and its partners' changes to its orders, are refused until
+    /// an operator resumes it.
+    case merchantSuspended(String)
 
     public var description: String {
         switch self {
@@ -63,6 +66,9 @@ public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertib
                 "a partner key may change only the progress of fulfillments (status, carrier, tracking, delivery and "
                     + "pickup times, notes); these are the merchant's"
             ] + problems.map { "  - \($0)" }).joined(separator: "\n")
+        case .merchantSuspended(let slug):
+            "merchant \(slug) is suspended: its keys, and its partners' changes to its orders, are refused until an "
+                + "operator resumes it (its orders keep serving devices)"
         case .webhookDisabled: "the endpoint is disabled; enable it (PATCH with {\"enabled\": true}) to deliver to it again"
         case .tooManyDevices(let limit):
             "this order has \(limit) devices registered, the most one order may have (maxDevicesPerOrder); "

@@ -13,7 +13,8 @@ extension OrderService {
 
     /// Changes an order of one of `partner`'s merchants, which Wallet knows as `walletID`, with a JSON merge patch
     /// that may change only fulfillments' progress; `OrderServiceError.notPartnersToChange` names every other
-    /// field it would change. Another merchant's order answers exactly as a missing one.
+    /// field it would change. Another merchant's order answers exactly as a missing one; an order of a merchant
+    /// that is suspended, `OrderServiceError.merchantSuspended`.
     public func patch(type: String, walletID: String, _ patch: OrderPatch, by partner: Partner) async throws -> WrittenOrder {
         guard patch.assets.isEmpty, patch.removedAssets.isEmpty else {
             throw OrderServiceError.notPartnersToChange([
@@ -23,6 +24,7 @@ extension OrderService {
         guard let merchant = try await owner(of: walletID), partner.merchantIDs.contains(merchant.id) else {
             throw OrderServiceError.orderNotFound
         }
+        guard merchant.status == .active else { throw OrderServiceError.merchantSuspended(merchant.slug) }
         let outcome = try await update(
             type: type,
             id: walletID,

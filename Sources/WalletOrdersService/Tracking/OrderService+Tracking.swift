@@ -9,7 +9,8 @@ import WalletOrdersTracking
 extension OrderService {
     /// The most events one request may carry.
     public static let maxTrackingEventsPerRequest = 1_000
-    /// The most events one sender may have waiting for tracking numbers no order holds.
+    /// The most events one sender may have waiting: pending for tracking numbers no order holds, or received and
+    /// not settled yet. Counted in the store, so that it bounds what is kept.
     public static let maxPendingTrackingEvents = 100_000
     /// How long events are kept: duplicates are recognised, and pending events wait, this long.
     public static let trackingEventRetention: TimeInterval = 14 * 86_400
@@ -20,12 +21,14 @@ extension OrderService {
     /// became of each, in order. Each event is kept first, so that a second one with its id is a duplicate; then the
     /// events about each order are applied together, in the order they happened, as one new version (one push per
     /// device); an event older than what the fulfillment shows is stale; one whose tracking number no order of the
-    /// sender's merchants holds waits for one. An event whose instants fall outside the windows
-    /// `TrackingEvent.instantProblems(now:at:)` checks is invalid, and neither kept nor applied.
+    /// sender's merchants holds waits for one, up to `maxPendingTrackingEvents`. An event whose instants fall
+    /// outside the windows `TrackingEvent.instantProblems(now:at:)` checks is invalid, and neither kept nor applied;
+    /// so is one refused (past the bound, or making an order invalid): it is forgotten, and sent again it is new.
     public func track(
         _ events: [Result<TrackingEvent, TrackingEventProblems>],
         from sender: TrackingSender
     ) async throws -> [TrackingEventResult] {
+        try await requireActiveMerchant(sender)
         let now = now()
         var results = [TrackingEventResult?](repeating: nil, count: events.count)
         var fresh: [(index: Int, event: TrackingEvent)] = []
@@ -57,9 +60,23 @@ extension OrderService {
                 taken.append(sent)
             }
         }
-        let outcomes = try await apply(taken.map(\.event), from: sender)
+        let outcomes = try await apply(taken.map(\.event), from: sender, forgettingRefused: true)
         for (sent, outcome) in zip(taken, outcomes) { results[sent.index] = outcome }
         return results.map { $0 ?? TrackingEventResult(id: nil, result: .invalid) }
+    }
+
+    /// Refuses a partner all of whose merchants are suspended: nothing it sends may change an order. (A merchant's
+    /// own key is refused before it gets here.) A partner with some merchants active sends on: its events about a
+    /// suspended merchant's orders are refused one by one (see `apply`).
+    private func requireActiveMerchant(_ sender: TrackingSender) async throws {
+        guard case .partner(let partner) = sender else { return }
+        var suspended: String?
+        for id in partner.merchantIDs {
+            guard let merchant = try await merchants.merchant(id: id) else { continue }
+            if merchant.status == .active { return }
+            suspended = suspended ?? merchant.slug
+        }
+        throw OrderServiceError.merchantSuspended(suspended ?? "")
     }
 
     /// Applies events kept before, from `sources`, about `numbers`: those that waited for an order to hold them,
@@ -87,7 +104,7 @@ extension OrderService {
         try await store.settleTrackingEvents(unusable)
         for (source, events) in usable {
             guard let sender = senders[source] else { continue }
-            _ = try await apply(events, from: sender)
+            _ = try await apply(events, from: sender, forgettingRefused: false)
         }
     }
 
@@ -100,16 +117,31 @@ extension OrderService {
     }
 
     /// Applies `events` (kept already, as `received` or `pending`) from `sender`, records what became of each, and
-    /// answers it.
-    private func apply(_ events: [TrackingEvent], from sender: TrackingSender) async throws -> [TrackingEventResult] {
+    /// answers it. Events refused are forgotten when `forgettingRefused` (a sender's request: it is told), and left
+    /// as they were otherwise (events that waited, tried again with the next write that adds their number).
+    private func apply(
+        _ events: [TrackingEvent],
+        from sender: TrackingSender,
+        forgettingRefused: Bool
+    ) async throws -> [TrackingEventResult] {
         guard !events.isEmpty else { return [] }
         let numbers = Array(Set(events.map(\.trackingNumber)))
         let tracked = try await store.trackedFulfillments(trackingNumbers: numbers, merchantIDs: sender.merchantIDs)
         var byNumber: [String: [TrackedFulfillment]] = [:]
         for fulfillment in tracked { byNumber[fulfillment.parcel.trackingNumber, default: []].append(fulfillment) }
+        // A suspended merchant's orders are changed by no one but an operator until it is resumed.
+        var suspended: [Int64: String] = [:]
+        for id in Set(tracked.map(\.merchantID)) {
+            if let merchant = try await merchants.merchant(id: id), merchant.status != .active { suspended[id] = merchant.slug }
+        }
         var byOrder: [OrderKey: [Int]] = [:]
+        var held: [Int: String] = [:]
         for (index, event) in events.enumerated() {
             for fulfillment in byNumber[event.trackingNumber] ?? [] where event.matches(carrier: fulfillment.parcel.carrier) {
+                if let slug = suspended[fulfillment.merchantID] {
+                    held[index] = slug
+                    continue
+                }
                 let key = OrderKey(type: fulfillment.orderTypeIdentifier, id: fulfillment.orderIdentifier, merchantID: fulfillment.merchantID)
                 if byOrder[key]?.last != index { byOrder[key, default: []].append(index) }
             }
@@ -118,6 +150,11 @@ extension OrderService {
         var matched = Set<Int>()
         for indexes in byOrder.values { matched.formUnion(indexes) }
         for index in matched { outcomes[index] = .stale }
+        for (index, slug) in held where !matched.contains(index) {
+            outcomes[index] = .refused([
+                OrderProblem(path: "trackingNumber", message: OrderServiceError.merchantSuspended(slug).description)
+            ])
+        }
         // Orders a few at a time: each is read, changed, signed and committed as a merchant's write is.
         var orders = byOrder.sorted { $0.key.id < $1.key.id }[...]
         try await withThrowingTaskGroup(of: (OrderKey, OrderApplication).self) { group in
@@ -135,11 +172,12 @@ extension OrderService {
                 _ = next()
             }
         }
-        // Events with nowhere to go wait, up to a bound per sender.
+        // Events with nowhere to go wait, up to a bound per sender on what the store keeps waiting: these events are
+        // among it (each is `received` or `pending` now), the sender's others take room first.
         let pending = outcomes.indices.filter { outcomes[$0] == .pending }
         if !pending.isEmpty {
-            let waiting = try await store.pendingTrackingEventCount(source: sender.source)
-            for index in pending.dropFirst(max(0, Self.maxPendingTrackingEvents - waiting)) {
+            let others = max(0, try await store.waitingTrackingEventCount(source: sender.source) - events.count)
+            for index in pending.dropFirst(max(0, Self.maxPendingTrackingEvents - others)) {
                 outcomes[index] = .refused([
                     OrderProblem(
                         path: "trackingNumber",
@@ -150,16 +188,17 @@ extension OrderService {
             }
         }
         var settled: [(source: String, id: String, state: TrackingEventState)] = []
+        var refused: [(source: String, id: String)] = []
         for (event, outcome) in zip(events, outcomes) {
             switch outcome {
             case .applied: settled.append((sender.source, event.id, .applied))
             case .stale: settled.append((sender.source, event.id, .stale))
             case .pending: settled.append((sender.source, event.id, .pending))
-            // Left `received`: sent again, it is tried again.
-            case .refused: break
+            case .refused: refused.append((sender.source, event.id))
             }
         }
         try await store.settleTrackingEvents(settled)
+        if forgettingRefused { try await store.forgetTrackingEvents(refused) }
         var names: [Int64: Merchant] = [:]
         for merchantID in Set(byOrder.keys.map(\.merchantID)) { names[merchantID] = try await merchants.merchant(id: merchantID) }
         return zip(events, outcomes).map { event, outcome in

@@ -56,6 +56,20 @@ public struct Partner: Sendable, Equatable, Codable {
     }
 }
 
+/// What an operator changes of a partner: each field nil is left as it is.
+public struct PartnerChange: Sendable, Equatable {
+    /// The merchants whose orders it may update, by id: the whole list.
+    public var merchantIDs: [Int64]?
+    public var provider: String?
+    public var providerSecret: String?
+
+    public init(merchantIDs: [Int64]? = nil, provider: String? = nil, providerSecret: String? = nil) {
+        self.merchantIDs = merchantIDs
+        self.provider = provider
+        self.providerSecret = providerSecret
+    }
+}
+
 /// One of a partner's keys, as stored: never the key, only its SHA-256.
 public struct PartnerKey: Sendable, Equatable {
     /// The key's public part (`wo_partner_<id>_…`).

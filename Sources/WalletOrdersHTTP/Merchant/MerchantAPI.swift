@@ -224,7 +224,22 @@ extension ServiceRequestContext {
 
 /// A package's file name: the order's identifier with the characters a file name cannot hold replaced.
 enum PackageFileName {
+    /// `id` with the characters a `Content-Disposition` file name cannot hold (`/ \ " : ;`, NUL, line breaks) made `-`.
     static func of(_ id: String) -> String {
-        String(id.map { "/\\\":;\u{0}".contains($0) || $0.isNewline ? "-" : $0 })
+        // Byte by byte when every byte is printable ASCII, as identifiers are: a walk over the characters showed in
+        // the order fetch's profile.
+        guard id.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+            return String(id.map { "/\\\":;\u{0}".contains($0) || $0.isNewline ? "-" : $0 })
+        }
+        return String(
+            decoding: id.utf8.map { byte in
+                switch byte {
+                case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "\""), UInt8(ascii: ":"), UInt8(ascii: ";"):
+                    UInt8(ascii: "-")
+                default: byte
+                }
+            },
+            as: UTF8.self
+        )
     }
 }

@@ -5,8 +5,13 @@ import WalletOrdersCrypto
 public enum ConstantTime {
     /// Whether `a` and `b` are equal, looking at every byte of the longer one whatever they hold.
     public static func equals(_ a: String, _ b: String) -> Bool {
-        let left = Array(a.utf8)
-        let right = Array(b.utf8)
+        var a = a
+        var b = b
+        // Native strings are contiguous UTF-8 (made so if bridged): compared in place, without copying them.
+        return a.withUTF8 { left in b.withUTF8 { right in equals(left, right) } }
+    }
+
+    private static func equals(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
         // A length difference counts whole: truncated to a byte, 256 more NULs would pass.
         var difference: UInt8 = left.count == right.count ? 0 : 1
         for index in 0..<max(left.count, right.count) {

@@ -238,7 +238,7 @@ extension PostgresStore {
             bindings.append(PostgresStore.payload(.pushesQueued))
             bindings.append(order.orderNumber)
             bindings.append(order.merchantID)
-            bindings.append(WebhookEvent.detail(["version": version, "status": order.status.rawValue]))
+            bindings.append(WebhookEvent.detail(["version": .int(Int(version)), "status": .string(order.status.rawValue)]))
             bindings.append(WebhookEvent.orderUpdated.bit)
             bindings.append(PostgresStore.payload(.webhooksQueued))
             bindings.append(order.author.text)

@@ -68,7 +68,7 @@ extension SQLiteStore {
                 type: use.orderTypeIdentifier,
                 id: use.orderIdentifier,
                 merchant: use.merchantID,
-                detail: ["linkId": use.linkID, "downloads": use.downloads],
+                detail: ["linkId": .string(use.linkID), "downloads": .int(Int(use.downloads))],
                 now: now
             )
             return (use, webhooks)

@@ -153,7 +153,7 @@ extension SQLiteStore {
             type: job.orderTypeIdentifier,
             id: job.orderIdentifier,
             merchant: nil,
-            detail: ["reason": reason, "attempts": job.attempts],
+            detail: ["reason": .string(reason), "attempts": .int(Int(job.attempts))],
             now: now
         )
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import WalletOrdersModel
 import WalletOrdersStore
 
 /// Webhook endpoints and the outbox of deliveries to them. Deliveries are queued inside the write that caused
@@ -330,7 +331,7 @@ extension SQLiteStore {
         type: String,
         id: String,
         merchant: Int64?,
-        detail: [String: any Sendable] = [:],
+        detail: [String: JSONValue] = [:],
         soleDevice: String? = nil,
         now: Date
     ) throws -> Int {

@@ -244,7 +244,7 @@ public final class SQLiteStore: OrderStore {
                 type: type,
                 id: id,
                 merchant: order.merchantID,
-                detail: ["version": version, "status": order.status.rawValue],
+                detail: ["version": .int(Int(version)), "status": .string(order.status.rawValue)],
                 now: now
             )
             let createdAt =

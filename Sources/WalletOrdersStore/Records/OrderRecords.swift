@@ -296,8 +296,18 @@ public struct OrderVersion: Sendable, Codable, Equatable {
 
     /// `changes` as stored: a JSON array, or nil.
     public static func storedChanges(_ changes: [JSONChange]?) -> String? {
-        guard let changes, let data = try? JSONEncoder().encode(changes) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        // Written by the service's JSON writer, as `JSONChange`'s coding reads it: Foundation's JSONEncoder showed in
+        // every update's profile.
+        guard let changes else { return nil }
+        let array = JSONValue.array(
+            changes.map { change in
+                var fields: [String: JSONValue] = ["path": .string(change.path)]
+                if let before = change.before { fields["before"] = before }
+                if let after = change.after { fields["after"] = after }
+                return .object(fields)
+            }
+        )
+        return String(decoding: array.serialized(), as: UTF8.self)
     }
 
     /// `changes` from what a store kept; nil when nothing, or nothing readable, was kept.

@@ -1,4 +1,5 @@
 import Foundation
+import WalletOrdersModel
 
 /// What a merchant can hear about through a webhook.
 public enum WebhookEvent: String, Sendable, Codable, CaseIterable {
@@ -30,10 +31,9 @@ public enum WebhookEvent: String, Sendable, Codable, CaseIterable {
     }
 
     /// What a delivery of the event says beyond the order, as the JSON object it stores.
-    public static func detail(_ fields: [String: any Sendable]) -> String {
-        guard !fields.isEmpty, let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
-        else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+    public static func detail(_ fields: [String: JSONValue]) -> String {
+        // The service's own writer, keys sorted: Foundation's JSONSerialization showed in every update's profile.
+        String(decoding: JSONValue.object(fields).serialized(), as: UTF8.self)
     }
 
     /// The events of `mask`, in declaration order.

@@ -24,11 +24,11 @@ extension PackageBuilder {
             + "verify reads"
     }
 
-    /// What keeps a package of `order` and `files` (the template's and the assets, by path) within `limits`, before
-    /// anything is compressed: the number of entries, each file's size, and the bytes of them all, order.json,
-    /// manifest.json and signature included. The compression ratio needs the compressed bytes, so
+    /// What keeps a package of an order.json of `orderBytes` and `files` (the template's and the assets, by path)
+    /// within `limits`, before anything is compressed: the number of entries, each file's size, and the bytes of them
+    /// all, order.json, manifest.json and signature included. The compression ratio needs the compressed bytes, so
     /// `checkCompression` sees to it.
-    func limitProblems(order: OrderDocument, files: [String: Data], templateFiles: Int) -> [OrderProblem] {
+    func limitProblems(orderBytes: Int, files: [String: Data], templateFiles: Int) -> [OrderProblem] {
         let limits = Self.limits
         let entries = files.count + Self.ownFiles
         guard entries <= limits.maxEntries else {
@@ -46,7 +46,6 @@ extension PackageBuilder {
         for (path, data) in files.sorted(by: { $0.key < $1.key }) {
             if let problem = Self.fileSizeProblem(data.count) { problems.append(OrderProblem(path: path, message: problem)) }
         }
-        let orderBytes = order.serialized.count
         if let problem = Self.fileSizeProblem(orderBytes) {
             problems.append(OrderProblem(path: "", message: "order.json \(problem)"))
         }

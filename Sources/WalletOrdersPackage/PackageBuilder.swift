@@ -60,7 +60,7 @@ public struct PackageBuilder: Sendable {
     ) throws -> BuiltPackage {
         let prepared = try prepare(order: order, template: template, assets: assets)
         guard prepared.validation.isValid else { throw PackageError.invalidOrder(prepared.validation.problems) }
-        let contents = self.contents(order: prepared.order, template: template, assets: assets)
+        let contents = self.contents(orderJSON: prepared.orderJSON, template: template, assets: assets)
         try checkCompression(contents, assets: assets)
         let signature: CMSSigner.Signature
         do {
@@ -94,7 +94,11 @@ public struct PackageBuilder: Sendable {
         seal: PackageSeal
     ) throws -> Data? {
         guard seal.signerDigest == identity.signerDigest else { return nil }
-        let contents = self.contents(order: template.applyingDefaults(to: order), template: template, assets: assets)
+        let contents = self.contents(
+            orderJSON: template.applyingDefaults(to: order).serialized,
+            template: template,
+            assets: assets
+        )
         let signingTime = Date(timeIntervalSince1970: TimeInterval(seal.signingTime))
         guard DigestAlgorithm.sha256.digest(contents.manifest) == seal.manifestDigest,
             let signature = try identity.signer.signature(
@@ -106,10 +110,10 @@ public struct PackageBuilder: Sendable {
         return try zip(contents, signature: signature, signingTime: signingTime)
     }
 
-    /// What a package holds besides its signature: order.json, the other files (the template's, then the assets
-    /// over them) and the manifest of them all.
+    /// What a package holds besides its signature: order.json (`orderJSON`, the order as `OrderDocument.serialized`
+    /// writes it), the other files (the template's, then the assets over them) and the manifest of them all.
     private func contents(
-        order: OrderDocument,
+        orderJSON: Data,
         template: OrderTemplate,
         assets: [String: Data]
     )
@@ -121,7 +125,7 @@ public struct PackageBuilder: Sendable {
         for (path, data) in assets where files[path]?.data != data {
             files[path] = PackageFile(data, effort: .perPackage, digests: [digest])
         }
-        let orderFile = PackageFile(order.serialized, effort: .perPackage, digests: [digest])
+        let orderFile = PackageFile(orderJSON, effort: .perPackage, digests: [digest])
         var manifest: [String: JSONValue] = ["order.json": .string(orderFile.digest(digest))]
         for (path, file) in files {
             manifest[path] = .string(file.digest(digest))
@@ -172,12 +176,14 @@ public struct PackageBuilder: Sendable {
         order: OrderDocument,
         template: OrderTemplate,
         assets: [String: Data]
-    ) throws -> (order: OrderDocument, validation: OrderValidation) {
+    ) throws -> (order: OrderDocument, orderJSON: Data, validation: OrderValidation) {
         var paths = template.paths
         var files = template.files
         var names = PackagePath.FileSystemNames()
         // The template's own paths were checked when it was read; here they only stand in the way of assets.
-        for path in template.paths.sorted() { _ = names.add(path, label: "the template's \(path)") }
+        if !assets.isEmpty {
+            for path in template.paths.sorted() { _ = names.add(path, label: "the template's \(path)") }
+        }
         for (path, data) in assets.sorted(by: { $0.key < $1.key }) {
             let problem =
                 PackagePath.problem(with: path) ?? FileContent.problem(path: path, data: data)
@@ -198,7 +204,9 @@ public struct PackageBuilder: Sendable {
                 )
             )
         }
-        let limitProblems = self.limitProblems(order: order, files: files, templateFiles: template.paths.count)
+        // Serialized once: measured here, and packaged as it is.
+        let orderJSON = order.serialized
+        let limitProblems = self.limitProblems(orderBytes: orderJSON.count, files: files, templateFiles: template.paths.count)
         if limitProblems.isEmpty {
             // A template's own localizations were checked when it loaded; assets can change them.
             validation.problems += assets.isEmpty ? template.localizationProblems : Localizations.problems(in: files)
@@ -206,7 +214,7 @@ public struct PackageBuilder: Sendable {
             // Past the limits the files are read no further: their number or size is the problem.
             validation.problems += limitProblems
         }
-        return (order, validation)
+        return (order, orderJSON, validation)
     }
 }
 

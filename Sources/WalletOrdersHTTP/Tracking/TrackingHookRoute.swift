@@ -37,16 +37,24 @@ struct TrackingHookRoute: Sendable {
             client: context.clientAddress,
             key: "\(provider.rawValue) \(name)"
         ) { () -> (Partner, [TrackingEvent])? in
-            guard let partner = try await service.merchants.partner(named: name), partner.provider == provider.rawValue,
-                let secret = partner.providerSecret
-            else { return nil }
-            do {
-                return (partner, try provider.events(body: bytes, headers: headers, secret: secret))
-            } catch TrackingWebhookError.unreadable(let problem) {
-                throw APIError(.badRequest, problem)
-            } catch {
-                return nil
+            func signed() async throws -> (Partner, [TrackingEvent])? {
+                guard let partner = try await service.merchants.partner(named: name), partner.provider == provider.rawValue,
+                    let secret = partner.providerSecret
+                else { return nil }
+                do {
+                    return (partner, try provider.events(body: bytes, headers: headers, secret: secret))
+                } catch TrackingWebhookError.unreadable(let problem) {
+                    throw APIError(.badRequest, problem)
+                } catch {
+                    return nil
+                }
             }
+            // A partner, or a secret, made a moment ago by another instance or the command line: looked for again
+            // once the directory has read what changed. Each failure counts toward the address's authentication
+            // failures, so this is one small read per failed attempt at most.
+            if let found = try await signed() { return found }
+            await service.merchants.refresh()
+            return try await signed()
         }
         // Signed, and so read once already by the provider's parser: held now to the rule of every JSON body
         // (`JSONBody`), which the provider's parser does not know.

@@ -169,6 +169,13 @@ public final class MerchantDirectory: Sendable {
         }
     }
 
+    /// Reads the store again if its merchants, partners or keys changed since the last read: for a check that failed
+    /// on what was read, so that what another instance or the command line made a moment ago (a partner, a provider's
+    /// new secret) works the moment it is shown, as a new key does.
+    public func refresh() async {
+        await reloadIfChanged()
+    }
+
     /// The partner named `name`.
     public func partner(named name: String) async throws -> Partner? {
         try await loaded()

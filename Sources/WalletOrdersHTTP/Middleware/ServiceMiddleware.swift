@@ -4,8 +4,8 @@ import Hummingbird
 import WalletOrdersModel
 
 /// Every request's one pass before its route, the same for every route. One middleware rather than one per concern:
-/// each layer costs every request a frame, a closure and a copy of the context, and six of them took more of a warm
-/// order fetch's time than Hummingbird's own server (BENCHMARKS.md). In order:
+/// each layer costs every request a frame, a closure and a copy of the context, and six of them, with the connection
+/// handlers, doubled the server's time for a warm order fetch (BENCHMARKS.md). In order:
 /// 1. the client's address, from the trusted-proxy header when one is configured (`ClientAddress`);
 /// 2. exactly one `Host` header, naming a host the policy accepts (`HostPolicy`);
 /// 3. no NUL in the path or the query parameters (`NULText`); JSON bodies are held to it where they are read;

@@ -36,7 +36,7 @@ let orderType = OrderType(
 /// The service's router for a service with a fetch cache of `cacheCapacity` bytes, and the bare route beside it.
 func router(cacheCapacity: Int, bare: ByteBuffer?) -> Router<ServiceRequestContext> {
     let service = OrderService(
-        store: store,
+        store: StoreCapabilities(store),
         orderTypes: [orderType],
         webServiceURL: "https://orders.example.com",
         cacheCapacity: cacheCapacity
@@ -147,7 +147,7 @@ func wrk(_ url: String, token: String? = nil) throws -> Figure {
 var body = SampleOrder.json().objectValue!
 for key in ["createdAt", "updatedAt", "merchant"] { body.removeValue(forKey: key) }
 let writer = OrderService(
-    store: store,
+    store: StoreCapabilities(store),
     orderTypes: [orderType],
     webServiceURL: "https://orders.example.com",
     cacheCapacity: 0

@@ -137,7 +137,7 @@ public struct ServiceBootstrap: Sendable {
         return ServiceBootstrap(
             configuration: configuration,
             service: OrderService(
-                store: store,
+                store: StoreCapabilities(store),
                 orderTypes: report.orderTypes,
                 webServiceURL: configuration.webServiceURL,
                 now: now,

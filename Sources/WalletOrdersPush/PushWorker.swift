@@ -35,7 +35,7 @@ public final class PushWorker: Sendable {
 
     /// This worker's name in the claims it makes: unique per process.
     public let owner: String
-    private let store: any OrderStore
+    private let store: any PushOutboxStorage & StoreLifecycle
     private let routes: [String: PushRoute]
     private let logger: Logger
     private let now: @Sendable () -> Date
@@ -55,7 +55,7 @@ public final class PushWorker: Sendable {
     /// each attempt, with jitter, up to ten minutes. `onRound` hears what each round came to once its outcomes are
     /// recorded (for metrics).
     public init(
-        store: any OrderStore,
+        store: any PushOutboxStorage & StoreLifecycle,
         routes: [String: PushRoute],
         logger: Logger,
         idleWait: Duration = .seconds(10),

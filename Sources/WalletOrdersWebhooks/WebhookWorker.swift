@@ -27,7 +27,7 @@ public final class WebhookWorker: Sendable {
 
     /// This worker's name in the claims it makes: unique per process.
     public let owner: String
-    private let store: any OrderStore
+    private let store: any WebhookOutboxStorage & StoreLifecycle
     private let transport: CurlWebhookTransport
     private let logger: Logger
     private let retryDelays: [TimeInterval]
@@ -39,7 +39,7 @@ public final class WebhookWorker: Sendable {
     /// A worker sending through `transport`; `retryDelays` (by default `Self.retryDelays`) are the waits before
     /// each retry, with ±20% jitter. `onOutcomes` hears each round's outcomes once recorded (for metrics).
     public init(
-        store: any OrderStore,
+        store: any WebhookOutboxStorage & StoreLifecycle,
         transport: CurlWebhookTransport,
         logger: Logger,
         retryDelays: [TimeInterval] = WebhookWorker.retryDelays,

@@ -91,7 +91,7 @@ import WalletOrdersTesting
     ) async throws {
         let metrics = ServiceMetrics()
         let service = OrderService(
-            store: store,
+            store: StoreCapabilities(store),
             orderTypes: [try ServiceHarness.orderType()],
             webServiceURL: "https://orders.example.com/wallet",
             now: { clock.now() },

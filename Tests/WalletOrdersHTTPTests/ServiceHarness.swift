@@ -68,7 +68,7 @@ final class ServiceHarness: Sendable {
         let clock = self.clock
         let metrics = ServiceMetrics()
         let service = OrderService(
-            store: store,
+            store: StoreCapabilities(store),
             orderTypes: [try Self.orderType()],
             webServiceURL: "https://orders.example.com/wallet",
             now: { clock.now },

@@ -62,7 +62,7 @@ final class APNSHarness: Sendable {
             template: try OrderTemplate(directory: SampleOrder.templateFolder)
         )
         store = try await TestStore.make(engine, in: folder).store
-        service = OrderService(store: store, orderTypes: [type], webServiceURL: "https://orders.example.com")
+        service = OrderService(store: StoreCapabilities(store), orderTypes: [type], webServiceURL: "https://orders.example.com")
     }
 
     func worker(firstRetryDelay: TimeInterval = 0) -> PushWorker {

@@ -27,7 +27,7 @@ import WalletOrdersTesting
                 packageAssembled: { packageWork.add() },
                 packageResigned: { packageWork.add() }
             )
-            let other = try OrderServiceTests.service(counting, counters: counters)
+            let other = try OrderServiceTests.service(store, orders: counting, counters: counters)
             let conditions: [FetchCondition] = [
                 .noneMatch(changeTags: [order.changeTag], any: false),
                 .noneMatch(changeTags: [order.changeTag - 1, order.changeTag], any: false),
@@ -70,7 +70,7 @@ import WalletOrdersTesting
     func aFetchTheCacheHoldsAnswersNotModifiedWithoutReadingTheStore(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             let counting = CountingStore(store)
-            let service = try OrderServiceTests.service(counting)
+            let service = try OrderServiceTests.service(store, orders: counting)
             // PostgreSQL's cache turns on once its listening connection says it hears every change.
             _ = await eventually { service.cache?.usage.live == true }
             let order = try await OrderServiceTests.create(service)
@@ -93,7 +93,7 @@ import WalletOrdersTesting
     func aWrongTokenForAnOrderTheCacheHoldsTakesThePathOfAMissingOrder(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             let counting = CountingStore(store)
-            let service = try OrderServiceTests.service(counting)
+            let service = try OrderServiceTests.service(store, orders: counting)
             _ = await eventually { service.cache?.usage.live == true }
             let order = try await OrderServiceTests.create(service)
             let (type, id) = (order.orderTypeIdentifier, order.orderIdentifier)

@@ -13,7 +13,7 @@ import WalletOrdersTesting
     func theDefaultMerchantsWriteOfAnotherMerchantsOrderReadsNothingMoreThanAWriteOfAMissingOne(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             let counting = CountingStore(store)
-            let service = try OrderServiceTests.service(counting)
+            let service = try OrderServiceTests.service(store, orders: counting)
             let acme = try await MerchantRegistry(service: service).add(slug: "acme", displayName: "Acme")
             try await service.merchants.reload()
             var fields = SampleOrder.json().objectValue ?? [:]

@@ -9,8 +9,10 @@ import WalletOrdersTesting
 
 /// The write path: read, change, validate, sign outside any transaction, commit over the version read.
 @Suite(.timeLimit(.minutes(5))) struct OrderServiceTests {
+    /// A service over `store`; `orders`, when given, stands in for the store's orders (a `CountingStore`).
     static func service(
         _ store: any OrderStore,
+        orders: (any OrderStorage)? = nil,
         counters: OrderService.Counters = .init(),
         template: OrderTemplate? = nil,
         cacheCapacity: Int = OrderService.defaultCacheCapacity
@@ -20,8 +22,10 @@ import WalletOrdersTesting
             builder: PackageBuilder(identity: DevelopmentKeys.shared.identity),
             template: try template ?? OrderTemplate(directory: SampleOrder.templateFolder)
         )
+        var capabilities = StoreCapabilities(store)
+        if let orders { capabilities.orders = orders }
         return OrderService(
-            store: store,
+            store: capabilities,
             orderTypes: [type],
             webServiceURL: "https://orders.example.com",
             counters: counters,

@@ -33,7 +33,7 @@ enum Writes {
     }
 }
 
-extension OrderStore {
+extension OrderStorage {
     /// Commits the next version of `id` over whatever version it is at now.
     @discardableResult
     func update(

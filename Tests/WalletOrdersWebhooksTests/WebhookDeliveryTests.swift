@@ -23,7 +23,7 @@ import WalletOrdersWebhooks
             template: try OrderTemplate(directory: SampleOrder.templateFolder)
         )
         return OrderService(
-            store: store,
+            store: StoreCapabilities(store),
             orderTypes: [type],
             webServiceURL: "https://orders.example.com",
             webhookAllowPrivate: allowPrivate

@@ -30,7 +30,7 @@ struct AdminRebuildPackages: AsyncParsableCommand {
         // only if it is still at the version read, so the server keeps serving and writing meanwhile.
         let rebuilt = try await options.withStore { store in
             try await OrderService(
-                store: store,
+                store: StoreCapabilities(store),
                 orderTypes: report.orderTypes,
                 webServiceURL: configuration.webServiceURL,
                 cacheCapacity: 0

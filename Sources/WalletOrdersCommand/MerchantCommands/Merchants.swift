@@ -48,7 +48,7 @@ extension AdminOptions {
             guard pending.isEmpty else {
                 throw CommandFailure("the database needs migrations (\(pending.joined(separator: ", "))): run wallet-orders migrate first")
             }
-            return try await body(MerchantRegistry(store: store, orderTypes: templates))
+            return try await body(MerchantRegistry(merchants: store, partners: store, orderTypes: templates))
         }
     }
 

@@ -13,7 +13,9 @@ import WalletOrdersStore
 /// the command line changing merchants beside a running server on SQLite shares none of its events. A key revoked
 /// from the command line stops working within a second or so.
 public final class MerchantDirectory: Sendable {
-    private let store: any OrderStore
+    private let merchantRecords: any MerchantStorage
+    private let partnerRecords: any PartnerStorage
+    private let lifecycle: any StoreLifecycle
     /// SHA-256 of the configuration's merchant keys, which speak for the default merchant.
     private let configuredKeys: [Data]
     private let now: @Sendable () -> Date
@@ -43,20 +45,29 @@ public final class MerchantDirectory: Sendable {
     /// How often key uses are written back (`MerchantKey.lastUsedAt`).
     static let useRecordingInterval: TimeInterval = 30
 
-    /// A directory over `store`; `configuredKeys` (the configuration's merchant keys) speak for the default merchant.
-    public init(store: any OrderStore, configuredKeys: [String], now: @escaping @Sendable () -> Date = Date.init) {
-        self.store = store
+    /// A directory over a store's merchants and partners, following the changes `lifecycle` announces;
+    /// `configuredKeys` (the configuration's merchant keys) speak for the default merchant.
+    public init(
+        merchants: any MerchantStorage,
+        partners: any PartnerStorage,
+        lifecycle: any StoreLifecycle,
+        configuredKeys: [String],
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        merchantRecords = merchants
+        partnerRecords = partners
+        self.lifecycle = lifecycle
         self.configuredKeys = configuredKeys.map(MerchantAPIKey.hash)
         self.now = now
     }
 
     /// Reads the merchants and keys again.
     public func reload() async throws {
-        let version = try await store.merchantsVersion()
-        let merchants = try await store.merchants()
-        let keys = try await store.merchantKeys(merchantID: nil)
-        let partners = try await store.partners()
-        let partnerKeys = try await store.partnerKeys(partnerID: nil)
+        let version = try await merchantRecords.merchantsVersion()
+        let merchants = try await merchantRecords.merchants()
+        let keys = try await merchantRecords.merchantKeys(merchantID: nil)
+        let partners = try await partnerRecords.partners()
+        let partnerKeys = try await partnerRecords.partnerKeys(partnerID: nil)
         state.withLock { state in
             // Reloads run at once (a change announced, the look every second, a caller's own after a change): one
             // that read an older version and finished last must not bring back what a newer one left out (a key
@@ -79,7 +90,7 @@ public final class MerchantDirectory: Sendable {
     /// Reads again on every change the store announces, and whenever its version moved on (looked at every
     /// second), and records key uses now and then; until the store closes.
     func watch() async {
-        let events = store.events()
+        let events = lifecycle.events()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await event in events where event == .merchantsChanged || event == .resync {
@@ -102,7 +113,7 @@ public final class MerchantDirectory: Sendable {
     /// Reads again if the store's version moved on since the last read.
     private func reloadIfChanged() async {
         let known = state.withLock { $0.version }
-        if let version = try? await store.merchantsVersion(), version != known { try? await reload() }
+        if let version = try? await merchantRecords.merchantsVersion(), version != known { try? await reload() }
     }
 
     /// One look at the store's version, and the key uses to record when it is time.
@@ -117,7 +128,7 @@ public final class MerchantDirectory: Sendable {
             defer { state.uses.removeAll() }
             return state.uses
         }
-        if !uses.isEmpty { try? await store.recordKeyUse(uses) }
+        if !uses.isEmpty { try? await merchantRecords.recordKeyUse(uses) }
     }
 
     /// The merchant a merchant API key speaks for, suspended or not; nil for a key no merchant holds (or one
@@ -241,7 +252,7 @@ public final class MerchantDirectory: Sendable {
                 by: OrderTemplate(defaults: .object(["merchant": .object(["displayName": .string(merchant.displayName)])]))
             )
         }
-        if merchant.templateVersion > 0, let stored = try await store.merchantTemplate(merchantID: merchantID) {
+        if merchant.templateVersion > 0, let stored = try await merchantRecords.merchantTemplate(merchantID: merchantID) {
             layers = layers.overlaid(by: try OrderTemplate(encoded: stored.data))
         }
         let template = layers

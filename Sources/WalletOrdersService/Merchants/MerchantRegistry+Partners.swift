@@ -29,7 +29,7 @@ extension MerchantRegistry {
         problems += Self.providerProblems(provider: provider, secret: providerSecret)
         guard problems.isEmpty else { throw MerchantRegistryError.invalid(problems, of: "partner") }
         do {
-            return try await store.createPartner(
+            return try await partnerRecords.createPartner(
                 name: name,
                 merchantIDs: ids,
                 provider: provider,
@@ -71,7 +71,7 @@ extension MerchantRegistry {
         guard partner.merchantIDs.contains(merchant.id) else { throw MerchantRegistryError.partnerNotLinked(name, slug) }
         let rest = partner.merchantIDs.filter { $0 != merchant.id }
         guard !rest.isEmpty else { throw MerchantRegistryError.partnerNeedsMerchant(name, slug) }
-        guard let changed = try await store.changePartner(id: partner.id, PartnerChange(merchantIDs: rest)) else {
+        guard let changed = try await partnerRecords.changePartner(id: partner.id, PartnerChange(merchantIDs: rest)) else {
             throw MerchantRegistryError.partnerNotFound(name)
         }
         return changed
@@ -84,7 +84,7 @@ extension MerchantRegistry {
         let provider = provider ?? partner.provider
         let problems = Self.providerProblems(provider: provider, secret: secret)
         guard problems.isEmpty else { throw MerchantRegistryError.invalid(problems, of: "partner") }
-        guard let changed = try await store.changePartner(id: partner.id, PartnerChange(provider: provider, providerSecret: secret))
+        guard let changed = try await partnerRecords.changePartner(id: partner.id, PartnerChange(provider: provider, providerSecret: secret))
         else { throw MerchantRegistryError.partnerNotFound(name) }
         return changed
     }
@@ -93,19 +93,19 @@ extension MerchantRegistry {
     /// within a second or so), and the tracking events it sent are forgotten. The versions it made keep its name.
     public func removePartner(_ name: String) async throws {
         let partner = try await partner(name)
-        guard try await store.deletePartner(id: partner.id, eventSource: TrackingSender.partner(partner).source) else {
+        guard try await partnerRecords.deletePartner(id: partner.id, eventSource: TrackingSender.partner(partner).source) else {
             throw MerchantRegistryError.partnerNotFound(name)
         }
     }
 
     /// Every partner.
     public func partners() async throws -> [Partner] {
-        try await store.partners()
+        try await partnerRecords.partners()
     }
 
     /// The partner `name`.
     public func partner(_ name: String) async throws -> Partner {
-        guard let partner = try await store.partners().first(where: { $0.name == name }) else {
+        guard let partner = try await partnerRecords.partners().first(where: { $0.name == name }) else {
             throw MerchantRegistryError.partnerNotFound(name)
         }
         return partner
@@ -116,19 +116,19 @@ extension MerchantRegistry {
         let partner = try await partner(name)
         let key = MerchantAPIKey(prefix: MerchantAPIKey.partnerPrefix)
         let record = key.record(partner: partner.id, now: now())
-        try await store.addPartnerKey(record)
+        try await partnerRecords.addPartnerKey(record)
         return (record, key.text)
     }
 
     /// The partner's keys, revoked ones included, without their hashes.
     public func partnerKeys(of name: String) async throws -> [PartnerKey] {
-        try await store.partnerKeys(partnerID: try await partner(name).id)
+        try await partnerRecords.partnerKeys(partnerID: try await partner(name).id)
     }
 
     /// Revokes one of the partner's keys.
     public func revokePartnerKey(_ keyID: String, of name: String) async throws {
         let partner = try await partner(name)
-        guard try await store.revokePartnerKey(partnerID: partner.id, keyID: keyID, now: now()) else {
+        guard try await partnerRecords.revokePartnerKey(partnerID: partner.id, keyID: keyID, now: now()) else {
             throw MerchantRegistryError.partnerKeyNotFound(keyID, name)
         }
     }

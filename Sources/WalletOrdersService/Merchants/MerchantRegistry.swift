@@ -6,21 +6,33 @@ import WalletOrdersStore
 /// What operators do to merchants: add them, change their names, order types and limits, suspend and resume them,
 /// set their templates, make and revoke their keys. The command line and the operator's HTTP API both come here.
 public struct MerchantRegistry: Sendable {
-    let store: any OrderStore
+    let merchantRecords: any MerchantStorage
+    let partnerRecords: any PartnerStorage
     /// The order types the service signs, with their templates: a merchant's template is laid over them.
     let orderTypes: [String: OrderTemplate]
     let now: @Sendable () -> Date
 
-    /// A registry over `store` for a service signing `orderTypes` (identifier to template).
-    public init(store: any OrderStore, orderTypes: [String: OrderTemplate], now: @escaping @Sendable () -> Date = Date.init) {
-        self.store = store
+    /// A registry over a store's merchants and partners for a service signing `orderTypes` (identifier to template).
+    public init(
+        merchants: any MerchantStorage,
+        partners: any PartnerStorage,
+        orderTypes: [String: OrderTemplate],
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        merchantRecords = merchants
+        partnerRecords = partners
         self.orderTypes = orderTypes
         self.now = now
     }
 
     /// A registry for `service`'s store and order types.
     public init(service: OrderService) {
-        self.init(store: service.store, orderTypes: service.orderTypes.mapValues(\.template), now: service.now)
+        self.init(
+            merchants: service.store.merchants,
+            partners: service.store.partners,
+            orderTypes: service.orderTypes.mapValues(\.template),
+            now: service.now
+        )
     }
 
     /// Adds a merchant.
@@ -36,7 +48,7 @@ public struct MerchantRegistry: Sendable {
         problems += nameProblems(displayName) + typeProblems(orderTypes) + Self.limitProblems(limits)
         guard problems.isEmpty else { throw MerchantRegistryError.invalid(problems) }
         do {
-            return try await store.createMerchant(
+            return try await merchantRecords.createMerchant(
                 slug: slug,
                 displayName: displayName,
                 orderTypes: orderTypes,
@@ -50,12 +62,12 @@ public struct MerchantRegistry: Sendable {
 
     /// Every merchant.
     public func list() async throws -> [Merchant] {
-        try await store.merchants()
+        try await merchantRecords.merchants()
     }
 
     /// The merchant `slug`.
     public func merchant(_ slug: String) async throws -> Merchant {
-        guard let merchant = try await store.merchants().first(where: { $0.slug == slug }) else {
+        guard let merchant = try await merchantRecords.merchants().first(where: { $0.slug == slug }) else {
             throw MerchantRegistryError.notFound(slug)
         }
         return merchant
@@ -67,7 +79,7 @@ public struct MerchantRegistry: Sendable {
         problems += change.orderTypes.map(typeProblems) ?? []
         problems += change.limits.map(Self.limitProblems) ?? []
         guard problems.isEmpty else { throw MerchantRegistryError.invalid(problems) }
-        guard let merchant = try await store.updateMerchant(slug: slug, change, now: now()) else {
+        guard let merchant = try await merchantRecords.updateMerchant(slug: slug, change, now: now()) else {
             throw MerchantRegistryError.notFound(slug)
         }
         return merchant
@@ -78,19 +90,19 @@ public struct MerchantRegistry: Sendable {
         let merchant = try await merchant(slug)
         let key = MerchantAPIKey()
         let record = key.record(merchant: merchant.id, now: now())
-        try await store.addMerchantKey(record)
+        try await merchantRecords.addMerchantKey(record)
         return (record, key.text)
     }
 
     /// The merchant's keys, revoked ones included, without their hashes.
     public func keys(of slug: String) async throws -> [MerchantKey] {
-        try await store.merchantKeys(merchantID: try await merchant(slug).id)
+        try await merchantRecords.merchantKeys(merchantID: try await merchant(slug).id)
     }
 
     /// Revokes one of the merchant's keys at once (on other instances within a second or so).
     public func revokeKey(_ keyID: String, of slug: String) async throws {
         let merchant = try await merchant(slug)
-        guard try await store.revokeMerchantKey(merchantID: merchant.id, keyID: keyID, now: now()) else {
+        guard try await merchantRecords.revokeMerchantKey(merchantID: merchant.id, keyID: keyID, now: now()) else {
             throw MerchantRegistryError.keyNotFound(keyID, slug)
         }
     }
@@ -109,7 +121,7 @@ public struct MerchantRegistry: Sendable {
         }
         guard problems.isEmpty else { throw MerchantRegistryError.invalid(problems) }
         let template = OrderTemplate(files: files, defaults: defaults)
-        guard let updated = try await store.setMerchantTemplate(slug: slug, template: template.encoded(), now: now()) else {
+        guard let updated = try await merchantRecords.setMerchantTemplate(slug: slug, template: template.encoded(), now: now()) else {
             throw MerchantRegistryError.notFound(slug)
         }
         return updated
@@ -117,7 +129,7 @@ public struct MerchantRegistry: Sendable {
 
     /// Removes the merchant's template: its orders are packaged with their order type's again.
     public func removeTemplate(of slug: String) async throws -> Merchant {
-        guard let updated = try await store.setMerchantTemplate(slug: slug, template: nil, now: now()) else {
+        guard let updated = try await merchantRecords.setMerchantTemplate(slug: slug, template: nil, now: now()) else {
             throw MerchantRegistryError.notFound(slug)
         }
         return updated

@@ -24,18 +24,18 @@ extension OrderService {
                 filter.text = search
             }
         }
-        return (try await store.orders(filter, page: page), named)
+        return (try await store.orders.orders(filter, page: page), named)
     }
 
     /// Everything the console shows of one order; nil when there is no such order.
     public func orderStory(type: String, id: String) async throws -> OrderStory? {
-        guard let order = try await store.order(type: type, id: id) else { return nil }
-        async let versions = store.versions(type: type, id: id)
-        async let registrations = store.registrations(RegistrationFilter(type: type, id: id), limit: 1_000)
-        async let pushes = store.pushes(PushFilter(type: type, id: id), page: PageRequest(limit: OrderStory.rows))
-        async let logs = store.logs(LogFilter(containing: id), page: PageRequest(limit: OrderStory.rows))
-        async let links = store.orderLinks(type: type, id: id)
-        async let deliveries = store.webhookDeliveries(type: type, id: id, limit: OrderStory.rows)
+        guard let order = try await store.orders.order(type: type, id: id) else { return nil }
+        async let versions = store.orders.versions(type: type, id: id)
+        async let registrations = store.registrations.registrations(RegistrationFilter(type: type, id: id), limit: 1_000)
+        async let pushes = store.pushes.pushes(PushFilter(type: type, id: id), page: PageRequest(limit: OrderStory.rows))
+        async let logs = store.logs.logs(LogFilter(containing: id), page: PageRequest(limit: OrderStory.rows))
+        async let links = store.links.orderLinks(type: type, id: id)
+        async let deliveries = store.webhooks.webhookDeliveries(type: type, id: id, limit: OrderStory.rows)
         return OrderStory(
             order: order,
             merchant: try await merchants.merchant(id: order.merchantID),
@@ -60,21 +60,21 @@ extension OrderService {
     public func activity(merchant: Int64?, days: Int) async throws -> StoreActivity {
         let now = now()
         let since = Date(timeIntervalSince1970: TimeInterval(StoreActivity.day(now) - Int64(days - 1)) * 86_400)
-        return try await store.activity(merchant: merchant, since: since, now: now)
+        return try await store.console.activity(merchant: merchant, since: since, now: now)
     }
 
     /// Queues a push to every device registered for an order again (an operator's action); answers how many, nil
     /// when there is no such order.
     public func resendPushes(type: String, id: String) async throws -> Int? {
-        try await store.resendPushes(type: type, id: id, now: now())
+        try await store.registrations.resendPushes(type: type, id: id, now: now())
     }
 
     /// Revokes a link of an order (an operator's action); answers whether there was such a link, unrevoked.
     public func revokeLink(_ linkID: String, type: String, id: String) async throws -> Bool {
-        guard let link = try await store.orderLinks(type: type, id: id).first(where: { $0.id == linkID }) else {
+        guard let link = try await store.links.orderLinks(type: type, id: id).first(where: { $0.id == linkID }) else {
             return false
         }
-        return try await store.revokeOrderLink(id: linkID, merchantID: link.merchantID, type: type, orderID: id, now: now())
+        return try await store.links.revokeOrderLink(id: linkID, merchantID: link.merchantID, type: type, orderID: id, now: now())
     }
 }
 

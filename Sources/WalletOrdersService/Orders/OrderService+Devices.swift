@@ -43,7 +43,7 @@ extension OrderService {
             )
         }
         do {
-            return try await store.register(
+            return try await store.registrations.register(
                 device: device,
                 type: type,
                 id: id,
@@ -71,13 +71,13 @@ extension OrderService {
     public func unregister(device: String, type: String, id: String, token: String?) async throws {
         try await priority.device {
             _ = try await authorize(type: type, id: id, token: token)
-            try await store.unregister(device: device, type: type, id: id, now: now())
+            try await store.registrations.unregister(device: device, type: type, id: id, now: now())
         }
     }
 
     /// The device's orders of `type` changed since `tag`; nil when it is registered for none.
     public func changedOrders(device: String, type: String, since tag: Int64?) async throws -> ChangedOrders? {
-        try await priority.device { try await store.changedOrders(device: device, type: type, since: tag) }
+        try await priority.device { try await store.registrations.changedOrders(device: device, type: type, since: tag) }
     }
 
     /// What a device holding the order's authentication token gets: "not modified" when `condition` says it holds
@@ -116,7 +116,7 @@ extension OrderService {
         counters.fetchReadStore()
         let fetched: FetchedOrder?
         do {
-            fetched = try await store.orderForFetch(type: type, id: id)
+            fetched = try await store.orders.orderForFetch(type: type, id: id)
         } catch StoreError.unavailable(let reason) {
             // The database is out of reach: a device is better served the version this instance last knew than an
             // error (Wallet asks again with the next push); once the store answers, the cache is cleared.
@@ -155,7 +155,7 @@ extension OrderService {
         }
         if !kept.isEmpty {
             do {
-                let outcome = try await store.appendLogs(
+                let outcome = try await store.logs.appendLogs(
                     kept,
                     merchants: try await merchantsNamed(in: kept),
                     remoteAddress: remoteAddress,
@@ -200,7 +200,7 @@ extension OrderService {
     /// The order's head when `token` is its authentication token. Unknown orders and wrong tokens are refused
     /// alike, so a device cannot learn which orders exist.
     func authorize(type: String, id: String, token: String?) async throws -> OrderHead {
-        try Self.check(token, try await store.orderHead(type: type, id: id))
+        try Self.check(token, try await store.orders.orderHead(type: type, id: id))
     }
 
     static func check(_ token: String?, _ head: OrderHead?) throws -> OrderHead {

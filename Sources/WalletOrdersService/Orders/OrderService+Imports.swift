@@ -43,7 +43,7 @@ extension OrderService {
         let assets = input.assets ?? [:]
         // A new order (every line of a first import) is created at once, without reading it whole first. The order
         // may be created or updated by another write between the tries: then the other one fits.
-        var exists = try await store.orderHead(type: type.identifier, id: id) != nil
+        var exists = try await store.orders.orderHead(type: type.identifier, id: id) != nil
         for attempt in 1...3 {
             if exists {
                 do {
@@ -189,7 +189,7 @@ extension OrderService {
             let page = try await orders(OrderFilter(type: type), page: PageRequest(limit: pageSize, before: cursor), for: merchant)
             for summary in page.records {
                 // An order is never deleted, but it is read again here: another merchant's is never exported.
-                guard let current = try await store.currentOrder(type: summary.orderTypeIdentifier, id: summary.orderIdentifier),
+                guard let current = try await store.orders.currentOrder(type: summary.orderTypeIdentifier, id: summary.orderIdentifier),
                     current.order.merchantID == merchant.id
                 else { continue }
                 var fields = current.order.document.fields

@@ -22,7 +22,7 @@ extension OrderService {
         }
         // The identifier, namespaced, is the merchant's own: no other merchant's order can be named.
         let walletID = try await owned(id, by: merchant)
-        guard try await store.orderHead(type: type, id: walletID) != nil else { throw OrderServiceError.orderNotFound }
+        guard try await store.orders.orderHead(type: type, id: walletID) != nil else { throw OrderServiceError.orderNotFound }
         let (linkID, reference) = OrderLinks.make()
         let time = now()
         let link = OrderLink(
@@ -36,7 +36,7 @@ extension OrderService {
             expiresAt: time.addingTimeInterval(TimeInterval(lifetime))
         )
         do {
-            try await store.addOrderLink(link, maxLive: OrderLinks.maxLivePerOrder)
+            try await store.links.addOrderLink(link, maxLive: OrderLinks.maxLivePerOrder)
         } catch StoreError.tooManyLinks {
             throw OrderServiceError.tooManyLinks(limit: OrderLinks.maxLivePerOrder)
         }
@@ -51,7 +51,7 @@ extension OrderService {
     /// Revokes one of the links of `merchant`'s order.
     public func revokeLink(_ linkID: String, type: String, id: String, for merchant: Merchant) async throws {
         let walletID = try await owned(id, by: merchant)
-        guard try await store.revokeOrderLink(id: linkID, merchantID: merchant.id, type: type, orderID: walletID, now: now()) else {
+        guard try await store.links.revokeOrderLink(id: linkID, merchantID: merchant.id, type: type, orderID: walletID, now: now()) else {
             throw OrderServiceError.linkNotFound
         }
     }
@@ -65,8 +65,8 @@ extension OrderService {
         let (hash, client, time) = (OrderLinks.hash(reference), ConstantTime.digest(client ?? ""), now())
         let use = try await priority.device {
             taking
-                ? try await store.useOrderLink(hash: hash, client: client, now: time, grace: OrderLinks.grace)
-                : try await store.peekOrderLink(hash: hash, client: client, now: time, grace: OrderLinks.grace)
+                ? try await store.links.useOrderLink(hash: hash, client: client, now: time, grace: OrderLinks.grace)
+                : try await store.links.peekOrderLink(hash: hash, client: client, now: time, grace: OrderLinks.grace)
         }
         guard let use else { throw OrderServiceError.linkNotFound }
         let package = try await priority.device {

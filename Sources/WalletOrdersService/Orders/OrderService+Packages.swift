@@ -26,7 +26,7 @@ extension OrderService {
             cache?.fill(type: type, id: id, head: fetched.head, package: package, ticket: ticket)
             return FetchedPackage(head: fetched.head, package: package)
         }
-        guard let orderType = orderTypes[type], let current = try await store.currentOrder(type: type, id: id) else {
+        guard let orderType = orderTypes[type], let current = try await store.orders.currentOrder(type: type, id: id) else {
             throw OrderServiceError.orderNotFound
         }
         let template = try await merchants.template(for: current.order.merchantID, of: orderType)
@@ -57,7 +57,7 @@ extension OrderService {
         let package = ByteBuffer(bytes: built.data)
         let saved: Bool
         do {
-            saved = try await store.savePackage(
+            saved = try await store.orders.savePackage(
                 type: type.identifier,
                 id: order.orderIdentifier,
                 version: order.version,

@@ -25,10 +25,10 @@ extension OrderService {
         -> (order: StoredOrder, registrations: Int)
     {
         let id = try await owned(id, by: merchant)
-        guard let order = try await store.order(type: type, id: id), order.merchantID == merchant.id else {
+        guard let order = try await store.orders.order(type: type, id: id), order.merchantID == merchant.id else {
             throw OrderServiceError.orderNotFound
         }
-        return (order, try await store.registrationCount(type: type, id: id))
+        return (order, try await store.registrations.registrationCount(type: type, id: id))
     }
 
     /// The signed package of the current version of `merchant`'s order, with the head it belongs to.
@@ -45,7 +45,7 @@ extension OrderService {
         }
         let ticket = cache?.ticket()
         counters.fetchReadStore()
-        guard let fetched = try await store.orderForFetch(type: type, id: id) else { throw OrderServiceError.orderNotFound }
+        guard let fetched = try await store.orders.orderForFetch(type: type, id: id) else { throw OrderServiceError.orderNotFound }
         return try await complete(fetched, type: type, id: id, ticket: ticket)
     }
 
@@ -53,12 +53,12 @@ extension OrderService {
     public func orders(_ filter: OrderFilter, page: PageRequest, for merchant: Merchant) async throws -> Page<OrderSummary> {
         var filter = filter
         filter.merchant = merchant.id
-        return try await store.orders(filter, page: page)
+        return try await store.orders.orders(filter, page: page)
     }
 
     /// Every order newest first, whoever's: for admins.
     public func orders(_ filter: OrderFilter, page: PageRequest) async throws -> Page<OrderSummary> {
-        try await store.orders(filter, page: page)
+        try await store.orders.orders(filter, page: page)
     }
 
     /// `merchant`'s orders with its own order number `orderNumber`, newest first: what a checkout that knows only
@@ -70,13 +70,13 @@ extension OrderService {
     ) async throws
         -> [StoredOrder]
     {
-        let summaries = try await store.orders(
+        let summaries = try await store.orders.orders(
             OrderFilter(merchant: merchant.id, orderNumber: orderNumber),
             page: PageRequest(limit: limit)
         ).records
         var orders: [StoredOrder] = []
         for summary in summaries {
-            if let order = try await store.order(type: summary.orderTypeIdentifier, id: summary.orderIdentifier),
+            if let order = try await store.orders.order(type: summary.orderTypeIdentifier, id: summary.orderIdentifier),
                 order.merchantID == merchant.id
             {
                 orders.append(order)
@@ -94,10 +94,10 @@ extension OrderService {
         -> [Registration]
     {
         let id = try await owned(id, by: merchant)
-        guard let order = try await store.order(type: type, id: id), order.merchantID == merchant.id else {
+        guard let order = try await store.orders.order(type: type, id: id), order.merchantID == merchant.id else {
             throw OrderServiceError.orderNotFound
         }
-        return try await store.registrations(RegistrationFilter(type: type, id: id), limit: Self.maxRegistrationsListed)
+        return try await store.registrations.registrations(RegistrationFilter(type: type, id: id), limit: Self.maxRegistrationsListed)
     }
 
     /// Every registration of one order is listed; an order followed by more devices than this is not a real one.

@@ -23,7 +23,7 @@ extension OrderService {
         let parcels = Self.parcels(in: new.document)
         do {
             let ticket = cache?.ticket()
-            let order = try await store.createOrder(
+            let order = try await store.orders.createOrder(
                 OrderWrite(
                     orderTypeIdentifier: type,
                     orderIdentifier: id,
@@ -311,7 +311,7 @@ extension OrderService {
         for attempt in 0..<Self.maxWriteAttempts {
             if attempt > 0 { try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 << min(attempt, 5))))) }
             // Another merchant's order is refused exactly as a missing one is.
-            guard let current = try await store.currentOrder(type: type, id: id), current.order.merchantID == merchant.id
+            guard let current = try await store.orders.currentOrder(type: type, id: id), current.order.merchantID == merchant.id
             else { throw OrderServiceError.orderNotFound }
             let previous = current.order
             let revision = try await change(previous.document, current.assets)
@@ -358,7 +358,7 @@ extension OrderService {
             )
             do {
                 let ticket = cache?.ticket()
-                let update = try await store.updateOrder(write, expectedVersion: previous.version, now: now)
+                let update = try await store.orders.updateOrder(write, expectedVersion: previous.version, now: now)
                 // Before answering, so a fetch after the answer finds this version here (see `FetchCache`).
                 cache?.written(
                     type: type,

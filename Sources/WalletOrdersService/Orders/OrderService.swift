@@ -12,7 +12,7 @@ import WalletOrdersStore
 ///
 /// The operations live by concern in `OrderService+Writes`, `+Reads`, `+Devices`, `+Packages` and `+Admin`.
 public struct OrderService: Sendable {
-    let store: any OrderStore
+    let store: StoreCapabilities
     public let orderTypes: [String: OrderType]
     /// Each order's `webServiceURL`.
     public let webServiceURL: String
@@ -49,10 +49,10 @@ public struct OrderService: Sendable {
     /// enough to act on `/healthz` before writes fail.
     public static let defaultMinFreeDiskBytes = 64 << 20
 
-    /// A service over `store`, with a fetch cache of `cacheCapacity` bytes (0: none). `merchantKeys` (the
+    /// A service over `store` (`StoreCapabilities(store)` for every capability of one), with a fetch cache of `cacheCapacity` bytes (0: none). `merchantKeys` (the
     /// configuration's) speak for the default merchant beside the keys stored for it.
     public init(
-        store: any OrderStore,
+        store: StoreCapabilities,
         orderTypes: [OrderType],
         webServiceURL: String,
         now: @escaping @Sendable () -> Date = Date.init,
@@ -73,13 +73,19 @@ public struct OrderService: Sendable {
         self.webServiceURL = webServiceURL
         self.now = now
         self.counters = counters
-        let merchants = MerchantDirectory(store: store, configuredKeys: merchantKeys, now: now)
+        let merchants = MerchantDirectory(
+            merchants: store.merchants,
+            partners: store.partners,
+            lifecycle: store.lifecycle,
+            configuredKeys: merchantKeys,
+            now: now
+        )
         self.merchants = merchants
         // Lives as long as the store, as the cache's task below does.
         Task { await merchants.watch() }
         if cacheCapacity > 0 {
             let cache = FetchCache(capacity: cacheCapacity)
-            let events = store.events()
+            let events = store.lifecycle.events()
             // Lives as long as the store: its event stream ends when the store closes. The cache stays off until
             // the stream's first `resync`.
             Task { for await event in events { cache.apply(event) } }

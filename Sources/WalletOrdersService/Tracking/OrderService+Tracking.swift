@@ -50,7 +50,7 @@ extension OrderService {
             }
         }
         let records = try fresh.map { try Self.record($0.event, from: sender) }
-        let states = try await store.receiveTrackingEvents(records, now: now)
+        let states = try await store.tracking.receiveTrackingEvents(records, now: now)
         var taken: [(index: Int, event: TrackingEvent)] = []
         for (sent, state) in zip(fresh, states) {
             // A `received` event was taken before by a request that stopped before it said what became of it.
@@ -86,7 +86,7 @@ extension OrderService {
         for sender in [TrackingSender.merchant(merchant)] + (try await merchants.partners(of: merchant.id)).map(TrackingSender.partner) {
             senders[sender.source] = sender
         }
-        let waiting = try await store.waitingTrackingEvents(trackingNumbers: numbers, sources: Array(senders.keys))
+        let waiting = try await store.tracking.waitingTrackingEvents(trackingNumbers: numbers, sources: Array(senders.keys))
         let decoder = JSONDecoder()
         let now = now()
         var usable: [String: [TrackingEvent]] = [:]
@@ -101,7 +101,7 @@ extension OrderService {
                 unusable.append((record.source, record.id, .stale))
             }
         }
-        try await store.settleTrackingEvents(unusable)
+        try await store.tracking.settleTrackingEvents(unusable)
         for (source, events) in usable {
             guard let sender = senders[source] else { continue }
             _ = try await apply(events, from: sender, forgettingRefused: false)
@@ -126,7 +126,7 @@ extension OrderService {
     ) async throws -> [TrackingEventResult] {
         guard !events.isEmpty else { return [] }
         let numbers = Array(Set(events.map(\.trackingNumber)))
-        let tracked = try await store.trackedFulfillments(trackingNumbers: numbers, merchantIDs: sender.merchantIDs)
+        let tracked = try await store.tracking.trackedFulfillments(trackingNumbers: numbers, merchantIDs: sender.merchantIDs)
         var byNumber: [String: [TrackedFulfillment]] = [:]
         for fulfillment in tracked { byNumber[fulfillment.parcel.trackingNumber, default: []].append(fulfillment) }
         // A suspended merchant's orders are changed by no one but an operator until it is resumed.
@@ -176,7 +176,7 @@ extension OrderService {
         // among it (each is `received` or `pending` now), the sender's others take room first.
         let pending = outcomes.indices.filter { outcomes[$0] == .pending }
         if !pending.isEmpty {
-            let others = max(0, try await store.waitingTrackingEventCount(source: sender.source) - events.count)
+            let others = max(0, try await store.tracking.waitingTrackingEventCount(source: sender.source) - events.count)
             for index in pending.dropFirst(max(0, Self.maxPendingTrackingEvents - others)) {
                 outcomes[index] = .refused([
                     OrderProblem(
@@ -197,8 +197,8 @@ extension OrderService {
             case .refused: refused.append((sender.source, event.id))
             }
         }
-        try await store.settleTrackingEvents(settled)
-        if forgettingRefused { try await store.forgetTrackingEvents(refused) }
+        try await store.tracking.settleTrackingEvents(settled)
+        if forgettingRefused { try await store.tracking.forgetTrackingEvents(refused) }
         var names: [Int64: Merchant] = [:]
         for merchantID in Set(byOrder.keys.map(\.merchantID)) { names[merchantID] = try await merchants.merchant(id: merchantID) }
         return zip(events, outcomes).map { event, outcome in
@@ -238,7 +238,7 @@ extension OrderService {
             ) { document, assets in
                 // Read again on every attempt, after the order: a write that moved a parcel on since moved the order's
                 // version on too, and this attempt's commit then fails and reads again.
-                let parcels = try await store.trackedParcels(type: key.type, id: key.id)
+                let parcels = try await store.tracking.trackedParcels(type: key.type, id: key.id)
                 var changed = document
                 var times: [String: Date] = [:]
                 var took = Set<Int>()

@@ -31,7 +31,7 @@ extension OrderService {
             updatedAt: time
         )
         do {
-            try await store.addWebhookEndpoint(endpoint, maxPerMerchant: Self.maxWebhooksPerMerchant)
+            try await store.webhooks.addWebhookEndpoint(endpoint, maxPerMerchant: Self.maxWebhooksPerMerchant)
         } catch StoreError.tooManyWebhooks {
             throw OrderServiceError.tooManyWebhooks(limit: Self.maxWebhooksPerMerchant)
         }
@@ -40,12 +40,12 @@ extension OrderService {
 
     /// `merchant`'s endpoints, oldest first.
     public func webhooks(for merchant: Merchant) async throws -> [WebhookEndpoint] {
-        try await store.webhookEndpoints(merchantID: merchant.id)
+        try await store.webhooks.webhookEndpoints(merchantID: merchant.id)
     }
 
     /// One of `merchant`'s endpoints.
     public func webhook(_ id: String, for merchant: Merchant) async throws -> WebhookEndpoint {
-        guard let endpoint = try await store.webhookEndpoints(merchantID: merchant.id).first(where: { $0.id == id }) else {
+        guard let endpoint = try await store.webhooks.webhookEndpoints(merchantID: merchant.id).first(where: { $0.id == id }) else {
             throw OrderServiceError.webhookNotFound
         }
         return endpoint
@@ -66,7 +66,7 @@ extension OrderService {
         let chosen = events.map { Self.events($0, problems: &problems) }
         guard problems.isEmpty else { throw OrderServiceError.invalidOrder("the webhook is not valid", problems: problems) }
         let change = WebhookEndpointChange(url: url, events: chosen, enabled: enabled)
-        guard let endpoint = try await store.changeWebhookEndpoint(id: id, merchantID: merchant.id, change, now: now()) else {
+        guard let endpoint = try await store.webhooks.changeWebhookEndpoint(id: id, merchantID: merchant.id, change, now: now()) else {
             throw OrderServiceError.webhookNotFound
         }
         return endpoint
@@ -79,7 +79,7 @@ extension OrderService {
             secret: WebhookSignature.newSecret(),
             previousSecretUntil: time.addingTimeInterval(Self.webhookSecretOverlap)
         )
-        guard let endpoint = try await store.changeWebhookEndpoint(id: id, merchantID: merchant.id, change, now: time) else {
+        guard let endpoint = try await store.webhooks.changeWebhookEndpoint(id: id, merchantID: merchant.id, change, now: time) else {
             throw OrderServiceError.webhookNotFound
         }
         return endpoint
@@ -87,14 +87,14 @@ extension OrderService {
 
     /// Deletes an endpoint and what it was sent.
     public func deleteWebhook(_ id: String, for merchant: Merchant) async throws {
-        guard try await store.deleteWebhookEndpoint(id: id, merchantID: merchant.id) else {
+        guard try await store.webhooks.deleteWebhookEndpoint(id: id, merchantID: merchant.id) else {
             throw OrderServiceError.webhookNotFound
         }
     }
 
     /// An endpoint's deliveries, newest first.
     public func webhookDeliveries(_ id: String, page: PageRequest, for merchant: Merchant) async throws -> Page<WebhookDelivery> {
-        guard let page = try await store.webhookDeliveries(endpointID: id, merchantID: merchant.id, page: page) else {
+        guard let page = try await store.webhooks.webhookDeliveries(endpointID: id, merchantID: merchant.id, page: page) else {
             throw OrderServiceError.webhookNotFound
         }
         return page
@@ -104,7 +104,7 @@ extension OrderService {
     public func redeliver(_ deliveryID: Int64, of id: String, for merchant: Merchant) async throws -> WebhookDelivery {
         let endpoint = try await webhook(id, for: merchant)
         guard endpoint.disabledAt == nil else { throw OrderServiceError.webhookDisabled }
-        guard let delivery = try await store.redeliver(deliveryID: deliveryID, endpointID: id, merchantID: merchant.id, now: now())
+        guard let delivery = try await store.webhooks.redeliver(deliveryID: deliveryID, endpointID: id, merchantID: merchant.id, now: now())
         else { throw OrderServiceError.webhookNotFound }
         return delivery
     }

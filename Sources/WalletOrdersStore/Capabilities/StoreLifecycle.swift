@@ -1,0 +1,29 @@
+import Foundation
+
+/// What every store is beside its records: where it lives, its schema, its health, its clock, the changes it
+/// announces, and its end.
+public protocol StoreLifecycle: Sendable {
+    /// Where the data lives, for people: a file path or `postgres://user@host:port/db` without the password.
+    var location: String { get }
+    /// Applies the migrations not yet applied, in order, and returns their names.
+    func migrate() async throws -> [String]
+    /// The migrations not yet applied, in order.
+    func pendingMigrations() async throws -> [String]
+    /// Throws unless the database takes a write.
+    func checkWritable() async throws
+    /// Whether the database answers a query now.
+    func isReachable() async -> Bool
+    /// The room left on the filesystem holding the database; nil when the database lives elsewhere (PostgreSQL,
+    /// whose server watches its own disk). Cheap: `/healthz` asks on every request.
+    func diskSpace() -> DiskSpace?
+    /// Keeps the query planner's statistics current; cheap when nothing changed. The service calls it from time to time.
+    func optimize() async throws
+    /// The time by the store's clock: the database server's for PostgreSQL, the one clock every instance sharing it
+    /// reads alike; this host's for SQLite, whose instances share the host. See `StoreClock`.
+    func time() async throws -> Date
+    /// Releases connections and background work; the store is unusable afterwards.
+    func close() async
+    /// What changes to watch: pushes queued and order versions written, by this process or (PostgreSQL) any
+    /// other instance. Each call is a new subscription; it ends when the store closes.
+    func events() -> AsyncStream<StoreEvent>
+}

@@ -149,6 +149,7 @@ let package = Package(
                 "WalletOrdersPostgres",
                 "WalletOrdersService",
                 "WalletOrdersAPNS",
+                "WalletOrdersOutbox",
                 "WalletOrdersPush",
                 "WalletOrdersWebhooks",
                 "WalletOrdersHTTP",
@@ -183,12 +184,19 @@ let package = Package(
             name: "WalletOrdersAPNS",
             dependencies: ["WalletOrdersCrypto", "WalletOrdersModel"]
         ),
-        // Telling devices that orders changed: the libcurl HTTP/2 transport and the outbox worker.
+        // The one outbox engine: a worker that claims under leases, renews and hands back its claims, records outcomes
+        // and wakes on the store's events, for any lane (pushes, webhook deliveries). No transport of its own.
+        .target(
+            name: "WalletOrdersOutbox",
+            dependencies: ["WalletOrdersStore", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Telling devices that orders changed: the libcurl HTTP/2 transport and the push lane of the outbox engine.
         .target(
             name: "WalletOrdersPush",
             dependencies: [
                 "CCurl",
                 "WalletOrdersAPNS",
+                "WalletOrdersOutbox",
                 "WalletOrdersCrypto",
                 "WalletOrdersModel",
                 "WalletOrdersStore",
@@ -199,11 +207,12 @@ let package = Package(
         // and the carrier aggregators' webhooks (their payloads and signatures) turned into events. No I/O.
         .target(name: "WalletOrdersTracking", dependencies: ["WalletOrdersModel", "WalletOrdersCrypto"]),
         // Telling merchants what happened: Standard Webhooks signatures, the address policy that keeps deliveries off
-        // private networks, the libcurl transport and the delivery worker.
+        // private networks, the libcurl transport and the delivery lane of the outbox engine.
         .target(
             name: "WalletOrdersWebhooks",
             dependencies: [
                 "CCurl",
+                "WalletOrdersOutbox",
                 "WalletOrdersCrypto",
                 "WalletOrdersModel",
                 "WalletOrdersStore",

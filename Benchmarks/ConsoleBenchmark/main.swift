@@ -35,8 +35,7 @@ for index in 0..<merchants {
         slug: "m\(index)",
         displayName: "Merchant \(index)",
         orderTypes: [],
-        limits: MerchantLimits(),
-        now: first
+        limits: MerchantLimits()
     )
     ids.append(merchant.id)
 }

@@ -33,8 +33,7 @@ for index in 0..<merchants {
         slug: "m\(index)",
         displayName: "Merchant \(index)",
         orderTypes: [],
-        limits: MerchantLimits(),
-        now: created
+        limits: MerchantLimits()
     )
     let key = MerchantAPIKey()
     try await store.addMerchantKey(key.record(merchant: merchant.id, now: created))

@@ -170,7 +170,9 @@ func measureOutbox(_ endpoint: APNSEndpoint) async throws -> (rate: Double, deli
             createdAt: now,
             updatedAt: now,
             assets: nil,
-            package: Data()
+            package: Data(),
+            // An update owes every registered device a push, as the service's updates do.
+            effects: WriteEffects(pushRegisteredDevices: true)
         )
     }
     _ = try await store.createOrder(write(order))
@@ -192,7 +194,7 @@ func measureOutbox(_ endpoint: APNSEndpoint) async throws -> (rate: Double, deli
     )
     let running = Task { await worker.run() }
     let time = try await seconds {
-        _ = try await store.updateOrder(write(order), expectedVersion: 1, now: now)
+        _ = try await store.updateOrder(write(order), expectedVersion: 1)
         worker.wake()
         var total = 0
         for await round in recorded {

@@ -54,8 +54,15 @@ try await store.addWebhookEndpoint(
 
 var start = Date()
 for index in 0..<(events / 2) {
-    _ = try await store.register(device: "d\(index)", type: type, id: "bench-1", pushToken: "aa", now: Date(), maxDevices: nil)
-    try await store.unregister(device: "d\(index)", type: type, id: "bench-1", now: Date())
+    _ = try await store.register(
+        device: "d\(index)",
+        type: type,
+        id: "bench-1",
+        pushToken: "aa",
+        maxDevices: nil,
+        firstDevice: .addedToWallet
+    )
+    try await store.unregister(device: "d\(index)", type: type, id: "bench-1", lastDevice: .removedFromWallet)
 }
 let queueSeconds = Date().timeIntervalSince(start)
 print(

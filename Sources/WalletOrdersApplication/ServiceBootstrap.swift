@@ -21,7 +21,7 @@ public struct ServiceBootstrap: Sendable {
     /// What sends spans to the collector, when `tracingEndpoint` is set.
     public let tracing: (any Service)?
     /// The clock the service, its workers and its provider tokens read: the store's (see `StoreClock`).
-    public let clock: StoreClock
+    public var clock: StoreClock { store.clock }
     /// Lines for the person starting the service (what was set up for development, and how to use it).
     public let notes: [String]
 
@@ -30,8 +30,8 @@ public struct ServiceBootstrap: Sendable {
     /// workers), the store's clock, the push worker and the webhook worker.
     public var services: [any Service] {
         (tracing.map { [$0] } ?? []) + [StoreUpkeepService(store: store), StoreClockService(clock: clock, store: store)]
-            + (pushWorker.map { [PushWorkerService(worker: $0)] } ?? [])
-            + [WebhookWorkerService(worker: webhookWorker)]
+            + (pushWorker.map { [OutboxWorkerService(worker: $0)] } ?? [])
+            + [OutboxWorkerService(worker: webhookWorker)]
     }
 
     /// A ready service for `configuration`; `extraMerchantKeys` speak for the default merchant beside the
@@ -81,7 +81,7 @@ public struct ServiceBootstrap: Sendable {
             throw ConfigurationError(problems.count == 1 ? problems[0] : "\n  " + problems.joined(separator: "\n  "))
         }
         for finding in report.findings where finding.level == .warning { logger.warning("\(finding.message)") }
-        let store = try await StoreFactory.open(configuration.database, logger: logger)
+        let store = try await StoreFactory.open(configuration.database, logger: logger, clock: clock)
         do {
             let applied = try await store.migrate()
             if !applied.isEmpty { logger.info("applied migrations", metadata: ["migrations": "\(applied.joined(separator: ", "))"]) }
@@ -97,7 +97,6 @@ public struct ServiceBootstrap: Sendable {
                 metadata: ["error": "\(error)"]
             )
         }
-        let now: @Sendable () -> Date = { clock.now() }
         var routes: [String: PushRoute] = [:]
         for type in configuration.orderTypes {
             if let credentials = report.apnsCredentials[type.identifier] { routes[type.identifier] = type.pushRoute(credentials) }
@@ -110,7 +109,6 @@ public struct ServiceBootstrap: Sendable {
                 store: store,
                 routes: routes,
                 logger: logger,
-                now: now,
                 onRound: metrics.pushesFinished
             )
         if configuration.webhookAllowPrivate {
@@ -120,7 +118,6 @@ public struct ServiceBootstrap: Sendable {
             store: store,
             transport: CurlWebhookTransport(allowPrivate: configuration.webhookAllowPrivate),
             logger: logger,
-            now: now,
             onOutcomes: metrics.webhooksFinished
         )
         // Last, once nothing else can fail: the tracer is the process's, and made once.
@@ -140,7 +137,6 @@ public struct ServiceBootstrap: Sendable {
                 store: StoreCapabilities(store),
                 orderTypes: report.orderTypes,
                 webServiceURL: configuration.webServiceURL,
-                now: now,
                 counters: metrics.serviceCounters,
                 logLimits: configuration.deviceLogs,
                 merchantKeys: configuration.merchantKeys + extraMerchantKeys,
@@ -153,7 +149,6 @@ public struct ServiceBootstrap: Sendable {
             pushWorker: worker,
             webhookWorker: webhookWorker,
             tracing: tracing,
-            clock: clock,
             notes: notes
         )
     }

@@ -7,7 +7,8 @@ extension PostgresStore {
     /// Nil: the database's disk is the PostgreSQL server's, which watches it itself (and refuses writes when full).
     public func diskSpace() -> DiskSpace? { nil }
 
-    public func stats(now: Date) async throws -> StoreStats {
+    public func stats() async throws -> StoreStats {
+        let now = clock.now()
         func grouped<Key: RawRepresentable<String> & Hashable>(_ query: PostgresQuery) async throws -> [Key: Int] {
             var counts: [Key: Int] = [:]
             for row in try await client.query(query, logger: logger) {

@@ -40,7 +40,7 @@ extension PostgresStore {
         ).map(Self.delivery)
     }
 
-    public func activity(merchant: Int64?, since: Date, now: Date) async throws -> StoreActivity {
+    public func activity(merchant: Int64?, since: Date) async throws -> StoreActivity {
         let start = since.unixSeconds
         // Every statement reads from an index on its time column; a merchant not given folds away.
         func days(_ query: PostgresQuery) async throws -> [Int64: Int] {

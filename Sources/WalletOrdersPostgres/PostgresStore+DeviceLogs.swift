@@ -10,9 +10,9 @@ extension PostgresStore {
         _ messages: [String],
         merchants: [String: Int64],
         remoteAddress: String?,
-        now: Date,
         maxBytes: Int
     ) async throws -> DeviceLogAppend {
+        let now = clock.now()
         guard !messages.isEmpty else { return DeviceLogAppend() }
         let at = now.unixSeconds
         return try await transaction { connection in
@@ -137,8 +137,9 @@ extension PostgresStore {
         Int(try await first(Int64.self, "SELECT value FROM counters WHERE name = 'device_log_bytes'") ?? 0)
     }
 
-    public func pruneLogs(before date: Date) async throws -> Int {
-        try await transaction { connection in
+    public func pruneLogs(olderThan age: TimeInterval) async throws -> Int {
+        let date = clock.now().addingTimeInterval(-age)
+        return try await transaction { connection in
             _ = try await connection.query(
                 "SELECT 1 FROM counters WHERE name = 'device_log_bytes' FOR UPDATE",
                 logger: self.logger

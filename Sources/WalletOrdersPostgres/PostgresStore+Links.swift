@@ -24,47 +24,55 @@ extension PostgresStore {
         guard !rows.isEmpty else { throw StoreError.tooManyLinks }
     }
 
-    public func useOrderLink(hash: Data, client address: String, now: Date, grace: TimeInterval) async throws -> OrderLinkUse? {
-        // One statement for every link, live or not: a refused one costs what a missing one does.
-        // A download served tells the merchant's endpoints (`link.downloaded`) in the same statement.
-        let event = WebhookEvent.linkDownloaded
-        let rows = try await client.query(
-            """
-            WITH used AS (
+    public func useOrderLink(
+        hash: Data,
+        client address: String,
+        grace: TimeInterval,
+        downloaded: @escaping @Sendable (OrderLinkUse) -> WebhookNotice?
+    ) async throws -> OrderLinkUse? {
+        let now = clock.now()
+        let seconds = now.unixSeconds
+        // One statement for every link, live or not: a refused one costs what a missing one does. A download served
+        // queues what `downloaded` makes of it in the same transaction.
+        let used = try await transaction { connection -> (OrderLinkUse, Int)? in
+            let rows = try await connection.query(
+                """
                 UPDATE order_links
-                SET first_used_at = COALESCE(first_used_at, \(now.unixSeconds)), first_user = COALESCE(first_user, \(address)),
+                SET first_used_at = COALESCE(first_used_at, \(seconds)), first_user = COALESCE(first_user, \(address)),
                     downloads = downloads + 1
-                WHERE hash = \(ByteBuffer(bytes: hash)) AND revoked_at IS NULL AND expires_at > \(now.unixSeconds)
+                WHERE hash = \(ByteBuffer(bytes: hash)) AND revoked_at IS NULL AND expires_at > \(seconds)
                   AND (reusable OR first_used_at IS NULL
-                       OR (first_user = \(address) AND first_used_at >= \(now.unixSeconds - Int64(grace))))
+                       OR (first_user = \(address) AND first_used_at >= \(seconds - Int64(grace))))
                 RETURNING id, merchant_id, order_type_identifier, order_identifier, downloads
-            ), hooked AS (
-                INSERT INTO webhook_deliveries (message_id, endpoint_id, event, order_type_identifier, order_identifier,
-                                                detail, occurred_at, status, next_attempt_at, updated_at)
-                SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, \(event.rawValue), u.order_type_identifier,
-                       u.order_identifier, json_build_object('downloads', u.downloads, 'linkId', u.id)::text,
-                       \(now.unixSeconds), 'pending', \(now.unixSeconds), \(now.unixSeconds)
-                FROM webhook_endpoints e JOIN used u ON u.merchant_id = e.merchant_id
-                WHERE e.disabled_at IS NULL AND (e.events & \(event.bit)) <> 0
-                RETURNING 1
+                """,
+                logger: self.logger
+            ).collect()
+            guard let row = rows.first else { return nil }
+            let columns = Columns(row)
+            let use = OrderLinkUse(
+                linkID: try columns["id"],
+                merchantID: try columns["merchant_id"],
+                orderTypeIdentifier: try columns["order_type_identifier"],
+                orderIdentifier: try columns["order_identifier"],
+                downloads: Int(try columns["downloads"] as Int64)
             )
-            SELECT *, (SELECT count(*) FROM hooked) AS webhooks FROM used
-            """,
-            logger: logger
-        )
-        guard let row = rows.first else { return nil }
-        let columns = Columns(row)
-        try await announceWebhooks(Int(try columns["webhooks"] as Int64))
-        return OrderLinkUse(
-            linkID: try columns["id"],
-            merchantID: try columns["merchant_id"],
-            orderTypeIdentifier: try columns["order_type_identifier"],
-            orderIdentifier: try columns["order_identifier"],
-            downloads: Int(try columns["downloads"] as Int64)
-        )
+            let webhooks = try await self.queueWebhooks(
+                connection,
+                downloaded(use).map { [$0] } ?? [],
+                merchant: use.merchantID,
+                type: use.orderTypeIdentifier,
+                id: use.orderIdentifier,
+                now: now
+            )
+            if webhooks > 0 { try await self.notify(connection, .webhooksQueued) }
+            return (use, webhooks)
+        }
+        if let used, used.1 > 0 { hub.publish(.webhooksQueued) }
+        return used?.0
     }
 
-    public func peekOrderLink(hash: Data, client address: String, now: Date, grace: TimeInterval) async throws -> OrderLinkUse? {
+    public func peekOrderLink(hash: Data, client address: String, grace: TimeInterval) async throws -> OrderLinkUse? {
+        let now = clock.now()
         let rows = try await client.query(
             """
             SELECT id, merchant_id, order_type_identifier, order_identifier, downloads FROM order_links
@@ -85,7 +93,8 @@ extension PostgresStore {
         )
     }
 
-    public func revokeOrderLink(id: String, merchantID: Int64, type: String, orderID: String, now: Date) async throws -> Bool {
+    public func revokeOrderLink(id: String, merchantID: Int64, type: String, orderID: String) async throws -> Bool {
+        let now = clock.now()
         let rows = try await client.query(
             """
             UPDATE order_links SET revoked_at = \(now.unixSeconds)
@@ -98,7 +107,8 @@ extension PostgresStore {
         return !rows.isEmpty
     }
 
-    public func pruneOrderLinks(expiredBefore date: Date) async throws -> Int {
+    public func pruneOrderLinks(expiredMoreThan age: TimeInterval) async throws -> Int {
+        let date = clock.now().addingTimeInterval(-age)
         let rows = try await client.query(
             "DELETE FROM order_links WHERE expires_at < \(date.unixSeconds) RETURNING id",
             logger: logger

@@ -12,9 +12,9 @@ extension PostgresStore {
         slug: String,
         displayName: String,
         orderTypes: [String],
-        limits: MerchantLimits,
-        now: Date
+        limits: MerchantLimits
     ) async throws -> Merchant {
+        let now = clock.now()
         let merchant = try await transaction { connection -> Merchant in
             // The default merchant's identifiers are its own; one that already starts with `slug:` would meet the
             // new merchant's.
@@ -49,7 +49,8 @@ extension PostgresStore {
         return merchant
     }
 
-    public func updateMerchant(slug: String, _ change: MerchantChange, now: Date) async throws -> Merchant? {
+    public func updateMerchant(slug: String, _ change: MerchantChange) async throws -> Merchant? {
+        let now = clock.now()
         let merchant = try await transaction { connection -> Merchant? in
             let current = try await connection.query(
                 "SELECT \(unescaped: Self.merchantColumns) FROM merchants WHERE slug = \(slug) FOR UPDATE",
@@ -83,7 +84,8 @@ extension PostgresStore {
             .map(Self.merchant)
     }
 
-    public func setMerchantTemplate(slug: String, template: Data?, now: Date) async throws -> Merchant? {
+    public func setMerchantTemplate(slug: String, template: Data?) async throws -> Merchant? {
+        let now = clock.now()
         let merchant = try await transaction { connection -> Merchant? in
             let rows = try await connection.query(
                 """
@@ -121,8 +123,8 @@ extension PostgresStore {
         try await keys(.merchant, owner: merchantID).map(MerchantKey.init)
     }
 
-    public func revokeMerchantKey(merchantID: Int64, keyID: String, now: Date) async throws -> Bool {
-        try await revokeKey(.merchant, owner: merchantID, keyID: keyID, now: now)
+    public func revokeMerchantKey(merchantID: Int64, keyID: String) async throws -> Bool {
+        try await revokeKey(.merchant, owner: merchantID, keyID: keyID, now: clock.now())
     }
 
     // Merchants' and partners' keys: tables alike but for their owner's column. Their names are the store's own,

@@ -10,17 +10,18 @@ extension PostgresStore {
         let type = order.orderTypeIdentifier
         let id = order.orderIdentifier
         let statement = CreateOrderStatement(order: order, document: Self.text(order.document))
-        let create = { @Sendable (connection: PostgresConnection) async throws -> Int64 in
+        let create = { @Sendable (connection: PostgresConnection) async throws -> CreateOrderStatement.Row in
             guard let row = try await self.rows(statement, on: connection).first else { throw StoreError.orderExists }
             // Run in a transaction whenever the merchant has a maxOrders (see `run`): this undoes the insert.
             guard row.charged else { throw StoreError.quotaExceeded(.maxOrders) }
-            return row.changeTag
+            return row
         }
         // A new order has no files to remove: without any to add, the statement runs alone.
         let files = order.assets?.isEmpty == false ? order.assets : nil
-        let tag = try await run(create, replacingFilesOf: order, with: files)
+        let row = try await run(create, replacingFilesOf: order, with: files)
         hub.publish(.orderChanged(type: type, id: id, version: 1))
-        return StoredOrder(committed: order, changeTag: tag, version: 1)
+        if row.webhooks > 0 { hub.publish(.webhooksQueued) }
+        return StoredOrder(committed: order, changeTag: row.changeTag, version: 1)
     }
 
     public func currentOrder(type: String, id: String) async throws -> CurrentOrder? {
@@ -31,7 +32,8 @@ extension PostgresStore {
         return CurrentOrder(order: try row.order.order(type: type, id: id), assets: assets)
     }
 
-    public func updateOrder(_ order: OrderWrite, expectedVersion: Int, now: Date) async throws -> OrderUpdate {
+    public func updateOrder(_ order: OrderWrite, expectedVersion: Int) async throws -> OrderUpdate {
+        let now = clock.now()
         let type = order.orderTypeIdentifier
         let id = order.orderIdentifier
         let version = expectedVersion + 1

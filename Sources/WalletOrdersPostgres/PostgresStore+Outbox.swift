@@ -5,14 +5,16 @@ import WalletOrdersStore
 /// The push outbox in PostgreSQL, shared by every instance: claims skip rows another instance has locked, and
 /// requeued pushes are inserted afresh so that they never collide with a newer pending push for the same token.
 extension PostgresStore {
-    public func claimDuePushes(types: [String], limit: Int, claim: PushClaim, now: Date) async throws -> [PushJob] {
+    public func claimDuePushes(types: [String], limit: Int, claim: OutboxClaim) async throws -> [PushJob] {
         guard !types.isEmpty, limit > 0 else { return [] }
+        let now = clock.now()
+        let leaseUntil = now.addingTimeInterval(claim.lease).unixSeconds
         let after = claimCursor.withLock { $0.start() }
         let rows = try await inDueOrder { connection in
             try await connection.query(
                 """
                 UPDATE push_outbox SET status = 'sending', attempts = attempts + 1, claimed_by = \(claim.owner),
-                                       lease_until = \(claim.leaseUntil.unixSeconds), updated_at = \(now.unixSeconds)
+                                       lease_until = \(leaseUntil), updated_at = \(now.unixSeconds)
                 WHERE id IN (SELECT id FROM push_outbox
                              WHERE status = 'pending' AND next_attempt_at <= \(now.unixSeconds)
                                AND order_type_identifier = ANY(\(types)::text[])
@@ -35,8 +37,9 @@ extension PostgresStore {
         return try rows.map(Self.job).sorted { $0.id < $1.id }
     }
 
-    public func renewClaims(owner: String, until: Date) async throws -> Int {
-        try await count(
+    public func renewPushClaims(owner: String, lease: TimeInterval) async throws -> Int {
+        let until = clock.now().addingTimeInterval(lease)
+        return try await count(
             """
             WITH renewed AS (
                 UPDATE push_outbox SET lease_until = \(until.unixSeconds)
@@ -46,14 +49,14 @@ extension PostgresStore {
         )
     }
 
-    public func releaseClaims(owner: String) async throws -> Int {
+    public func releasePushClaims(owner: String) async throws -> Int {
         let released = try await requeue(owner: owner, expiredBefore: nil)
         if released > 0 { hub.publish(.pushesQueued) }
         return released
     }
 
-    public func reclaimExpiredClaims(now: Date) async throws -> Int {
-        let reclaimed = try await requeue(owner: nil, expiredBefore: now)
+    public func reclaimExpiredPushClaims() async throws -> Int {
+        let reclaimed = try await requeue(owner: nil, expiredBefore: clock.now())
         if reclaimed > 0 { hub.publish(.pushesQueued) }
         return reclaimed
     }
@@ -76,7 +79,7 @@ extension PostgresStore {
                                              status, attempts, next_attempt_at, last_error, created_at, updated_at,
                                              merchant_id)
                     SELECT order_type_identifier, order_identifier, device_identifier, push_token, 'pending', attempts,
-                           next_attempt_at, last_error, created_at, extract(epoch FROM now())::bigint, merchant_id
+                           next_attempt_at, last_error, created_at, \(self.clock.now().unixSeconds), merchant_id
                     FROM gone
                     ON CONFLICT (order_type_identifier, order_identifier, push_token) WHERE status = 'pending'
                     DO NOTHING
@@ -91,22 +94,29 @@ extension PostgresStore {
         }
     }
 
-    public func finishPushes(_ outcomes: [(PushJob, PushOutcome)], owner: String, now: Date) async throws {
+    public func finishPushes(_ outcomes: [(PushJob, PushOutcome)], owner: String) async throws {
         guard !outcomes.isEmpty else { return }
+        let now = clock.now()
         var delivered: [Int64] = []
         var failed: (ids: [Int64], reasons: [String]) = ([], [])
+        // The notices failed pushes carry, by push.
+        var notices: (ids: [Int64], notices: [WebhookNotice]) = ([], [])
         // `uncounted` is 1 for a push that never reached APNs: its attempt is given back.
         var retried: (ids: [Int64], at: [Int64], reasons: [String], uncounted: [Int64]) = ([], [], [], [])
         var rejected: [(PushJob, String)] = []
         for (job, outcome) in outcomes {
             switch outcome {
             case .delivered: delivered.append(job.id)
-            case .failed(let reason):
+            case .failed(let reason, let notice):
                 failed.ids.append(job.id)
                 failed.reasons.append(reason)
-            case .retry(let at, let reason):
+                if let notice {
+                    notices.ids.append(job.id)
+                    notices.notices.append(notice)
+                }
+            case .retry(let delay, let reason):
                 retried.ids.append(job.id)
-                retried.at.append(at.unixSeconds)
+                retried.at.append(now.addingTimeInterval(delay).unixSeconds)
                 retried.reasons.append(reason)
                 retried.uncounted.append(0)
             case .unsent(let reason):
@@ -114,15 +124,20 @@ extension PostgresStore {
                 retried.at.append(now.unixSeconds)
                 retried.reasons.append(reason)
                 retried.uncounted.append(1)
-            case .tokenRejected(let reason):
+            case .tokenRejected(let reason, let notice):
                 // The push itself fails as any failed push does; its token's other pushes and registrations go below.
                 failed.ids.append(job.id)
                 failed.reasons.append(reason)
+                if let notice {
+                    notices.ids.append(job.id)
+                    notices.notices.append(notice)
+                }
                 rejected.append((job, reason))
             }
         }
         let seconds = now.unixSeconds
-        let pushFailed = WebhookEvent.pushFailed
+        // The pushes that failed, and the notices they carry, for each the merchant the outbox row names.
+        let failing = Self.failedPushes(failed, notices: notices, owner: owner, now: seconds)
         let (finished, failures, retries, rejections) = (delivered, failed, retried, rejected)
         let webhooks = try await transaction { connection -> Int in
             let (delivered, failed, retried, rejected) = (finished, failures, retries, rejections)
@@ -143,31 +158,7 @@ extension PostgresStore {
             }
             var webhooks = 0
             if !failed.ids.isEmpty {
-                // Each push that failed for good tells the merchant's endpoints (`push.failed`).
-                webhooks += try await self.count(
-                    connection,
-                    """
-                    WITH failed AS (
-                        UPDATE push_outbox p SET status = 'failed', last_error = f.reason, updated_at = \(seconds),
-                                                 claimed_by = NULL, lease_until = NULL
-                        FROM unnest(\(failed.ids)::bigint[], \(failed.reasons)::text[]) AS f(id, reason)
-                        WHERE p.id = f.id AND p.claimed_by = \(owner)
-                        RETURNING p.order_type_identifier, p.order_identifier, p.attempts, p.merchant_id, f.reason
-                    ), hooked AS (
-                        INSERT INTO webhook_deliveries (message_id, endpoint_id, event, order_type_identifier,
-                                                        order_identifier, detail, occurred_at, status, next_attempt_at,
-                                                        updated_at)
-                        SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, \(pushFailed.rawValue),
-                               f.order_type_identifier, f.order_identifier,
-                               json_build_object('attempts', f.attempts, 'reason', f.reason)::text,
-                               \(seconds), 'pending', \(seconds), \(seconds)
-                        FROM failed f JOIN webhook_endpoints e ON e.merchant_id = f.merchant_id
-                        WHERE e.disabled_at IS NULL AND (e.events & \(pushFailed.bit)) <> 0
-                        RETURNING 1
-                    )
-                    SELECT count(*) FROM hooked
-                    """
-                )
+                webhooks += try await self.count(connection, failing)
             }
             if !retried.ids.isEmpty {
                 // A new pending row rather than an update: a newer pending push for the same order and token may
@@ -217,6 +208,41 @@ extension PostgresStore {
         }
         if !retried.ids.isEmpty { hub.publish(.pushesQueued) }
         if webhooks > 0 { hub.publish(.webhooksQueued) }
+    }
+
+    /// One statement that fails `failed` pushes still held by `owner` and queues the notices they carry, each for
+    /// the merchant its outbox row names; its row counts the deliveries queued.
+    private static func failedPushes(
+        _ failed: (ids: [Int64], reasons: [String]),
+        notices: (ids: [Int64], notices: [WebhookNotice]),
+        owner: String,
+        now: Int64
+    ) -> PostgresQuery {
+        let rows = """
+            SELECT f.merchant_id, f.order_type_identifier, f.order_identifier, n.event, n.bit, n.detail
+            FROM failed f
+            JOIN unnest($5::bigint[], $6::text[], $7::bigint[], $8::text[]) AS n(id, event, bit, detail) ON n.id = f.id
+            """
+        let sql = """
+            WITH failed AS (
+                UPDATE push_outbox p SET status = 'failed', last_error = f.reason, updated_at = $3,
+                                         claimed_by = NULL, lease_until = NULL
+                FROM unnest($1::bigint[], $2::text[]) AS f(id, reason)
+                WHERE p.id = f.id AND p.claimed_by = $4
+                RETURNING p.id, p.order_type_identifier, p.order_identifier, p.merchant_id
+            ), hooked AS (
+                \(webhookFanOut(from: rows, now: "$3"))
+            )
+            SELECT count(*) FROM hooked
+            """
+        var bindings = PostgresBindings(capacity: 8)
+        bindings.append(failed.ids)
+        bindings.append(failed.reasons)
+        bindings.append(now)
+        bindings.append(owner)
+        bindings.append(notices.ids)
+        bindNotices(notices.notices, to: &bindings)
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
 
     public func nextPushDue(types: [String]) async throws -> Date? {
@@ -287,8 +313,9 @@ extension PostgresStore {
         return PushCounts(byStatus: counts)
     }
 
-    public func prunePushes(finishedBefore date: Date) async throws -> Int {
-        try await count(
+    public func prunePushes(olderThan age: TimeInterval) async throws -> Int {
+        let date = clock.now().addingTimeInterval(-age)
+        return try await count(
             """
             WITH gone AS (
                 DELETE FROM push_outbox WHERE status IN ('delivered', 'failed') AND updated_at < \(date.unixSeconds)

@@ -11,9 +11,9 @@ extension PostgresStore {
         name: String,
         merchantIDs: [Int64],
         provider: String?,
-        providerSecret: String?,
-        now: Date
+        providerSecret: String?
     ) async throws -> Partner {
+        let now = clock.now()
         let merchants = Set(merchantIDs).sorted()
         let partner = try await transaction { connection -> Partner in
             let rows = try await connection.query(
@@ -119,7 +119,7 @@ extension PostgresStore {
         try await keys(.partner, owner: partnerID).map(PartnerKey.init)
     }
 
-    public func revokePartnerKey(partnerID: Int64, keyID: String, now: Date) async throws -> Bool {
-        try await revokeKey(.partner, owner: partnerID, keyID: keyID, now: now)
+    public func revokePartnerKey(partnerID: Int64, keyID: String) async throws -> Bool {
+        try await revokeKey(.partner, owner: partnerID, keyID: keyID, now: clock.now())
     }
 }

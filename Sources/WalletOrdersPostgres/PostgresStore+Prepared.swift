@@ -158,13 +158,21 @@ extension PostgresStore {
     }
 
     /// A merchant's new version in one statement, one round trip and its own transaction: the order's row moved
-    /// on from the version the write read (compare-and-swap), its history row, its package, one pending push per
-    /// registered device, and the notifications every instance listens for. No row comes back, and nothing is
-    /// written, when the order is not at that version.
+    /// on from the version the write read (compare-and-swap), its history row, its package, what it causes (one
+    /// pending push per registered device, webhook notices: `OrderWrite.effects`, through the fan-outs every write
+    /// shares), and the notifications every instance listens for. No row comes back, and nothing is written, when
+    /// the order is not at that version.
     struct CommitVersionStatement: PostgresPreparedStatement {
         static let name = "wallet_orders_commit_version"
         // Data-modifying WITH clauses all run, to completion, whether or not the final SELECT reads them; the
         // inserts take their row from `updated`, so they write only when the swap did.
+        static let notices = PostgresStore.noticeRows(
+            merchant: "$14::bigint",
+            type: "$5::text",
+            id: "$6::text",
+            arrays: ("$15", "$16", "$21"),
+            tables: ["updated"]
+        )
         static let sql = """
             WITH updated AS (
                 UPDATE orders SET document = $1, status = $2, updated_at = $3,
@@ -184,26 +192,12 @@ extension PostgresStore {
                 ON CONFLICT (order_type_identifier, order_identifier) DO UPDATE
                     SET version = excluded.version, data = excluded.data
             ), queued AS (
-                -- A pending push for the same order and token already covers this change.
-                INSERT INTO push_outbox (order_type_identifier, order_identifier, device_identifier, push_token,
-                                         status, attempts, next_attempt_at, created_at, updated_at, merchant_id)
-                SELECT r.order_type_identifier, r.order_identifier, r.device_identifier, r.push_token,
-                       'pending', 0, $9, $9, $9, $14
-                FROM registrations r, updated
-                WHERE r.order_type_identifier = $5 AND r.order_identifier = $6
-                ON CONFLICT (order_type_identifier, order_identifier, push_token) WHERE status = 'pending' DO NOTHING
+                \(PostgresStore.pushFanOut(type: "$5", id: "$6", merchant: "$14", now: "$9", tables: ["updated"], condition: "$20"))
             ), registered AS (
-                SELECT count(*) AS devices FROM registrations
+                SELECT CASE WHEN $20 THEN count(*) ELSE 0 END AS devices FROM registrations
                 WHERE order_type_identifier = $5 AND order_identifier = $6
             ), hooked AS (
-                -- order.updated for every enabled endpoint of the merchant's that listens for it.
-                INSERT INTO webhook_deliveries (message_id, endpoint_id, event, order_type_identifier, order_identifier,
-                                                detail, occurred_at, status, next_attempt_at, updated_at)
-                SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, 'order.updated', $5, $6, $15, $9,
-                       'pending', $9, $9
-                FROM webhook_endpoints e, updated
-                WHERE e.merchant_id = $14 AND e.disabled_at IS NULL AND (e.events & $16) <> 0
-                RETURNING 1
+                \(PostgresStore.webhookFanOut(from: notices, now: "$9"))
             ), hooks AS (
                 SELECT count(*) AS webhooks FROM hooked
             )
@@ -223,7 +217,8 @@ extension PostgresStore {
             let type = order.orderTypeIdentifier
             let id = order.orderIdentifier
             let version = expectedVersion + 1
-            var bindings = PostgresBindings(capacity: 19)
+            let notices = order.effects.webhooks
+            var bindings = PostgresBindings(capacity: 21)
             bindings.append(document)
             bindings.append(order.status.rawValue)
             bindings.append(order.updatedAt.unixSeconds)
@@ -238,11 +233,13 @@ extension PostgresStore {
             bindings.append(PostgresStore.payload(.pushesQueued))
             bindings.append(order.orderNumber)
             bindings.append(order.merchantID)
-            bindings.append(WebhookEvent.detail(["version": .int(Int(version)), "status": .string(order.status.rawValue)]))
-            bindings.append(WebhookEvent.orderUpdated.bit)
+            bindings.append(notices.map(\.event.rawValue))
+            bindings.append(notices.map(\.event.bit))
             bindings.append(PostgresStore.payload(.webhooksQueued))
             bindings.append(order.author.text)
             bindings.append(OrderVersion.storedChanges(order.changes))
+            bindings.append(order.effects.pushRegisteredDevices)
+            bindings.append(notices.map(\.detail))
             return bindings
         }
 
@@ -255,12 +252,19 @@ extension PostgresStore {
         }
     }
 
-    /// A new order's first version: its row, history row and package, and the notification, in one round trip.
-    /// No pushes: no device can have registered for an order that did not exist.
+    /// A new order's first version: its row, history row and package, its webhook notices, and the notifications, in
+    /// one round trip. No pushes: no device can have registered for an order that did not exist.
     struct CreateOrderStatement: PostgresPreparedStatement {
         static let name = "wallet_orders_create_order"
         // As in CommitVersionStatement, the inserts take their row from `created`: nothing is written when the
         // order exists already. The foreign keys are checked at the end of the statement, after the order's row.
+        static let notices = PostgresStore.noticeRows(
+            merchant: "$11::bigint",
+            type: "$1::text",
+            id: "$2::text",
+            arrays: ("$15", "$16", "$17"),
+            tables: ["created"]
+        )
         static let sql = """
             WITH created AS (
                 INSERT INTO orders (order_type_identifier, order_identifier, authentication_token, document, status,
@@ -284,18 +288,23 @@ extension PostgresStore {
                 UPDATE merchants SET orders_stored = orders_stored + 1
                 WHERE id = $11 AND EXISTS (SELECT 1 FROM created) AND ($13::bigint IS NULL OR orders_stored < $13)
                 RETURNING id
+            ), hooked AS (
+                \(PostgresStore.webhookFanOut(from: notices, now: "$7"))
+            ), hooks AS (
+                SELECT count(*) AS webhooks FROM hooked
             )
-            SELECT c.change_tag, pg_notify($9, $10)::text AS changed, (SELECT count(*) FROM charged) AS charged
-            FROM created c
+            SELECT c.change_tag, pg_notify($9, $10)::text AS changed, (SELECT count(*) FROM charged) AS charged,
+                   h.webhooks, CASE WHEN h.webhooks > 0 THEN pg_notify($9, $18)::text END AS hooks
+            FROM created c, hooks h
             """
-        typealias Row = (changeTag: Int64, charged: Bool)
+        typealias Row = (changeTag: Int64, charged: Bool, webhooks: Int)
         let order: OrderWrite
         let document: String
 
         func makeBindings() throws -> PostgresBindings {
             let type = order.orderTypeIdentifier
             let id = order.orderIdentifier
-            var bindings = PostgresBindings(capacity: 14)
+            var bindings = PostgresBindings(capacity: 18)
             bindings.append(type)
             bindings.append(id)
             bindings.append(order.authenticationToken)
@@ -310,12 +319,14 @@ extension PostgresStore {
             bindings.append(order.orderNumber)
             bindings.append(order.limits.maxOrders.map(Int64.init))
             bindings.append(order.author.text)
+            PostgresStore.bindNotices(order.effects.webhooks, to: &bindings)
+            bindings.append(PostgresStore.payload(.webhooksQueued))
             return bindings
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
             let columns = Columns(row)
-            return (try columns["change_tag"], try columns["charged"] as Int64 > 0)
+            return (try columns["change_tag"], try columns["charged"] as Int64 > 0, Int(try columns["webhooks"] as Int64))
         }
     }
 }

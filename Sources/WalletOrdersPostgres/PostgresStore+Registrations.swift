@@ -11,85 +11,96 @@ extension PostgresStore {
         type: String,
         id: String,
         pushToken: String,
-        now: Date,
-        maxDevices: Int?
+        maxDevices: Int?,
+        firstDevice: WebhookNotice?
     )
         async throws -> RegistrationOutcome
     {
         // xmax is 0 on a row this statement inserted, and the updating transaction's id on one it updated. A new
-        // device past the cap selects no row to insert, so nothing comes back.
-        let cap = maxDevices.map(Int64.init)
-        let added = WebhookEvent.orderAddedToWallet
-        // The order's first device puts it in a Wallet: `order.added_to_wallet`, in the same statement. The WITH
-        // clauses see the registrations as they were before it, so "no other device" is read as it should be.
-        let rows = try await client.query(
-            """
+        // device past the cap selects no row to insert, so nothing comes back. The order's first device queues
+        // `firstDevice` in the same statement; the WITH clauses see the registrations as they were before it, so "no
+        // other device" is read as it should be.
+        let notices = Self.noticeRows(
+            merchant: "o.merchant_id",
+            type: "$2",
+            id: "$3",
+            arrays: ("$7", "$8", "$9"),
+            tables: ["orders o"],
+            condition: """
+                o.order_type_identifier = $2 AND o.order_identifier = $3 AND EXISTS (SELECT 1 FROM registered WHERE inserted)
+                  AND NOT EXISTS (SELECT 1 FROM registrations WHERE order_type_identifier = $2 AND order_identifier = $3
+                                  AND device_identifier <> $1)
+                """
+        )
+        let sql = """
             WITH registered AS (
                 INSERT INTO registrations AS r (device_identifier, order_type_identifier, order_identifier, push_token,
                                                 created_at, updated_at)
-                SELECT \(device), \(type), \(id), \(pushToken), \(now.unixSeconds), \(now.unixSeconds)
-                WHERE \(cap)::bigint IS NULL
-                   OR EXISTS (SELECT 1 FROM registrations WHERE device_identifier = \(device)
-                              AND order_type_identifier = \(type) AND order_identifier = \(id))
-                   OR (SELECT count(*) FROM registrations WHERE order_type_identifier = \(type) AND order_identifier = \(id))
-                      < \(cap)::bigint
+                SELECT $1, $2, $3, $4, $5, $5
+                WHERE $6::bigint IS NULL
+                   OR EXISTS (SELECT 1 FROM registrations WHERE device_identifier = $1
+                              AND order_type_identifier = $2 AND order_identifier = $3)
+                   OR (SELECT count(*) FROM registrations WHERE order_type_identifier = $2 AND order_identifier = $3)
+                      < $6::bigint
                 ON CONFLICT (device_identifier, order_type_identifier, order_identifier) DO UPDATE
                     SET push_token = excluded.push_token,
                         updated_at = CASE WHEN r.push_token = excluded.push_token THEN r.updated_at ELSE excluded.updated_at END
                 RETURNING (xmax = 0) AS inserted
             ), added AS (
-                UPDATE orders SET first_registered_at = \(now.unixSeconds)
-                WHERE order_type_identifier = \(type) AND order_identifier = \(id) AND first_registered_at IS NULL
+                UPDATE orders SET first_registered_at = $5
+                WHERE order_type_identifier = $2 AND order_identifier = $3 AND first_registered_at IS NULL
                   AND EXISTS (SELECT 1 FROM registered WHERE inserted)
             ), hooked AS (
-                INSERT INTO webhook_deliveries (message_id, endpoint_id, event, order_type_identifier, order_identifier,
-                                                detail, occurred_at, status, next_attempt_at, updated_at)
-                SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, \(added.rawValue), \(type), \(id), '{}',
-                       \(now.unixSeconds), 'pending', \(now.unixSeconds), \(now.unixSeconds)
-                FROM webhook_endpoints e JOIN orders o ON o.merchant_id = e.merchant_id
-                WHERE o.order_type_identifier = \(type) AND o.order_identifier = \(id)
-                  AND e.disabled_at IS NULL AND (e.events & \(added.bit)) <> 0
-                  AND EXISTS (SELECT 1 FROM registered WHERE inserted)
-                  AND NOT EXISTS (SELECT 1 FROM registrations WHERE order_type_identifier = \(type)
-                                  AND order_identifier = \(id) AND device_identifier <> \(device))
-                RETURNING 1
+                \(Self.webhookFanOut(from: notices, now: "$5"))
             )
             SELECT inserted, (SELECT count(*) FROM hooked) AS webhooks FROM registered
-            """,
-            logger: logger
-        )
+            """
+        var bindings = PostgresBindings(capacity: 9)
+        bindings.append(device)
+        bindings.append(type)
+        bindings.append(id)
+        bindings.append(pushToken)
+        bindings.append(clock.now().unixSeconds)
+        bindings.append(maxDevices.map(Int64.init))
+        Self.bindNotices(firstDevice.map { [$0] } ?? [], to: &bindings)
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
         guard let row = rows.first else { throw StoreError.tooManyDevices }
         let columns = Columns(row)
         try await announceWebhooks(Int(try columns["webhooks"] as Int64))
         return try columns["inserted"] as Bool ? .created : .existing
     }
 
-    public func unregister(device: String, type: String, id: String, now: Date) async throws {
-        let removed = WebhookEvent.orderRemovedFromWallet
-        // The order's last device takes it out of every Wallet: `order.removed_from_wallet`, in the same statement.
-        let webhooks = try await count(
-            """
+    public func unregister(device: String, type: String, id: String, lastDevice: WebhookNotice?) async throws {
+        // The order's last device queues `lastDevice` in the same statement.
+        let notices = Self.noticeRows(
+            merchant: "o.merchant_id",
+            type: "$2",
+            id: "$3",
+            arrays: ("$5", "$6", "$7"),
+            tables: ["orders o"],
+            condition: """
+                o.order_type_identifier = $2 AND o.order_identifier = $3 AND EXISTS (SELECT 1 FROM gone)
+                  AND NOT EXISTS (SELECT 1 FROM registrations WHERE order_type_identifier = $2 AND order_identifier = $3
+                                  AND device_identifier <> $1)
+                """
+        )
+        let sql = """
             WITH gone AS (
                 DELETE FROM registrations
-                WHERE device_identifier = \(device) AND order_type_identifier = \(type) AND order_identifier = \(id)
+                WHERE device_identifier = $1 AND order_type_identifier = $2 AND order_identifier = $3
                 RETURNING 1
             ), hooked AS (
-                INSERT INTO webhook_deliveries (message_id, endpoint_id, event, order_type_identifier, order_identifier,
-                                                detail, occurred_at, status, next_attempt_at, updated_at)
-                SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, \(removed.rawValue), \(type), \(id),
-                       '{}', \(now.unixSeconds), 'pending', \(now.unixSeconds), \(now.unixSeconds)
-                FROM webhook_endpoints e JOIN orders o ON o.merchant_id = e.merchant_id
-                WHERE o.order_type_identifier = \(type) AND o.order_identifier = \(id)
-                  AND e.disabled_at IS NULL AND (e.events & \(removed.bit)) <> 0
-                  AND EXISTS (SELECT 1 FROM gone)
-                  AND NOT EXISTS (SELECT 1 FROM registrations WHERE order_type_identifier = \(type)
-                                  AND order_identifier = \(id) AND device_identifier <> \(device))
-                RETURNING 1
+                \(Self.webhookFanOut(from: notices, now: "$4"))
             )
             SELECT count(*) FROM hooked
             """
-        )
-        try await announceWebhooks(webhooks)
+        var bindings = PostgresBindings(capacity: 7)
+        bindings.append(device)
+        bindings.append(type)
+        bindings.append(id)
+        bindings.append(clock.now().unixSeconds)
+        Self.bindNotices(lastDevice.map { [$0] } ?? [], to: &bindings)
+        try await announceWebhooks(try await count(PostgresQuery(unsafeSQL: sql, binds: bindings)))
     }
 
     public func changedOrders(device: String, type: String, since tag: Int64?) async throws -> ChangedOrders? {
@@ -127,7 +138,8 @@ extension PostgresStore {
         )
     }
 
-    public func resendPushes(type: String, id: String, now: Date) async throws -> Int? {
+    public func resendPushes(type: String, id: String) async throws -> Int? {
+        let now = clock.now()
         let queued = try await transaction { connection -> Int? in
             let exists = try await connection.query(
                 """

@@ -76,7 +76,8 @@ extension PostgresStore {
         ).map { try Self.parcel(Columns($0)) }
     }
 
-    public func receiveTrackingEvents(_ events: [TrackingEventRecord], now: Date) async throws -> [TrackingEventState?] {
+    public func receiveTrackingEvents(_ events: [TrackingEventRecord]) async throws -> [TrackingEventState?] {
+        let now = clock.now()
         guard !events.isEmpty else { return [] }
         // One statement: the events that were new come back; the states of the others are read in the same snapshot.
         // The first of two alike in `events` is found by a window, not a scan of the batch per event (quadratic:
@@ -176,8 +177,9 @@ extension PostgresStore {
         try await count("SELECT count(*) FROM tracking_events WHERE source = \(source) AND state IN ('received', 'pending')")
     }
 
-    public func pruneTrackingEvents(receivedBefore date: Date) async throws -> Int {
-        try await count(
+    public func pruneTrackingEvents(olderThan age: TimeInterval) async throws -> Int {
+        let date = clock.now().addingTimeInterval(-age)
+        return try await count(
             "WITH gone AS (DELETE FROM tracking_events WHERE received_at < \(date.unixSeconds) RETURNING 1) SELECT count(*) FROM gone"
         )
     }

@@ -53,20 +53,13 @@ extension PostgresStore {
 
     /// One pending push per device registered for the order; answers how many devices that is.
     func queuePushes(_ connection: PostgresConnection, type: String, id: String, now: Date) async throws -> Int {
-        // A pending push for the same order and token already covers this change: Wallet fetches the newest version.
-        try await connection.query(
-            """
-            INSERT INTO push_outbox (order_type_identifier, order_identifier, device_identifier, push_token, status,
-                                     attempts, next_attempt_at, created_at, updated_at, merchant_id)
-            SELECT r.order_type_identifier, r.order_identifier, r.device_identifier, r.push_token, 'pending', 0,
-                   \(now.unixSeconds), \(now.unixSeconds), \(now.unixSeconds), o.merchant_id
-            FROM registrations r
-            JOIN orders o ON o.order_type_identifier = r.order_type_identifier AND o.order_identifier = r.order_identifier
-            WHERE r.order_type_identifier = \(type) AND r.order_identifier = \(id)
-            ON CONFLICT (order_type_identifier, order_identifier, push_token) WHERE status = 'pending' DO NOTHING
-            """,
-            logger: logger
-        )
+        let merchant = "(SELECT merchant_id FROM orders WHERE order_type_identifier = $1 AND order_identifier = $2)"
+        var bindings = PostgresBindings(capacity: 3)
+        bindings.append(type)
+        bindings.append(id)
+        bindings.append(now.unixSeconds)
+        let sql = Self.pushFanOut(type: "$1", id: "$2", merchant: merchant, now: "$3")
+        try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
         let rows = try await connection.query(
             """
             SELECT count(*) AS devices FROM registrations

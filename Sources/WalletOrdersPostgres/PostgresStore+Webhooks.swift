@@ -34,11 +34,11 @@ extension PostgresStore {
     public func changeWebhookEndpoint(
         id: String,
         merchantID: Int64,
-        _ change: WebhookEndpointChange,
-        now: Date
+        _ change: WebhookEndpointChange
     )
         async throws -> WebhookEndpoint?
     {
+        let now = clock.now()
         let seconds = now.unixSeconds
         let changed = try await transaction { connection -> (WebhookEndpoint, Int)? in
             let rows = try await connection.query(
@@ -94,22 +94,16 @@ extension PostgresStore {
         ) == 1
     }
 
-    public func claimDueDeliveries(limit: Int, claim: PushClaim, now: Date) async throws -> [WebhookJob] {
+    public func claimDueDeliveries(limit: Int, claim: OutboxClaim) async throws -> [WebhookJob] {
         guard limit > 0 else { return [] }
+        let now = clock.now()
         let seconds = now.unixSeconds
-        // A claim whose lease ran out belongs to an instance that died: its deliveries are due again.
-        try await client.query(
-            """
-            UPDATE webhook_deliveries SET status = 'pending', claimed_by = NULL, lease_until = NULL
-            WHERE status = 'sending' AND lease_until < \(seconds)
-            """,
-            logger: logger
-        )
+        let leaseUntil = now.addingTimeInterval(claim.lease).unixSeconds
         return try await client.query(
             """
             WITH claimed AS (
                 UPDATE webhook_deliveries SET status = 'sending', attempts = attempts + 1, claimed_by = \(claim.owner),
-                                              lease_until = \(claim.leaseUntil.unixSeconds), updated_at = \(seconds)
+                                              lease_until = \(leaseUntil), updated_at = \(seconds)
                 WHERE id IN (SELECT id FROM webhook_deliveries
                              WHERE status = 'pending' AND next_attempt_at <= \(seconds)
                                AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE disabled_at IS NULL)
@@ -139,8 +133,9 @@ extension PostgresStore {
         }
     }
 
-    public func finishDeliveries(_ outcomes: [(WebhookJob, WebhookOutcome)], owner: String, now: Date) async throws {
+    public func finishDeliveries(_ outcomes: [(WebhookJob, WebhookOutcome)], owner: String) async throws {
         guard !outcomes.isEmpty else { return }
+        let now = clock.now()
         let seconds = now.unixSeconds
         try await transaction { connection in
             let held = "status = 'sending' AND claimed_by = "
@@ -156,10 +151,11 @@ extension PostgresStore {
                         """,
                         logger: self.logger
                     )
-                case .retry(let at, let code, let error):
+                case .retry(let delay, let code, let error):
+                    let at = now.addingTimeInterval(delay).unixSeconds
                     try await connection.query(
                         """
-                        UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = \(at.unixSeconds),
+                        UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = \(at),
                                                       last_status_code = \(code), last_error = \(error),
                                                       updated_at = \(seconds), claimed_by = NULL, lease_until = NULL
                         WHERE id = \(id) AND \(unescaped: held)\(owner)
@@ -205,8 +201,9 @@ extension PostgresStore {
         )
     }
 
-    public func renewDeliveryClaims(owner: String, until: Date) async throws -> Int {
-        try await count(
+    public func renewDeliveryClaims(owner: String, lease: TimeInterval) async throws -> Int {
+        let until = clock.now().addingTimeInterval(lease)
+        return try await count(
             """
             WITH renewed AS (
                 UPDATE webhook_deliveries SET lease_until = \(until.unixSeconds)
@@ -216,7 +213,7 @@ extension PostgresStore {
         )
     }
 
-    public func releaseDeliveries(owner: String) async throws -> Int {
+    public func releaseDeliveryClaims(owner: String) async throws -> Int {
         let released = try await count(
             """
             WITH released AS (
@@ -230,14 +227,25 @@ extension PostgresStore {
         return released
     }
 
+    public func reclaimExpiredDeliveryClaims() async throws -> Int {
+        let reclaimed = try await count(
+            """
+            WITH reclaimed AS (
+                UPDATE webhook_deliveries SET status = 'pending', claimed_by = NULL, lease_until = NULL
+                WHERE status = 'sending' AND lease_until < \(clock.now().unixSeconds) RETURNING 1)
+            SELECT count(*) FROM reclaimed
+            """
+        )
+        try await announceWebhooks(reclaimed)
+        return reclaimed
+    }
+
     public func nextDeliveryDue() async throws -> Date? {
         try await first(
             Int64?.self,
             """
-            SELECT least((SELECT min(next_attempt_at) FROM webhook_deliveries
-                          WHERE status = 'pending'
-                            AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE disabled_at IS NULL)),
-                         (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'sending'))
+            SELECT min(next_attempt_at) FROM webhook_deliveries
+            WHERE status = 'pending' AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE disabled_at IS NULL)
             """
         )?.map(Date.init(unixSeconds:))
     }
@@ -273,12 +281,11 @@ extension PostgresStore {
     public func redeliver(
         deliveryID: Int64,
         endpointID: String,
-        merchantID: Int64,
-        now: Date
+        merchantID: Int64
     ) async throws
         -> WebhookDelivery?
     {
-        let seconds = now.unixSeconds
+        let seconds = clock.now().unixSeconds
         let rows = try await client.query(
             """
             UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = \(seconds),
@@ -294,8 +301,9 @@ extension PostgresStore {
         return try Self.delivery(row)
     }
 
-    public func pruneDeliveries(finishedBefore date: Date) async throws -> Int {
-        try await count(
+    public func pruneDeliveries(olderThan age: TimeInterval) async throws -> Int {
+        let date = clock.now().addingTimeInterval(-age)
+        return try await count(
             """
             WITH gone AS (
                 DELETE FROM webhook_deliveries

@@ -17,6 +17,8 @@ public final class PostgresStore: OrderStore {
     let logger: Logger
     let hub = StoreEventHub(complete: false)
     let url: PostgresURL
+    /// The database server's clock, carried forward between readings (see `StoreClock`).
+    public let clock: StoreClock
     private let running: Task<Void, Never>
     private let probing: Task<Void, Never>
     private let watching: Task<Void, Never>
@@ -31,10 +33,11 @@ public final class PostgresStore: OrderStore {
     public var location: String { url.description }
 
     /// Connects to the database at `url` with up to `connections` connections for queries (and one more to
-    /// listen for other instances once someone subscribes to `events()`). Call `migrate()` before use and
-    /// `close()` when done.
-    public init(url: PostgresURL, connections: Int = 20, logger: Logger) async {
+    /// listen for other instances once someone subscribes to `events()`), reading times from `clock`. Call
+    /// `migrate()` before use and `close()` when done.
+    public init(url: PostgresURL, connections: Int = 20, logger: Logger, clock: StoreClock = StoreClock()) async {
         self.url = url
+        self.clock = clock
         self.logger = logger
         let pool = PostgresClient(
             configuration: url.clientConfiguration(connections: connections + 1),

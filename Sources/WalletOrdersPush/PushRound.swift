@@ -5,7 +5,7 @@ import WalletOrdersStore
 /// refusals of the provider's credentials, and how long APNs took to answer.
 public struct PushRound: Sendable {
     /// What became of each push of the round, as recorded in the outbox.
-    public var outcomes: [PushOutcome] = []
+    public var outcomes: [(PushJob, PushOutcome)] = []
     /// Each refusal of the provider's credentials (`InvalidProviderToken`, `BadCertificate`…), by order type.
     public var refusedCredentials: [(orderType: String, reason: APNSReason)] = []
     /// For each order type's batch, sent at once, how long until APNs had answered every push of it.

@@ -4,8 +4,9 @@ import WalletOrdersStore
 
 /// Counts for admins, and loading orders in bulk.
 extension SQLiteStore {
-    public func stats(now: Date) async throws -> StoreStats {
-        try await pool.read { db in
+    public func stats() async throws -> StoreStats {
+        let now = clock.now()
+        return try await pool.read { db in
             func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
             func grouped<Key: RawRepresentable<String> & Hashable>(
                 _ sql: String,

@@ -44,7 +44,7 @@ extension SQLiteStore {
         }
     }
 
-    public func activity(merchant: Int64?, since: Date, now: Date) async throws -> StoreActivity {
+    public func activity(merchant: Int64?, since: Date) async throws -> StoreActivity {
         try await pool.read { db in
             let start = since.unixSeconds
             // Every statement reads from an index on its time column; `?2 IS NULL OR …` keeps one statement for all

@@ -9,9 +9,9 @@ extension SQLiteStore {
         _ messages: [String],
         merchants: [String: Int64],
         remoteAddress: String?,
-        now: Date,
         maxBytes: Int
     ) async throws -> DeviceLogAppend {
+        let now = clock.now()
         guard !messages.isEmpty else { return DeviceLogAppend() }
         return try await write { db in
             var outcome = DeviceLogAppend()
@@ -124,8 +124,9 @@ extension SQLiteStore {
         }
     }
 
-    public func pruneLogs(before date: Date) async throws -> Int {
-        try await write { db in
+    public func pruneLogs(olderThan age: TimeInterval) async throws -> Int {
+        let date = clock.now().addingTimeInterval(-age)
+        return try await write { db in
             let sizes = try Int.fetchAll(
                 db,
                 sql: "DELETE FROM device_logs WHERE last_seen_at < ? RETURNING size",

@@ -30,7 +30,13 @@ extension SQLiteStore {
         }
     }
 
-    public func useOrderLink(hash: Data, client: String, now: Date, grace: TimeInterval) async throws -> OrderLinkUse? {
+    public func useOrderLink(
+        hash: Data,
+        client: String,
+        grace: TimeInterval,
+        downloaded: @escaping @Sendable (OrderLinkUse) -> WebhookNotice?
+    ) async throws -> OrderLinkUse? {
+        let now = clock.now()
         let arguments: StatementArguments = ["hash": hash, "client": client, "now": now.unixSeconds, "grace": Int64(grace)]
         // A link that cannot serve is answered from a read, whatever the reason: a refusal costs what a missing
         // link costs, and takes no turn of the one writer. A live one is used in a write, checked again there.
@@ -64,11 +70,10 @@ extension SQLiteStore {
             )
             let webhooks = try Self.queueWebhooks(
                 db,
-                .linkDownloaded,
+                downloaded(use).map { [$0] } ?? [],
                 type: use.orderTypeIdentifier,
                 id: use.orderIdentifier,
                 merchant: use.merchantID,
-                detail: ["linkId": .string(use.linkID), "downloads": .int(Int(use.downloads))],
                 now: now
             )
             return (use, webhooks)
@@ -77,8 +82,10 @@ extension SQLiteStore {
         return used?.0
     }
 
-    public func peekOrderLink(hash: Data, client: String, now: Date, grace: TimeInterval) async throws -> OrderLinkUse? {
-        let arguments: StatementArguments = ["hash": hash, "client": client, "now": now.unixSeconds, "grace": Int64(grace)]
+    public func peekOrderLink(hash: Data, client: String, grace: TimeInterval) async throws -> OrderLinkUse? {
+        let arguments: StatementArguments = [
+            "hash": hash, "client": client, "now": clock.now().unixSeconds, "grace": Int64(grace),
+        ]
         return try await pool.read { db in
             try Row.fetchOne(
                 db.cachedStatement(
@@ -107,8 +114,9 @@ extension SQLiteStore {
         AND (reusable OR first_used_at IS NULL OR (first_user = :client AND first_used_at >= :now - :grace))
         """
 
-    public func revokeOrderLink(id: String, merchantID: Int64, type: String, orderID: String, now: Date) async throws -> Bool {
-        try await write { db in
+    public func revokeOrderLink(id: String, merchantID: Int64, type: String, orderID: String) async throws -> Bool {
+        let now = clock.now()
+        return try await write { db in
             try db.execute(
                 sql: """
                     UPDATE order_links SET revoked_at = ?
@@ -120,8 +128,9 @@ extension SQLiteStore {
         }
     }
 
-    public func pruneOrderLinks(expiredBefore date: Date) async throws -> Int {
-        try await write { db in
+    public func pruneOrderLinks(expiredMoreThan age: TimeInterval) async throws -> Int {
+        let date = clock.now().addingTimeInterval(-age)
+        return try await write { db in
             try db.execute(sql: "DELETE FROM order_links WHERE expires_at < ?", arguments: [date.unixSeconds])
             return db.changesCount
         }

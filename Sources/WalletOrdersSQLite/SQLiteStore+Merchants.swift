@@ -9,9 +9,9 @@ extension SQLiteStore {
         slug: String,
         displayName: String,
         orderTypes: [String],
-        limits: MerchantLimits,
-        now: Date
+        limits: MerchantLimits
     ) async throws -> Merchant {
+        let now = clock.now()
         let merchant = try await write { db in
             // The default merchant's identifiers are its own; one that already starts with `slug:` would meet the
             // new merchant's.
@@ -47,7 +47,8 @@ extension SQLiteStore {
         return merchant
     }
 
-    public func updateMerchant(slug: String, _ change: MerchantChange, now: Date) async throws -> Merchant? {
+    public func updateMerchant(slug: String, _ change: MerchantChange) async throws -> Merchant? {
+        let now = clock.now()
         let merchant = try await write { db -> Merchant? in
             guard let current = try Self.fetchMerchant(db, slug: slug) else { return nil }
             let limits = change.limits ?? current.limits
@@ -76,7 +77,8 @@ extension SQLiteStore {
         }
     }
 
-    public func setMerchantTemplate(slug: String, template: Data?, now: Date) async throws -> Merchant? {
+    public func setMerchantTemplate(slug: String, template: Data?) async throws -> Merchant? {
+        let now = clock.now()
         let merchant = try await write { db -> Merchant? in
             try db.execute(
                 sql: """
@@ -114,8 +116,8 @@ extension SQLiteStore {
         try await keys(.merchant, owner: merchantID).map(MerchantKey.init)
     }
 
-    public func revokeMerchantKey(merchantID: Int64, keyID: String, now: Date) async throws -> Bool {
-        try await revokeKey(.merchant, owner: merchantID, keyID: keyID, now: now)
+    public func revokeMerchantKey(merchantID: Int64, keyID: String) async throws -> Bool {
+        try await revokeKey(.merchant, owner: merchantID, keyID: keyID, now: clock.now())
     }
 
     // Merchants' and partners' keys: tables alike but for their owner's column. Their names are the store's own,

@@ -4,11 +4,14 @@ import WalletOrdersStore
 
 /// The push outbox in SQLite: its one writer serialises claims, so two claims never take the same push.
 extension SQLiteStore {
-    public func claimDuePushes(types: [String], limit: Int, claim: PushClaim, now: Date) async throws -> [PushJob] {
+    public func claimDuePushes(types: [String], limit: Int, claim: OutboxClaim) async throws -> [PushJob] {
         guard !types.isEmpty, limit > 0 else { return [] }
+        let now = clock.now()
         return try await write { db in
             let typeList = databaseQuestionMarks(count: types.count)
-            var arguments: StatementArguments = [claim.owner, claim.leaseUntil.unixSeconds, now.unixSeconds]
+            var arguments: StatementArguments = [
+                claim.owner, now.addingTimeInterval(claim.lease).unixSeconds, now.unixSeconds,
+            ]
             arguments += StatementArguments(types)
             arguments += [limit]
             return try Row.fetchAll(
@@ -27,8 +30,9 @@ extension SQLiteStore {
         }
     }
 
-    public func renewClaims(owner: String, until: Date) async throws -> Int {
-        try await write { db in
+    public func renewPushClaims(owner: String, lease: TimeInterval) async throws -> Int {
+        let until = clock.now().addingTimeInterval(lease)
+        return try await write { db in
             try db.execute(
                 sql: """
                     UPDATE push_outbox SET lease_until = ? WHERE status = 'sending' AND claimed_by = ?
@@ -39,7 +43,7 @@ extension SQLiteStore {
         }
     }
 
-    public func releaseClaims(owner: String) async throws -> Int {
+    public func releasePushClaims(owner: String) async throws -> Int {
         let released = try await write { db in
             try Self.requeue(db, where: "claimed_by = ?", [owner])
         }
@@ -47,7 +51,8 @@ extension SQLiteStore {
         return released
     }
 
-    public func reclaimExpiredClaims(now: Date) async throws -> Int {
+    public func reclaimExpiredPushClaims() async throws -> Int {
+        let now = clock.now()
         let reclaimed = try await write { db in
             try Self.requeue(db, where: "lease_until < ?", [now.unixSeconds])
         }
@@ -70,8 +75,9 @@ extension SQLiteStore {
         return requeued + db.changesCount
     }
 
-    public func finishPushes(_ outcomes: [(PushJob, PushOutcome)], owner: String, now: Date) async throws {
+    public func finishPushes(_ outcomes: [(PushJob, PushOutcome)], owner: String) async throws {
         guard !outcomes.isEmpty else { return }
+        let now = clock.now()
         let seconds = now.unixSeconds
         let (requeued, webhooks) = try await write { db -> (Bool, Int) in
             // Every change is guarded by the claim: a push reclaimed from this owner belongs to someone else now.
@@ -89,14 +95,14 @@ extension SQLiteStore {
                 switch outcome {
                 case .delivered:
                     try delivered.execute(arguments: [seconds, job.id, owner])
-                case .retry(let at, let reason):
+                case .retry(let delay, let reason):
                     try db.execute(
                         sql: """
                             UPDATE OR IGNORE push_outbox SET status = 'pending', next_attempt_at = ?, last_error = ?,
                                                              updated_at = ?, claimed_by = NULL, lease_until = NULL
                             WHERE \(held)
                             """,
-                        arguments: [at.unixSeconds, reason, seconds, job.id, owner]
+                        arguments: [now.addingTimeInterval(delay).unixSeconds, reason, seconds, job.id, owner]
                     )
                     // Still held means a newer pending push for the same order and token exists: it will do.
                     try db.execute(sql: "DELETE FROM push_outbox WHERE \(held)", arguments: [job.id, owner])
@@ -112,16 +118,28 @@ extension SQLiteStore {
                     )
                     try db.execute(sql: "DELETE FROM push_outbox WHERE \(held)", arguments: [job.id, owner])
                     requeued = true
-                case .failed(let reason), .tokenRejected(let reason):
-                    try db.execute(
+                case .failed(let reason, let notice), .tokenRejected(let reason, let notice):
+                    // The merchant the outbox row names is told, as on every engine.
+                    let merchant = try Int64.fetchOne(
+                        db,
                         sql: """
                             UPDATE push_outbox SET status = 'failed', last_error = ?, updated_at = ?, claimed_by = NULL,
                                                    lease_until = NULL
                             WHERE \(held)
+                            RETURNING merchant_id
                             """,
                         arguments: [reason, seconds, job.id, owner]
                     )
-                    if db.changesCount == 1 { webhooks += try Self.queuePushFailed(db, job, reason: reason, now: now) }
+                    if let merchant, let notice {
+                        webhooks += try Self.queueWebhooks(
+                            db,
+                            [notice],
+                            type: job.orderTypeIdentifier,
+                            id: job.orderIdentifier,
+                            merchant: merchant,
+                            now: now
+                        )
+                    }
                     // A token APNs refused fails its other pushes too, and its registrations go.
                     guard case .tokenRejected = outcome else { continue }
                     try db.execute(
@@ -143,19 +161,6 @@ extension SQLiteStore {
         }
         if requeued { hub.publish(.pushesQueued) }
         if webhooks > 0 { hub.publish(.webhooksQueued) }
-    }
-
-    /// Queues `push.failed` for a push that failed for good, with APNs' reason.
-    private static func queuePushFailed(_ db: Database, _ job: PushJob, reason: String, now: Date) throws -> Int {
-        try queueWebhooks(
-            db,
-            .pushFailed,
-            type: job.orderTypeIdentifier,
-            id: job.orderIdentifier,
-            merchant: nil,
-            detail: ["reason": .string(reason), "attempts": .int(Int(job.attempts))],
-            now: now
-        )
     }
 
     public func nextPushDue(types: [String]) async throws -> Date? {
@@ -203,8 +208,9 @@ extension SQLiteStore {
         return PushCounts(byStatus: counts)
     }
 
-    public func prunePushes(finishedBefore date: Date) async throws -> Int {
-        try await write { db in
+    public func prunePushes(olderThan age: TimeInterval) async throws -> Int {
+        let date = clock.now().addingTimeInterval(-age)
+        return try await write { db in
             try db.execute(
                 sql: """
                     DELETE FROM push_outbox WHERE status IN ('delivered', 'failed') AND updated_at < ?

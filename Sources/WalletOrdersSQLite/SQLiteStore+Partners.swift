@@ -10,9 +10,9 @@ extension SQLiteStore {
         name: String,
         merchantIDs: [Int64],
         provider: String?,
-        providerSecret: String?,
-        now: Date
+        providerSecret: String?
     ) async throws -> Partner {
+        let now = clock.now()
         let partner = try await write { db -> Partner in
             let taken = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM partners WHERE name = ?)", arguments: [name])
             guard taken == false else { throw StoreError.partnerExists }
@@ -111,7 +111,7 @@ extension SQLiteStore {
         try await keys(.partner, owner: partnerID).map(PartnerKey.init)
     }
 
-    public func revokePartnerKey(partnerID: Int64, keyID: String, now: Date) async throws -> Bool {
-        try await revokeKey(.partner, owner: partnerID, keyID: keyID, now: now)
+    public func revokePartnerKey(partnerID: Int64, keyID: String) async throws -> Bool {
+        try await revokeKey(.partner, owner: partnerID, keyID: keyID, now: clock.now())
     }
 }

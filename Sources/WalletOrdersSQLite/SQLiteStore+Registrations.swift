@@ -10,11 +10,12 @@ extension SQLiteStore {
         type: String,
         id: String,
         pushToken: String,
-        now: Date,
-        maxDevices: Int?
+        maxDevices: Int?,
+        firstDevice: WebhookNotice?
     )
         async throws -> RegistrationOutcome
     {
+        let now = clock.now()
         let (outcome, webhooks) = try await write { db -> (RegistrationOutcome, Int) in
             let existing = try String.fetchOne(
                 db.cachedStatement(
@@ -60,10 +61,9 @@ extension SQLiteStore {
                     WHERE order_type_identifier = ? AND order_identifier = ? AND first_registered_at IS NULL
                     """
             ).execute(arguments: [now.unixSeconds, type, id])
-            // The order's first device: it is in a Wallet now.
             let webhooks = try Self.queueWebhooks(
                 db,
-                .orderAddedToWallet,
+                firstDevice.map { [$0] } ?? [],
                 type: type,
                 id: id,
                 merchant: nil,
@@ -76,7 +76,8 @@ extension SQLiteStore {
         return outcome
     }
 
-    public func unregister(device: String, type: String, id: String, now: Date) async throws {
+    public func unregister(device: String, type: String, id: String, lastDevice: WebhookNotice?) async throws {
+        let now = clock.now()
         let webhooks = try await write { db -> Int in
             try db.execute(
                 sql: """
@@ -86,10 +87,9 @@ extension SQLiteStore {
                 arguments: [device, type, id]
             )
             guard db.changesCount == 1 else { return 0 }
-            // The order's last device: no Wallet holds it any more.
             return try Self.queueWebhooks(
                 db,
-                .orderRemovedFromWallet,
+                lastDevice.map { [$0] } ?? [],
                 type: type,
                 id: id,
                 merchant: nil,
@@ -153,7 +153,8 @@ extension SQLiteStore {
         }
     }
 
-    public func resendPushes(type: String, id: String, now: Date) async throws -> Int? {
+    public func resendPushes(type: String, id: String) async throws -> Int? {
+        let now = clock.now()
         let queued = try await write { db -> Int? in
             guard let order = try Self.fetchOrderRow(db, type: type, id: id) else { return nil }
             return try Self.queuePushes(db, type: type, id: id, merchant: order.merchantID, now: now)

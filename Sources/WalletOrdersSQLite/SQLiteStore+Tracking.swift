@@ -85,7 +85,8 @@ extension SQLiteStore {
         }
     }
 
-    public func receiveTrackingEvents(_ events: [TrackingEventRecord], now: Date) async throws -> [TrackingEventState?] {
+    public func receiveTrackingEvents(_ events: [TrackingEventRecord]) async throws -> [TrackingEventState?] {
+        let now = clock.now()
         guard !events.isEmpty else { return [] }
         return try await write { db in
             let insert = try db.cachedStatement(
@@ -176,8 +177,9 @@ extension SQLiteStore {
         }
     }
 
-    public func pruneTrackingEvents(receivedBefore date: Date) async throws -> Int {
-        try await write { db in
+    public func pruneTrackingEvents(olderThan age: TimeInterval) async throws -> Int {
+        let date = clock.now().addingTimeInterval(-age)
+        return try await write { db in
             try db.execute(sql: "DELETE FROM tracking_events WHERE received_at < ?", arguments: [date.unixSeconds])
             return db.changesCount
         }

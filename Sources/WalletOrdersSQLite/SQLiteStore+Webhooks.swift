@@ -41,11 +41,11 @@ extension SQLiteStore {
     public func changeWebhookEndpoint(
         id: String,
         merchantID: Int64,
-        _ change: WebhookEndpointChange,
-        now: Date
+        _ change: WebhookEndpointChange
     )
         async throws -> WebhookEndpoint?
     {
+        let now = clock.now()
         let requeued = try await write { db -> (WebhookEndpoint?, Int) in
             guard
                 let current = try Row.fetchOne(
@@ -107,17 +107,10 @@ extension SQLiteStore {
         }
     }
 
-    public func claimDueDeliveries(limit: Int, claim: PushClaim, now: Date) async throws -> [WebhookJob] {
+    public func claimDueDeliveries(limit: Int, claim: OutboxClaim) async throws -> [WebhookJob] {
         guard limit > 0 else { return [] }
+        let now = clock.now()
         return try await write { db in
-            // A claim whose lease ran out belongs to an instance that died: its deliveries are due again.
-            try db.execute(
-                sql: """
-                    UPDATE webhook_deliveries SET status = 'pending', claimed_by = NULL, lease_until = NULL
-                    WHERE status = 'sending' AND lease_until < ?
-                    """,
-                arguments: [now.unixSeconds]
-            )
             let ids = try Int64.fetchAll(
                 db,
                 sql: """
@@ -128,7 +121,7 @@ extension SQLiteStore {
                                  ORDER BY next_attempt_at, id LIMIT ?)
                     RETURNING id
                     """,
-                arguments: [claim.owner, claim.leaseUntil.unixSeconds, now.unixSeconds, limit]
+                arguments: [claim.owner, now.addingTimeInterval(claim.lease).unixSeconds, now.unixSeconds, limit]
             )
             guard !ids.isEmpty else { return [] }
             return try Row.fetchAll(
@@ -157,8 +150,9 @@ extension SQLiteStore {
         }
     }
 
-    public func finishDeliveries(_ outcomes: [(WebhookJob, WebhookOutcome)], owner: String, now: Date) async throws {
+    public func finishDeliveries(_ outcomes: [(WebhookJob, WebhookOutcome)], owner: String) async throws {
         guard !outcomes.isEmpty else { return }
+        let now = clock.now()
         let seconds = now.unixSeconds
         try await write { db in
             let held = "id = ? AND status = 'sending' AND claimed_by = ?"
@@ -174,14 +168,14 @@ extension SQLiteStore {
                             """,
                         arguments: [code, seconds, id, owner]
                     )
-                case .retry(let at, let code, let error):
+                case .retry(let delay, let code, let error):
                     try db.execute(
                         sql: """
                             UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, last_status_code = ?,
                                                           last_error = ?, updated_at = ?, claimed_by = NULL, lease_until = NULL
                             WHERE \(held)
                             """,
-                        arguments: [at.unixSeconds, code, error, seconds, id, owner]
+                        arguments: [now.addingTimeInterval(delay).unixSeconds, code, error, seconds, id, owner]
                     )
                 case .failed(let code, let error, let reason):
                     try db.execute(
@@ -217,8 +211,9 @@ extension SQLiteStore {
         )
     }
 
-    public func renewDeliveryClaims(owner: String, until: Date) async throws -> Int {
-        try await write { db in
+    public func renewDeliveryClaims(owner: String, lease: TimeInterval) async throws -> Int {
+        let until = clock.now().addingTimeInterval(lease)
+        return try await write { db in
             try db.execute(
                 sql: "UPDATE webhook_deliveries SET lease_until = ? WHERE status = 'sending' AND claimed_by = ?",
                 arguments: [until.unixSeconds, owner]
@@ -227,7 +222,7 @@ extension SQLiteStore {
         }
     }
 
-    public func releaseDeliveries(owner: String) async throws -> Int {
+    public func releaseDeliveryClaims(owner: String) async throws -> Int {
         let released = try await write { db in
             try db.execute(
                 sql: """
@@ -243,17 +238,29 @@ extension SQLiteStore {
         return released
     }
 
+    public func reclaimExpiredDeliveryClaims() async throws -> Int {
+        let now = clock.now()
+        let reclaimed = try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE webhook_deliveries SET status = 'pending', claimed_by = NULL, lease_until = NULL
+                    WHERE status = 'sending' AND lease_until < ?
+                    """,
+                arguments: [now.unixSeconds]
+            )
+            return db.changesCount
+        }
+        if reclaimed > 0 { hub.publish(.webhooksQueued) }
+        return reclaimed
+    }
+
     public func nextDeliveryDue() async throws -> Date? {
         try await pool.read { db in
             try Int64.fetchOne(
                 db,
                 sql: """
-                    SELECT MIN(due) FROM (
-                        SELECT MIN(next_attempt_at) AS due FROM webhook_deliveries
-                        WHERE status = 'pending'
-                          AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE disabled_at IS NULL)
-                        UNION ALL
-                        SELECT MIN(lease_until) FROM webhook_deliveries WHERE status = 'sending')
+                    SELECT MIN(next_attempt_at) FROM webhook_deliveries
+                    WHERE status = 'pending' AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE disabled_at IS NULL)
                     """
             ).map(Date.init(unixSeconds:))
         }
@@ -289,11 +296,11 @@ extension SQLiteStore {
     public func redeliver(
         deliveryID: Int64,
         endpointID: String,
-        merchantID: Int64,
-        now: Date
+        merchantID: Int64
     ) async throws
         -> WebhookDelivery?
     {
+        let now = clock.now()
         let delivery = try await write { db -> WebhookDelivery? in
             try Row.fetchOne(
                 db,
@@ -311,8 +318,9 @@ extension SQLiteStore {
         return delivery
     }
 
-    public func pruneDeliveries(finishedBefore date: Date) async throws -> Int {
-        try await write { db in
+    public func pruneDeliveries(olderThan age: TimeInterval) async throws -> Int {
+        let date = clock.now().addingTimeInterval(-age)
+        return try await write { db in
             try db.execute(
                 sql: "DELETE FROM webhook_deliveries WHERE status IN ('delivered', 'failed') AND updated_at < ?",
                 arguments: [date.unixSeconds]
@@ -321,39 +329,42 @@ extension SQLiteStore {
         }
     }
 
-    /// Queues `event` about an order for every enabled endpoint of the order's merchant that listens for it;
-    /// answers how many deliveries were queued. `merchant` nil reads the order's merchant. With `soleDevice`, only when
-    /// no other device is registered for the order (its first device came, or its last one left); that is read only
-    /// when the merchant has an endpoint to tell, so registrations of merchants without one pay nothing for it.
+    /// Queues `notices` about an order for every enabled endpoint of the order's merchant that listens for each;
+    /// answers how many deliveries were queued. The one place this engine stores webhook events. `merchant` nil reads
+    /// the order's merchant. With `soleDevice`, only when no other device is registered for the order (its first
+    /// device came, or its last one left); that is read only when the merchant has an endpoint to tell, so
+    /// registrations of merchants without one pay nothing for it.
     static func queueWebhooks(
         _ db: Database,
-        _ event: WebhookEvent,
+        _ notices: [WebhookNotice],
         type: String,
         id: String,
         merchant: Int64?,
-        detail: [String: JSONValue] = [:],
         soleDevice: String? = nil,
         now: Date
     ) throws -> Int {
-        let text = WebhookEvent.detail(detail)
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO webhook_deliveries (message_id, endpoint_id, event, order_type_identifier, order_identifier,
-                                                detail, occurred_at, status, next_attempt_at, updated_at)
-                SELECT 'msg_' || lower(hex(randomblob(16))), id, :event, :type, :id, :detail, :now, 'pending', :now, :now
-                FROM webhook_endpoints
-                WHERE merchant_id = COALESCE(:merchant, (SELECT merchant_id FROM orders
-                                                         WHERE order_type_identifier = :type AND order_identifier = :id))
-                  AND disabled_at IS NULL AND (events & :bit) <> 0
-                  AND (:device IS NULL OR NOT EXISTS (SELECT 1 FROM registrations
-                                                      WHERE order_type_identifier = :type AND order_identifier = :id
-                                                        AND device_identifier <> :device))
-                """
-        ).execute(arguments: [
-            "event": event.rawValue, "type": type, "id": id, "detail": text, "now": now.unixSeconds,
-            "merchant": merchant, "bit": event.bit, "device": soleDevice,
-        ])
-        return db.changesCount
+        var queued = 0
+        for notice in notices {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO webhook_deliveries (message_id, endpoint_id, event, order_type_identifier, order_identifier,
+                                                    detail, occurred_at, status, next_attempt_at, updated_at)
+                    SELECT 'msg_' || lower(hex(randomblob(16))), id, :event, :type, :id, :detail, :now, 'pending', :now, :now
+                    FROM webhook_endpoints
+                    WHERE merchant_id = COALESCE(:merchant, (SELECT merchant_id FROM orders
+                                                             WHERE order_type_identifier = :type AND order_identifier = :id))
+                      AND disabled_at IS NULL AND (events & :bit) <> 0
+                      AND (:device IS NULL OR NOT EXISTS (SELECT 1 FROM registrations
+                                                          WHERE order_type_identifier = :type AND order_identifier = :id
+                                                            AND device_identifier <> :device))
+                    """
+            ).execute(arguments: [
+                "event": notice.event.rawValue, "type": type, "id": id, "detail": notice.detail, "now": now.unixSeconds,
+                "merchant": merchant, "bit": notice.event.bit, "device": soleDevice,
+            ])
+            queued += db.changesCount
+        }
+        return queued
     }
 
     static func endpoint(_ row: Row) -> WebhookEndpoint {

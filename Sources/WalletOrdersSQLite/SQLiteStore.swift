@@ -23,11 +23,14 @@ public final class SQLiteStore: OrderStore {
     let disk: DiskSpaceProbe
     /// The database file.
     public let path: String
+    /// This host's clock, which every instance on the same file shares (see `StoreClock`).
+    public let clock: StoreClock
 
     public var location: String { path }
 
-    /// Opens (creating if needed) the database at `path`. Call `migrate()` before use.
-    public init(path: String) throws {
+    /// Opens (creating if needed) the database at `path`, reading times from `clock`. Call `migrate()` before use.
+    public init(path: String, clock: StoreClock = StoreClock()) throws {
+        self.clock = clock
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.foreignKeysEnabled = true
@@ -159,7 +162,7 @@ public final class SQLiteStore: OrderStore {
         let type = order.orderTypeIdentifier
         let id = order.orderIdentifier
         let document = Self.text(order.document)
-        let stored = try await write { db in
+        let stored = try await write { db -> (StoredOrder, Int) in
             let tag = try Self.nextChangeTag(db)
             try db.cachedStatement(
                 sql: """
@@ -177,10 +180,19 @@ public final class SQLiteStore: OrderStore {
             try Self.recordVersion(db, order, version: 1)
             try Self.replaceAssets(db, type: type, id: id, assets: order.assets ?? [:])
             try Self.storePackage(db, type: type, id: id, version: 1, data: order.package)
-            return StoredOrder(committed: order, changeTag: tag, version: 1)
+            let webhooks = try Self.queueWebhooks(
+                db,
+                order.effects.webhooks,
+                type: type,
+                id: id,
+                merchant: order.merchantID,
+                now: clock.now()
+            )
+            return (StoredOrder(committed: order, changeTag: tag, version: 1), webhooks)
         }
         hub.publish(.orderChanged(type: type, id: id, version: 1))
-        return stored
+        if stored.1 > 0 { hub.publish(.webhooksQueued) }
+        return stored.0
     }
 
     public func currentOrder(type: String, id: String) async throws -> CurrentOrder? {
@@ -193,7 +205,8 @@ public final class SQLiteStore: OrderStore {
         return CurrentOrder(order: try row.order(type: type, id: id), assets: assets)
     }
 
-    public func updateOrder(_ order: OrderWrite, expectedVersion: Int, now: Date) async throws -> OrderUpdate {
+    public func updateOrder(_ order: OrderWrite, expectedVersion: Int) async throws -> OrderUpdate {
+        let now = clock.now()
         let type = order.orderTypeIdentifier
         let id = order.orderIdentifier
         let version = expectedVersion + 1
@@ -237,14 +250,15 @@ public final class SQLiteStore: OrderStore {
                 try Self.replaceAssets(db, type: type, id: id, assets: assets)
             }
             try Self.storePackage(db, type: type, id: id, version: version, data: order.package)
-            let queued = try Self.queuePushes(db, type: type, id: id, merchant: order.merchantID, now: now)
+            let queued =
+                order.effects.pushRegisteredDevices
+                ? try Self.queuePushes(db, type: type, id: id, merchant: order.merchantID, now: now) : 0
             let webhooks = try Self.queueWebhooks(
                 db,
-                .orderUpdated,
+                order.effects.webhooks,
                 type: type,
                 id: id,
                 merchant: order.merchantID,
-                detail: ["version": .int(Int(version)), "status": .string(order.status.rawValue)],
                 now: now
             )
             let createdAt =

@@ -14,31 +14,37 @@ public enum StoreEngine: String, CaseIterable, Sendable, CustomStringConvertible
 
 /// Fresh, migrated stores for tests: a new SQLite file, or a new database in the shared throwaway PostgreSQL.
 public enum TestStore {
-    /// A fresh store of `engine`, with where it lives (an SQLite path or a `postgres://` URL). SQLite files go in
-    /// `folder`. Close the store when done.
+    /// A fresh store of `engine` reading times from `clock`, with where it lives (an SQLite path or a
+    /// `postgres://` URL). SQLite files go in `folder`. Close the store when done.
     public static func make(
         _ engine: StoreEngine,
-        in folder: TemporaryDirectory
+        in folder: TemporaryDirectory,
+        clock: StoreClock = StoreClock()
     ) async throws
         -> (store: any OrderStore, location: String)
     {
         switch engine {
         case .sqlite:
             let path = folder.path("data/orders.sqlite")
-            let store = try SQLiteStore(path: path)
+            let store = try SQLiteStore(path: path, clock: clock)
             _ = try await store.migrate()
             return (store, path)
         case .postgres:
             let url = try await postgresDatabase()
-            return (await PostgresStore(url: try PostgresURL(url), connections: 4, logger: quietLogger), url)
+            return (await PostgresStore(url: try PostgresURL(url), connections: 4, logger: quietLogger, clock: clock), url)
         }
     }
 
-    /// The store at `location` (from `make`) opened again, as a restarted service would.
-    public static func reopen(_ engine: StoreEngine, at location: String) async throws -> any OrderStore {
+    /// The store at `location` (from `make`) opened again, as a restarted service would, reading times from `clock`.
+    public static func reopen(
+        _ engine: StoreEngine,
+        at location: String,
+        clock: StoreClock = StoreClock()
+    ) async throws -> any OrderStore {
         switch engine {
-        case .sqlite: try SQLiteStore(path: location)
-        case .postgres: await PostgresStore(url: try PostgresURL(location), connections: 4, logger: quietLogger)
+        case .sqlite: try SQLiteStore(path: location, clock: clock)
+        case .postgres:
+            await PostgresStore(url: try PostgresURL(location), connections: 4, logger: quietLogger, clock: clock)
         }
     }
 

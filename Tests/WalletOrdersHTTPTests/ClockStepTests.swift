@@ -11,31 +11,36 @@ import WalletOrdersStore
 import WalletOrdersTesting
 
 /// Issue 31, part 6: two instances on one store, the wall clock of one an hour behind the other's. What the
-/// service writes and compares is read from the store's clock (`StoreClock`), so the instances agree.
+/// service writes and compares is read from the store's clock (`StoreClock`), so the instances agree: each
+/// instance's store owns a clock that starts from its host's wall clock and follows the database's once read.
 @Suite(.timeLimit(.minutes(5))) struct ClockStepTests {
     @Test(arguments: StoreEngine.allCases)
     func twoInstancesAnHourApartKeepUpdatedAtLastModifiedTagsAndClaimsInStep(engine: StoreEngine) async throws {
         let folder = try TemporaryDirectory("clock-step")
-        let (store, _) = try await TestStore.make(engine, in: folder)
+        let right = StoreClock()
+        let behind = StoreClock(wall: { Date().addingTimeInterval(-3_600) })
+        let (first, location) = try await TestStore.make(engine, in: folder, clock: right)
+        let second = try await TestStore.reopen(engine, at: location, clock: behind)
         do {
-            try await Self.check(engine, store)
-            await store.close()
+            try await Self.check(engine, first, second)
+            await first.close()
+            await second.close()
         } catch {
-            await store.close()
+            await first.close()
+            await second.close()
             throw error
         }
     }
 
-    private static func check(_ engine: StoreEngine, _ store: any OrderStore) async throws {
-        let right = StoreClock()
-        let behind = StoreClock(wall: { Date().addingTimeInterval(-3_600) })
+    private static func check(_ engine: StoreEngine, _ first: any OrderStore, _ second: any OrderStore) async throws {
+        let (right, behind) = (first.clock, second.clock)
         #expect(behind.now() < right.now().addingTimeInterval(-3_000), "before reading the store's clock, the wall's")
-        try await right.synchronize(with: store)
-        try await behind.synchronize(with: store)
+        try await right.synchronize(with: first)
+        try await behind.synchronize(with: second)
         #expect(abs(behind.now().timeIntervalSince(right.now())) < 5)
 
-        try await Self.serve(store, clock: right) { a in
-            try await Self.serve(store, clock: behind) { b in
+        try await Self.serve(first) { a in
+            try await Self.serve(second) { b in
                 let order = try await a.createOrder()
                 #expect(try await b.register(order, device: "d1").status == .created)
                 var tag = try #require(try await a.changed(device: "d1").json["lastModified"]?.stringValue)
@@ -73,20 +78,19 @@ import WalletOrdersTesting
                 // A write queues a push for d1: the instance behind finds it due, and the lease it takes holds
                 // for the instance whose clock is right, which does not take it back.
                 _ = try await a.patch(order, .object(["status": .string("completed")]))
-                let claim = PushClaim(owner: "behind", leaseUntil: behind.now().addingTimeInterval(30))
-                let claimed = try await store.claimDuePushes(types: [order.type], limit: 10, claim: claim, now: behind.now())
+                let claim = OutboxClaim(owner: "behind", lease: 30)
+                let claimed = try await second.claimDuePushes(types: [order.type], limit: 10, claim: claim)
                 #expect(claimed.count == 1, "due at once for the instance behind")
-                #expect(try await store.reclaimExpiredClaims(now: right.now()) == 0, "a live claim stays with its instance")
+                #expect(try await first.reclaimExpiredPushClaims() == 0, "a live claim stays with its instance")
                 // Left unrenewed, the claim runs out 30 seconds later for the other instance, not an hour later.
-                #expect(try await store.reclaimExpiredClaims(now: right.now().addingTimeInterval(35)) == 1)
+                #expect(try await first.at(right.now().addingTimeInterval(35)).reclaimExpiredPushClaims() == 1)
             }
         }
     }
 
-    /// Runs `body` against a service on `store` reading `clock`, on a free loopback port.
+    /// Runs `body` against a service on `store` (reading its clock), on a free loopback port.
     private static func serve(
         _ store: any OrderStore,
-        clock: StoreClock,
         _ body: @escaping @Sendable (ServiceHarness.Client) async throws -> Void
     ) async throws {
         let metrics = ServiceMetrics()
@@ -94,7 +98,6 @@ import WalletOrdersTesting
             store: StoreCapabilities(store),
             orderTypes: [try ServiceHarness.orderType()],
             webServiceURL: "https://orders.example.com/wallet",
-            now: { clock.now() },
             counters: metrics.serviceCounters,
             merchantKeys: [ServiceHarness.merchantKey]
         )

@@ -269,7 +269,7 @@ import WalletOrdersTesting
                 let events = (0..<1_000).map { offset in
                     TrackingEventRecord(source: source, id: "kept-\(batch)-\(offset)", trackingNumber: "1Z-\(offset)", body: Data("{}".utf8))
                 }
-                _ = try await client.store.receiveTrackingEvents(events, now: client.service.now())
+                _ = try await client.store.receiveTrackingEvents(events)
             }
             let early = Self.events([
                 ["id": "e1", "trackingNumber": "1Z404", "status": "in_transit", "occurredAt": "2026-11-21T18:00:00Z"]

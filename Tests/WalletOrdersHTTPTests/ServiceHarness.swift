@@ -41,8 +41,10 @@ final class ServiceHarness: Sendable {
     }
 
     private func openStore() async throws -> any OrderStore {
-        if let location = location.withLock({ $0 }) { return try await TestStore.reopen(engine, at: location) }
-        let (store, made) = try await TestStore.make(engine, in: folder)
+        // The store reads the test's clock, and so does the service, which reads the store's.
+        let clock = StoreClock(wall: { [clock] in clock.now })
+        if let location = location.withLock({ $0 }) { return try await TestStore.reopen(engine, at: location, clock: clock) }
+        let (store, made) = try await TestStore.make(engine, in: folder, clock: clock)
         location.withLock { $0 = made }
         return store
     }
@@ -65,13 +67,11 @@ final class ServiceHarness: Sendable {
         _ body: @escaping @Sendable (Client) async throws -> Void
     ) async throws {
         let store = try await openStore()
-        let clock = self.clock
         let metrics = ServiceMetrics()
         let service = OrderService(
             store: StoreCapabilities(store),
             orderTypes: [try Self.orderType()],
             webServiceURL: "https://orders.example.com/wallet",
-            now: { clock.now },
             counters: metrics.serviceCounters,
             logLimits: logLimits,
             merchantKeys: [Self.merchantKey]

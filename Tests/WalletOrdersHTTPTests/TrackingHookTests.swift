@@ -283,7 +283,7 @@ import WalletOrdersTesting
             let records = kept.enumerated().map { index, body in
                 TrackingEventRecord(source: source, id: ["huge", "unreadable"][index], trackingNumber: "1Z777", body: Data(body.utf8))
             }
-            _ = try await client.store.receiveTrackingEvents(records, now: client.service.now())
+            _ = try await client.store.receiveTrackingEvents(records)
 
             let order = try await PartnerTrackingTests.order("1001", tracking: "1Z777", key: acme, client)
             let fulfillment = try await PartnerTrackingTests.fulfillment(client, order)

@@ -88,8 +88,8 @@ final class APNSHarness: Sendable {
                 type: order.orderTypeIdentifier,
                 id: order.orderIdentifier,
                 pushToken: token,
-                now: Date(),
-                maxDevices: nil
+                maxDevices: nil,
+                firstDevice: .addedToWallet
             )
         }
         return order

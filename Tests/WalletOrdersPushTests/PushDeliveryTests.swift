@@ -179,14 +179,14 @@ import WalletOrdersTesting
         harness.apns.set(.fail(status: 503, reason: .serviceUnavailable, times: 100), for: "aa01")
         _ = try await harness.update(order, status: "completed")
         let worker = harness.worker(firstRetryDelay: 0)
-        for _ in 0..<PushWorker.maxAttempts { try await worker.sendDue() }
+        for _ in 0..<PushLane.maxAttempts { try await worker.sendDue() }
         let push = try #require(try await harness.pushes().first)
         #expect(push.status == .failed)
         #expect(push.lastError == "gave up after 8 attempts: ServiceUnavailable")
-        #expect(harness.apns.received.count == PushWorker.maxAttempts)
+        #expect(harness.apns.received.count == PushLane.maxAttempts)
         // With a real first delay, the next attempt is pushed into the future.
         let slow = harness.worker(firstRetryDelay: 60)
-        let delay = slow.backoff(attempt: 3)
+        let delay = slow.lane.backoff(attempt: 3)
         #expect(delay >= 120 && delay <= 240)
     }
 
@@ -200,8 +200,7 @@ import WalletOrdersTesting
         let claimed = try await harness.store.claimDuePushes(
             types: [DevelopmentKeys.orderType],
             limit: 1,
-            claim: PushClaim(owner: "dead-instance", leaseUntil: Date().addingTimeInterval(-1)),
-            now: Date()
+            claim: OutboxClaim(owner: "dead-instance", lease: -1)
         )
         #expect(claimed.count == 1)
 
@@ -238,7 +237,7 @@ import WalletOrdersTesting
         )
         // Before, each round spent an attempt (with no delay between them here), and the eighth failed the pushes.
         do {
-            for _ in 0..<PushWorker.maxAttempts + 2 { try await down.sendDue() }
+            for _ in 0..<PushLane.maxAttempts + 2 { try await down.sendDue() }
         } catch {
             await refused.shutdown()
             throw error

@@ -31,9 +31,9 @@ final class CountingStore: OrderStorage {
         count()
         return try await store.currentOrder(type: type, id: id)
     }
-    func updateOrder(_ order: OrderWrite, expectedVersion: Int, now: Date) async throws -> OrderUpdate {
+    func updateOrder(_ order: OrderWrite, expectedVersion: Int) async throws -> OrderUpdate {
         count()
-        return try await store.updateOrder(order, expectedVersion: expectedVersion, now: now)
+        return try await store.updateOrder(order, expectedVersion: expectedVersion)
     }
     func order(type: String, id: String) async throws -> StoredOrder? {
         count()

@@ -24,7 +24,14 @@ import WalletOrdersTesting
         let orders = (0..<8).map { "C-\($0)" }
         for id in orders {
             _ = try await store.createOrder(Writes.order(id))
-            _ = try await store.register(device: "watcher", type: type, id: id, pushToken: "aa", now: start, maxDevices: nil)
+            _ = try await store.at(start).register(
+                device: "watcher",
+                type: type,
+                id: id,
+                pushToken: "aa",
+                maxDevices: nil,
+                firstDevice: .addedToWallet
+            )
         }
         // Writers on connections of their own, as other instances of the service would be.
         var writers: [any OrderStore] = []

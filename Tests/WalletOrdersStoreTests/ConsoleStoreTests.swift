@@ -39,21 +39,21 @@ import WalletOrdersTesting
             _ = try await store.createOrder(order("A-2", number: "1002", days: 1, status: "completed"))
             _ = try await store.createOrder(order("A-3", number: "A-1", days: 2))
             _ = try await store.createOrder(order("A-4", number: "1004", days: 3))
-            _ = try await store.register(
+            _ = try await store.at(start).register(
                 device: "device-x",
                 type: type,
                 id: "A-2",
                 pushToken: "abcdef0123456789",
-                now: start,
-                maxDevices: nil
+                maxDevices: nil,
+                firstDevice: .addedToWallet
             )
-            _ = try await store.register(
+            _ = try await store.at(start).register(
                 device: "device-y",
                 type: type,
                 id: "A-4",
                 pushToken: "abcdef9999999999",
-                now: start,
-                maxDevices: nil
+                maxDevices: nil,
+                firstDevice: .addedToWallet
             )
 
             #expect(try await ids(store, OrderFilter()) == ["A-4", "A-3", "A-2", "A-1"])
@@ -116,7 +116,7 @@ import WalletOrdersTesting
                 package: first.package,
                 changes: changes
             )
-            _ = try await store.updateOrder(next, expectedVersion: 1, now: start.addingTimeInterval(60))
+            _ = try await store.at(start.addingTimeInterval(60)).updateOrder(next, expectedVersion: 1)
             let versions = try await store.versions(type: type, id: "A-1")
             #expect(versions.map(\.changes) == [nil, changes])
 
@@ -133,7 +133,9 @@ import WalletOrdersTesting
                 ),
                 maxLive: 5
             )
-            _ = try await store.useOrderLink(hash: Data("one".utf8), client: "alice", now: start.addingTimeInterval(5), grace: 30)
+            _ = try await store.at(start.addingTimeInterval(5)).useOrderLink(hash: Data("one".utf8), client: "alice", grace: 30) { use in
+                .linkDownloaded(linkID: use.linkID, downloads: use.downloads)
+            }
             let links = try await store.orderLinks(type: type, id: "A-1")
             #expect(links.map(\.id) == ["lnk_one"])
             #expect(links.first?.downloads == 1)
@@ -152,21 +154,20 @@ import WalletOrdersTesting
             _ = try await store.createOrder(order("A-2", number: "2", days: 1))
             _ = try await store.createOrder(order("A-3", number: "3", days: 1))
             // Two devices for A-1 on different days: it was added on the first.
-            _ = try await store.register(device: "d1", type: type, id: "A-1", pushToken: "t1", now: start, maxDevices: nil)
+            _ = try await store.at(start).register(device: "d1", type: type, id: "A-1", pushToken: "t1", maxDevices: nil, firstDevice: .addedToWallet)
             let later = start.addingTimeInterval(86_400 + 10)
-            _ = try await store.register(device: "d2", type: type, id: "A-1", pushToken: "t2", now: later, maxDevices: nil)
-            try await store.unregister(device: "d1", type: type, id: "A-1", now: later)
-            _ = try await store.update("A-1", at: later, now: later)
-            let claimed = try await store.claimDuePushes(
+            _ = try await store.at(later).register(device: "d2", type: type, id: "A-1", pushToken: "t2", maxDevices: nil, firstDevice: .addedToWallet)
+            try await store.at(later).unregister(device: "d1", type: type, id: "A-1", lastDevice: .removedFromWallet)
+            _ = try await store.at(later).update("A-1", at: later)
+            let claimed = try await store.at(later).claimDuePushes(
                 types: [type],
                 limit: 10,
-                claim: PushClaim(owner: "me", leaseUntil: later.addingTimeInterval(60)),
-                now: later
+                claim: OutboxClaim(owner: "me", lease: 60)
             )
             #expect(claimed.count == 1)
-            try await store.finishPushes(claimed.map { ($0, .delivered) }, owner: "me", now: later.addingTimeInterval(3))
+            try await store.at(later.addingTimeInterval(3)).finishPushes(claimed.map { ($0, .delivered) }, owner: "me")
 
-            let activity = try await store.activity(merchant: nil, since: start, now: later)
+            let activity = try await store.at(later).activity(merchant: nil, since: start)
             #expect(activity.ordersCreated == [day: 1, day + 1: 2])
             #expect(activity.ordersUpdated == [day + 1: 1])
             #expect(activity.ordersAdded == [day: 1], "added when its first device registered, though that one left")
@@ -177,7 +178,7 @@ import WalletOrdersTesting
             #expect(activity.deliverySeconds == [day + 1: [3: 1]])
             #expect(activity.outboxDepth == 0)
 
-            let other = try await store.activity(merchant: Merchant.defaultID + 1, since: start, now: later)
+            let other = try await store.at(later).activity(merchant: Merchant.defaultID + 1, since: start)
             #expect(other == StoreActivity(), "another merchant's charts hold none of these")
         }
     }

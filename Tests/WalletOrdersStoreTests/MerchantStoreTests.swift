@@ -28,7 +28,9 @@ import WalletOrdersTesting
             assets: assets,
             package: base.package,
             merchantID: merchant,
-            limits: limits
+            limits: limits,
+            // An update owes its devices a push, as the service's do.
+            effects: WriteEffects(pushRegisteredDevices: true)
         )
     }
 
@@ -37,21 +39,20 @@ import WalletOrdersTesting
         try await TestStore.with(engine) { store in
             let version = try await store.merchantsVersion()
             #expect(try await store.merchants().map(\.slug) == ["default"], "the migration made the default merchant")
-            let acme = try await store.createMerchant(
+            let acme = try await store.at(start).createMerchant(
                 slug: "acme",
                 displayName: "Acme",
                 orderTypes: [Writes.type],
-                limits: MerchantLimits(requestsPerSecond: 5),
-                now: start
+                limits: MerchantLimits(requestsPerSecond: 5)
             )
             #expect(acme.id != Merchant.defaultID && acme.status == .active && acme.limits.requestsPerSecond == 5)
             #expect(acme.orderTypes == [Writes.type] && acme.usage == MerchantUsage())
             await #expect(throws: StoreError.merchantExists) {
-                try await store.createMerchant(slug: "acme", displayName: "Again", orderTypes: [], limits: MerchantLimits(), now: start)
+                try await store.at(start).createMerchant(slug: "acme", displayName: "Again", orderTypes: [], limits: MerchantLimits())
             }
-            let suspended = try await store.updateMerchant(slug: "acme", MerchantChange(status: .suspended), now: start)
+            let suspended = try await store.at(start).updateMerchant(slug: "acme", MerchantChange(status: .suspended))
             #expect(suspended?.status == .suspended && suspended?.displayName == "Acme" && suspended?.limits.requestsPerSecond == 5)
-            #expect(try await store.updateMerchant(slug: "nobody", MerchantChange(displayName: "x"), now: start) == nil)
+            #expect(try await store.at(start).updateMerchant(slug: "nobody", MerchantChange(displayName: "x")) == nil)
 
             _ = try await store.createOrder(order("acme:1", merchant: acme.id, assets: ["photo.png": Data(count: 100)], number: "N-1"))
             _ = try await store.createOrder(order("acme:2", merchant: acme.id, number: "N-1"))
@@ -72,16 +73,16 @@ import WalletOrdersTesting
         try await TestStore.with(engine) { store in
             _ = try await store.createOrder(order("shop:42", merchant: Merchant.defaultID))
             await #expect(throws: StoreError.merchantExists) {
-                try await store.createMerchant(slug: "shop", displayName: "Shop", orderTypes: [], limits: MerchantLimits(), now: start)
+                try await store.at(start).createMerchant(slug: "shop", displayName: "Shop", orderTypes: [], limits: MerchantLimits())
             }
-            _ = try await store.createMerchant(slug: "sho", displayName: "Sho", orderTypes: [], limits: MerchantLimits(), now: start)
+            _ = try await store.at(start).createMerchant(slug: "sho", displayName: "Sho", orderTypes: [], limits: MerchantLimits())
         }
     }
 
     @Test(arguments: StoreEngine.allCases)
     func keysAreStoredAsHashesRevokedAndTheirUseRecorded(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
-            let acme = try await store.createMerchant(slug: "acme", displayName: "Acme", orderTypes: [], limits: MerchantLimits(), now: start)
+            let acme = try await store.at(start).createMerchant(slug: "acme", displayName: "Acme", orderTypes: [], limits: MerchantLimits())
             let hash = Data((0..<32).map { UInt8($0) })
             try await store.addMerchantKey(MerchantKey(id: "0123456789ab", merchantID: acme.id, hash: hash, createdAt: start))
             try await store.recordKeyUse(["0123456789ab": start.addingTimeInterval(60)])
@@ -98,11 +99,11 @@ import WalletOrdersTesting
                 ]
             )
             #expect(
-                try await store.revokeMerchantKey(merchantID: Merchant.defaultID, keyID: "0123456789ab", now: start) == false,
+                try await store.at(start).revokeMerchantKey(merchantID: Merchant.defaultID, keyID: "0123456789ab") == false,
                 "another merchant's key is not revoked"
             )
-            #expect(try await store.revokeMerchantKey(merchantID: acme.id, keyID: "0123456789ab", now: start.addingTimeInterval(90)))
-            #expect(try await store.revokeMerchantKey(merchantID: acme.id, keyID: "0123456789ab", now: start) == false)
+            #expect(try await store.at(start.addingTimeInterval(90)).revokeMerchantKey(merchantID: acme.id, keyID: "0123456789ab"))
+            #expect(try await store.at(start).revokeMerchantKey(merchantID: acme.id, keyID: "0123456789ab") == false)
             keys = try await store.merchantKeys(merchantID: nil)
             #expect(keys.map(\.revokedAt) == [start.addingTimeInterval(90)])
         }
@@ -111,22 +112,22 @@ import WalletOrdersTesting
     @Test(arguments: StoreEngine.allCases)
     func templatesAreKeptWithAVersion(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
-            let acme = try await store.createMerchant(slug: "acme", displayName: "Acme", orderTypes: [], limits: MerchantLimits(), now: start)
+            let acme = try await store.at(start).createMerchant(slug: "acme", displayName: "Acme", orderTypes: [], limits: MerchantLimits())
             #expect(try await store.merchantTemplate(merchantID: acme.id) == nil)
-            let set = try await store.setMerchantTemplate(slug: "acme", template: Data("template".utf8), now: start)
+            let set = try await store.at(start).setMerchantTemplate(slug: "acme", template: Data("template".utf8))
             #expect(set?.templateVersion == 1)
             let stored = try #require(try await store.merchantTemplate(merchantID: acme.id))
             #expect(stored.version == 1 && stored.data == Data("template".utf8))
-            #expect(try await store.setMerchantTemplate(slug: "acme", template: nil, now: start)?.templateVersion == 2)
+            #expect(try await store.at(start).setMerchantTemplate(slug: "acme", template: nil)?.templateVersion == 2)
             #expect(try await store.merchantTemplate(merchantID: acme.id) == nil)
-            #expect(try await store.setMerchantTemplate(slug: "nobody", template: nil, now: start) == nil)
+            #expect(try await store.at(start).setMerchantTemplate(slug: "nobody", template: nil) == nil)
         }
     }
 
     @Test(arguments: StoreEngine.allCases)
     func limitsOnOrdersAndFilesRefuseTheWriteAndKeepNothingOfIt(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
-            let acme = try await store.createMerchant(slug: "acme", displayName: "Acme", orderTypes: [], limits: MerchantLimits(), now: start)
+            let acme = try await store.at(start).createMerchant(slug: "acme", displayName: "Acme", orderTypes: [], limits: MerchantLimits())
             let limits = MerchantLimits(maxOrders: 2, maxAssetBytes: 150)
             _ = try await store.createOrder(order("acme:1", merchant: acme.id, limits: limits, assets: ["a.png": Data(count: 100)]))
             await #expect(throws: StoreError.quotaExceeded(.maxAssetBytes)) {
@@ -140,10 +141,10 @@ import WalletOrdersTesting
             #expect(try await store.order(type: Writes.type, id: "acme:3") == nil)
             // An update that frees room always passes; one that takes more than is left is refused and changes nothing.
             var smaller = order("acme:1", merchant: acme.id, limits: limits, assets: ["a.png": Data(count: 10)])
-            _ = try await store.updateOrder(smaller, expectedVersion: 1, now: start)
+            _ = try await store.at(start).updateOrder(smaller, expectedVersion: 1)
             smaller = order("acme:1", merchant: acme.id, limits: limits, assets: ["a.png": Data(count: 200)])
             await #expect(throws: StoreError.quotaExceeded(.maxAssetBytes)) {
-                try await store.updateOrder(smaller, expectedVersion: 2, now: start)
+                try await store.at(start).updateOrder(smaller, expectedVersion: 2)
             }
             #expect(try await store.currentOrder(type: Writes.type, id: "acme:1")?.assets["a.png"]?.count == 10)
             #expect(try await store.merchants().first { $0.slug == "acme" }?.usage == MerchantUsage(orders: 2, assetBytes: 60))
@@ -153,36 +154,41 @@ import WalletOrdersTesting
     @Test(arguments: StoreEngine.allCases)
     func aPushRetriedOrPutBackStaysItsMerchants(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
-            let acme = try await store.createMerchant(slug: "acme", displayName: "Acme", orderTypes: [], limits: MerchantLimits(), now: start)
+            let acme = try await store.at(start).createMerchant(slug: "acme", displayName: "Acme", orderTypes: [], limits: MerchantLimits())
             let type = Writes.type
             _ = try await store.createOrder(order("acme:1", merchant: acme.id))
-            _ = try await store.register(device: "d1", type: type, id: "acme:1", pushToken: "t1", now: start, maxDevices: nil)
-            _ = try await store.updateOrder(order("acme:1", merchant: acme.id), expectedVersion: 1, now: start.addingTimeInterval(1))
+            _ = try await store.at(start).register(
+                device: "d1",
+                type: type,
+                id: "acme:1",
+                pushToken: "t1",
+                maxDevices: nil,
+                firstDevice: .addedToWallet
+            )
+            _ = try await store.at(start.addingTimeInterval(1)).updateOrder(order("acme:1", merchant: acme.id), expectedVersion: 1)
             func held(by merchant: Int64) async throws -> [PushStatus] {
                 try await store.pushes(PushFilter(merchant: merchant), page: PageRequest(limit: 10)).records.map(\.status)
             }
             func claim(at seconds: TimeInterval) async throws -> [PushJob] {
-                try await store.claimDuePushes(
+                try await store.at(start.addingTimeInterval(seconds)).claimDuePushes(
                     types: [type],
                     limit: 10,
-                    claim: PushClaim(owner: "me", leaseUntil: start.addingTimeInterval(seconds + 30)),
-                    now: start.addingTimeInterval(seconds)
+                    claim: OutboxClaim(owner: "me", lease: 30)
                 )
             }
             #expect(try await held(by: acme.id) == [.pending])
             // Retried: a new pending row for the same push, still acme's, never the default merchant's.
             let first = try await claim(at: 2)
             #expect(first.count == 1)
-            try await store.finishPushes(
-                first.map { ($0, .retry(at: start.addingTimeInterval(3), reason: "429")) },
-                owner: "me",
-                now: start.addingTimeInterval(2)
+            try await store.at(start.addingTimeInterval(2)).finishPushes(
+                first.map { ($0, .retry(after: 1, reason: "429")) },
+                owner: "me"
             )
             #expect(try await held(by: acme.id).contains(.pending))
             #expect(try await held(by: Merchant.defaultID).isEmpty)
             // Put back by a stopping instance: the same.
             #expect(try await claim(at: 4).count == 1)
-            #expect(try await store.releaseClaims(owner: "me") == 1)
+            #expect(try await store.releasePushClaims(owner: "me") == 1)
             #expect(try await held(by: acme.id).contains(.pending))
             #expect(try await held(by: Merchant.defaultID).isEmpty)
         }

@@ -24,7 +24,9 @@ import WalletOrdersTesting
     }
 
     func use(_ store: any OrderStore, _ id: String, by client: String, at seconds: TimeInterval) async throws -> OrderLinkUse? {
-        try await store.useOrderLink(hash: Data("hash of \(id)".utf8), client: client, now: start.addingTimeInterval(seconds), grace: 30)
+        try await store.at(start.addingTimeInterval(seconds)).useOrderLink(hash: Data("hash of \(id)".utf8), client: client, grace: 30) { use in
+            .linkDownloaded(linkID: use.linkID, downloads: use.downloads)
+        }
     }
 
     @Test(arguments: StoreEngine.allCases)
@@ -60,15 +62,15 @@ import WalletOrdersTesting
                 #expect(try await use(store, "lnk_mail", by: client, at: 10)?.downloads == index + 1)
             }
             #expect(try await use(store, "lnk_mail", by: "alice", at: 100) == nil, "expired")
-            #expect(try await store.revokeOrderLink(id: "lnk_page", merchantID: Merchant.defaultID, type: type, orderID: "A-1001", now: start))
+            #expect(try await store.at(start).revokeOrderLink(id: "lnk_page", merchantID: Merchant.defaultID, type: type, orderID: "A-1001"))
             #expect(
-                try await store.revokeOrderLink(id: "lnk_page", merchantID: Merchant.defaultID, type: type, orderID: "A-1001", now: start) == false
+                try await store.at(start).revokeOrderLink(id: "lnk_page", merchantID: Merchant.defaultID, type: type, orderID: "A-1001") == false
             )
             #expect(try await use(store, "lnk_page", by: "alice", at: 1) == nil, "revoked")
             // Another merchant, or another order, cannot revoke it.
             try await store.addOrderLink(link("lnk_other"), maxLive: 10)
-            #expect(try await store.revokeOrderLink(id: "lnk_other", merchantID: 99, type: type, orderID: "A-1001", now: start) == false)
-            #expect(try await store.revokeOrderLink(id: "lnk_other", merchantID: Merchant.defaultID, type: type, orderID: "A-2", now: start) == false)
+            #expect(try await store.at(start).revokeOrderLink(id: "lnk_other", merchantID: 99, type: type, orderID: "A-1001") == false)
+            #expect(try await store.at(start).revokeOrderLink(id: "lnk_other", merchantID: Merchant.defaultID, type: type, orderID: "A-2") == false)
             #expect(try await use(store, "lnk_other", by: "alice", at: 1) != nil)
         }
     }
@@ -82,11 +84,11 @@ import WalletOrdersTesting
             try await store.addOrderLink(link("lnk_2"), maxLive: 2)
             await #expect(throws: StoreError.tooManyLinks) { try await store.addOrderLink(link("lnk_3"), maxLive: 2) }
             // A revoked link makes room; another order has its own.
-            _ = try await store.revokeOrderLink(id: "lnk_1", merchantID: Merchant.defaultID, type: type, orderID: "A-1001", now: start)
+            _ = try await store.at(start).revokeOrderLink(id: "lnk_1", merchantID: Merchant.defaultID, type: type, orderID: "A-1001")
             try await store.addOrderLink(link("lnk_3"), maxLive: 2)
             try await store.addOrderLink(link("lnk_4", order: "A-1002", lifetime: 60), maxLive: 2)
-            #expect(try await store.pruneOrderLinks(expiredBefore: start.addingTimeInterval(61)) == 1)
-            #expect(try await store.pruneOrderLinks(expiredBefore: start.addingTimeInterval(61)) == 0)
+            #expect(try await store.at(start.addingTimeInterval(61)).pruneOrderLinks(expiredMoreThan: 0) == 1)
+            #expect(try await store.at(start.addingTimeInterval(61)).pruneOrderLinks(expiredMoreThan: 0) == 0)
             #expect(try await use(store, "lnk_3", by: "alice", at: 1) != nil)
         }
     }

@@ -14,13 +14,13 @@ import WalletOrdersTesting
         let (made, path) = try await TestStore.make(.sqlite, in: folder)
         let store = try #require(made as? SQLiteStore)
         _ = try await store.createOrder(Writes.order())
-        _ = try await store.register(
+        _ = try await store.at(Writes.start).register(
             device: "phone",
             type: Writes.type,
             id: "A-1001",
             pushToken: "aa",
-            now: Writes.start,
-            maxDevices: nil
+            maxDevices: nil,
+            firstDevice: .addedToWallet
         )
         let pages = try await store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
         try await store.pool.write { db in try db.execute(sql: "PRAGMA max_page_count = \(pages)") }

@@ -71,13 +71,13 @@ import WalletOrdersTesting
         )
         #expect(try await store.changedOrders(device: "watch", type: type, since: nil)?.orderIdentifiers == ["A-1"])
         #expect(
-            try await store.register(
+            try await store.at(Date(unixSeconds: 2000)).register(
                 device: "phone",
                 type: type,
                 id: "A-1",
                 pushToken: "token-of-phone",
-                now: Date(unixSeconds: 2000),
-                maxDevices: nil
+                maxDevices: nil,
+                firstDevice: .addedToWallet
             ) == .existing
         )
         // The next version lands in the rebuilt history and queues a push to each device registered before.

@@ -47,22 +47,20 @@ import WalletOrdersTesting
     func anUpdateCommitsOnlyOverTheVersionItWasBuiltFrom(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             _ = try await store.createOrder(Writes.order())
-            let update = try await store.updateOrder(
+            let update = try await store.at(start).updateOrder(
                 Writes.order(status: "completed", at: start.addingTimeInterval(60), package: "v2"),
-                expectedVersion: 1,
-                now: start
+                expectedVersion: 1
             )
             #expect(update.order.version == 2 && update.order.status == .completed)
             // A second write built from version 1 lost the race: nothing of it lands.
             await #expect(throws: StoreError.versionConflict) {
-                try await store.updateOrder(
+                try await store.at(start).updateOrder(
                     Writes.order(status: "cancelled", package: "stale", assets: ["x.png": Data([9])]),
-                    expectedVersion: 1,
-                    now: start
+                    expectedVersion: 1
                 )
             }
             await #expect(throws: StoreError.orderNotFound) {
-                try await store.updateOrder(Writes.order("missing"), expectedVersion: 1, now: start)
+                try await store.at(start).updateOrder(Writes.order("missing"), expectedVersion: 1)
             }
             let current = try #require(try await store.currentOrder(type: type, id: "A-1001"))
             #expect(current.order.version == 2 && current.order.status == .completed && current.assets.isEmpty)
@@ -110,13 +108,31 @@ import WalletOrdersTesting
     func registeringTwiceKeepsOneRegistrationWithTheNewestPushToken(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             _ = try await store.createOrder(Writes.order())
-            #expect(try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "aa", now: start, maxDevices: nil) == .created)
-            #expect(try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "bb", now: start, maxDevices: nil) == .existing)
+            #expect(
+                try await store.at(start).register(
+                    device: "d1",
+                    type: type,
+                    id: "A-1001",
+                    pushToken: "aa",
+                    maxDevices: nil,
+                    firstDevice: .addedToWallet
+                ) == .created
+            )
+            #expect(
+                try await store.at(start).register(
+                    device: "d1",
+                    type: type,
+                    id: "A-1001",
+                    pushToken: "bb",
+                    maxDevices: nil,
+                    firstDevice: .addedToWallet
+                ) == .existing
+            )
             let registrations = try await store.registrations(RegistrationFilter(type: type, id: "A-1001"), limit: 10)
             #expect(registrations.map(\.pushToken) == ["bb"])
             #expect(try await store.registrationCount(type: type, id: "A-1001") == 1)
-            try await store.unregister(device: "d1", type: type, id: "A-1001", now: start)
-            try await store.unregister(device: "d1", type: type, id: "A-1001", now: start)
+            try await store.at(start).unregister(device: "d1", type: type, id: "A-1001", lastDevice: .removedFromWallet)
+            try await store.at(start).unregister(device: "d1", type: type, id: "A-1001", lastDevice: .removedFromWallet)
             #expect(try await store.registrationCount(type: type, id: "A-1001") == 0)
         }
     }
@@ -126,18 +142,61 @@ import WalletOrdersTesting
         try await TestStore.with(engine) { store in
             _ = try await store.createOrder(Writes.order())
             for device in ["d1", "d2"] {
-                #expect(try await store.register(device: device, type: type, id: "A-1001", pushToken: "aa", now: start, maxDevices: 2) == .created)
+                #expect(
+                    try await store.at(start).register(
+                        device: device,
+                        type: type,
+                        id: "A-1001",
+                        pushToken: "aa",
+                        maxDevices: 2,
+                        firstDevice: .addedToWallet
+                    ) == .created
+                )
             }
             await #expect(throws: StoreError.tooManyDevices) {
-                try await store.register(device: "d3", type: type, id: "A-1001", pushToken: "aa", now: start, maxDevices: 2)
+                try await store.at(start).register(
+                    device: "d3",
+                    type: type,
+                    id: "A-1001",
+                    pushToken: "aa",
+                    maxDevices: 2,
+                    firstDevice: .addedToWallet
+                )
             }
-            #expect(try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "bb", now: start, maxDevices: 2) == .existing)
+            #expect(
+                try await store.at(start).register(
+                    device: "d1",
+                    type: type,
+                    id: "A-1001",
+                    pushToken: "bb",
+                    maxDevices: 2,
+                    firstDevice: .addedToWallet
+                ) == .existing
+            )
             #expect(try await store.registrationCount(type: type, id: "A-1001") == 2)
-            try await store.unregister(device: "d2", type: type, id: "A-1001", now: start)
-            #expect(try await store.register(device: "d3", type: type, id: "A-1001", pushToken: "cc", now: start, maxDevices: 2) == .created)
+            try await store.at(start).unregister(device: "d2", type: type, id: "A-1001", lastDevice: .removedFromWallet)
+            #expect(
+                try await store.at(start).register(
+                    device: "d3",
+                    type: type,
+                    id: "A-1001",
+                    pushToken: "cc",
+                    maxDevices: 2,
+                    firstDevice: .addedToWallet
+                ) == .created
+            )
             // The cap counts one order's devices: another order's first device is welcome.
             _ = try await store.createOrder(Writes.order("A-1002"))
-            #expect(try await store.register(device: "d4", type: type, id: "A-1002", pushToken: "dd", now: start, maxDevices: 2) == .created)
+            #expect(
+                try await store.at(start).register(
+                    device: "d4",
+                    type: type,
+                    id: "A-1002",
+                    pushToken: "dd",
+                    maxDevices: 2,
+                    firstDevice: .addedToWallet
+                ) == .created
+            )
         }
     }
 
@@ -147,7 +206,14 @@ import WalletOrdersTesting
             #expect(try await store.changedOrders(device: "d1", type: type, since: nil) == nil)
             for id in ["A-1", "B-2"] {
                 _ = try await store.createOrder(Writes.order(id))
-                _ = try await store.register(device: "d1", type: type, id: id, pushToken: "aa", now: start, maxDevices: nil)
+                _ = try await store.at(start).register(
+                    device: "d1",
+                    type: type,
+                    id: id,
+                    pushToken: "aa",
+                    maxDevices: nil,
+                    firstDevice: .addedToWallet
+                )
             }
             let all = try #require(try await store.changedOrders(device: "d1", type: type, since: nil))
             #expect(Set(all.orderIdentifiers) == ["A-1", "B-2"])
@@ -169,8 +235,22 @@ import WalletOrdersTesting
     func anUpdateQueuesOnePendingPushPerDeviceAndTheyCollapse(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             _ = try await store.createOrder(Writes.order())
-            _ = try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "aa", now: start, maxDevices: nil)
-            _ = try await store.register(device: "d2", type: type, id: "A-1001", pushToken: "bb", now: start, maxDevices: nil)
+            _ = try await store.at(start).register(
+                device: "d1",
+                type: type,
+                id: "A-1001",
+                pushToken: "aa",
+                maxDevices: nil,
+                firstDevice: .addedToWallet
+            )
+            _ = try await store.at(start).register(
+                device: "d2",
+                type: type,
+                id: "A-1001",
+                pushToken: "bb",
+                maxDevices: nil,
+                firstDevice: .addedToWallet
+            )
             for second in 1...3 {
                 #expect(try await store.update(at: start.addingTimeInterval(Double(second))).pushesQueued == 2)
             }
@@ -187,7 +267,14 @@ import WalletOrdersTesting
         try await TestStore.with(engine) { store in
             let events = store.events()
             _ = try await store.createOrder(Writes.order())
-            _ = try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "aa", now: start, maxDevices: nil)
+            _ = try await store.at(start).register(
+                device: "d1",
+                type: type,
+                id: "A-1001",
+                pushToken: "aa",
+                maxDevices: nil,
+                firstDevice: .addedToWallet
+            )
             try await store.update(at: start.addingTimeInterval(1))
             var seen: Set<String> = []
             for await event in events {
@@ -221,18 +308,15 @@ import WalletOrdersTesting
                 }
             )
             try await store.update(at: start.addingTimeInterval(1))
-            let lease = start.addingTimeInterval(30)
-            async let first = store.claimDuePushes(
+            async let first = store.at(start.addingTimeInterval(2)).claimDuePushes(
                 types: [type],
                 limit: 200,
-                claim: PushClaim(owner: "one", leaseUntil: lease),
-                now: start.addingTimeInterval(2)
+                claim: OutboxClaim(owner: "one", lease: 28)
             )
-            async let second = store.claimDuePushes(
+            async let second = store.at(start.addingTimeInterval(2)).claimDuePushes(
                 types: [type],
                 limit: 200,
-                claim: PushClaim(owner: "two", leaseUntil: lease),
-                now: start.addingTimeInterval(2)
+                claim: OutboxClaim(owner: "two", lease: 28)
             )
             let (a, b) = try await (first, second)
             #expect(a.count + b.count == 300)
@@ -246,38 +330,49 @@ import WalletOrdersTesting
     func claimsOfADeadInstanceReturnToTheQueueAndALiveOnesAreKept(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             _ = try await store.createOrder(Writes.order())
-            _ = try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "aa", now: start, maxDevices: nil)
-            _ = try await store.register(device: "d2", type: type, id: "A-1001", pushToken: "bb", now: start, maxDevices: nil)
-            try await store.update(at: start)
-            let dead = try await store.claimDuePushes(
-                types: [type],
-                limit: 1,
-                claim: PushClaim(owner: "dead", leaseUntil: start.addingTimeInterval(30)),
-                now: start
+            _ = try await store.at(start).register(
+                device: "d1",
+                type: type,
+                id: "A-1001",
+                pushToken: "aa",
+                maxDevices: nil,
+                firstDevice: .addedToWallet
             )
-            let live = try await store.claimDuePushes(
+            _ = try await store.at(start).register(
+                device: "d2",
+                type: type,
+                id: "A-1001",
+                pushToken: "bb",
+                maxDevices: nil,
+                firstDevice: .addedToWallet
+            )
+            try await store.update(at: start)
+            let dead = try await store.at(start).claimDuePushes(
                 types: [type],
                 limit: 1,
-                claim: PushClaim(owner: "live", leaseUntil: start.addingTimeInterval(30)),
-                now: start
+                claim: OutboxClaim(owner: "dead", lease: 30)
+            )
+            let live = try await store.at(start).claimDuePushes(
+                types: [type],
+                limit: 1,
+                claim: OutboxClaim(owner: "live", lease: 30)
             )
             #expect(dead.count == 1 && live.count == 1)
             // The live instance renews; the dead one cannot.
-            #expect(try await store.renewClaims(owner: "live", until: start.addingTimeInterval(60)) == 1)
-            #expect(try await store.reclaimExpiredClaims(now: start.addingTimeInterval(29)) == 0)
-            #expect(try await store.reclaimExpiredClaims(now: start.addingTimeInterval(31)) == 1)
+            #expect(try await store.renewPushClaims(owner: "live", lease: 60) == 1)
+            #expect(try await store.at(start.addingTimeInterval(29)).reclaimExpiredPushClaims() == 0)
+            #expect(try await store.at(start.addingTimeInterval(31)).reclaimExpiredPushClaims() == 1)
             let pending = try await store.pushes(PushFilter(status: .pending), page: PageRequest(limit: 10)).records
             #expect(pending.map(\.deviceIdentifier) == [dead[0].deviceIdentifier])
             // The dead instance comes back and reports: its claim is gone, so nothing it says is recorded.
-            try await store.finishPushes([(dead[0], .delivered)], owner: "dead", now: start.addingTimeInterval(32))
+            try await store.at(start.addingTimeInterval(32)).finishPushes([(dead[0], .delivered)], owner: "dead")
             #expect(try await store.pushCounts()[.delivered] == 0)
-            try await store.finishPushes([(live[0], .delivered)], owner: "live", now: start.addingTimeInterval(32))
+            try await store.at(start.addingTimeInterval(32)).finishPushes([(live[0], .delivered)], owner: "live")
             #expect(try await store.pushCounts()[.delivered] == 1)
-            let again = try await store.claimDuePushes(
+            let again = try await store.at(start.addingTimeInterval(33)).claimDuePushes(
                 types: [type],
                 limit: 5,
-                claim: PushClaim(owner: "live", leaseUntil: start.addingTimeInterval(90)),
-                now: start.addingTimeInterval(33)
+                claim: OutboxClaim(owner: "live", lease: 57)
             )
             #expect(again.map(\.deviceIdentifier) == [dead[0].deviceIdentifier] && again[0].attempts == 2)
         }
@@ -287,18 +382,24 @@ import WalletOrdersTesting
     func releasedClaimsGoBackAndACoveredOneGoes(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             _ = try await store.createOrder(Writes.order())
-            _ = try await store.register(device: "d1", type: type, id: "A-1001", pushToken: "aa", now: start, maxDevices: nil)
+            _ = try await store.at(start).register(
+                device: "d1",
+                type: type,
+                id: "A-1001",
+                pushToken: "aa",
+                maxDevices: nil,
+                firstDevice: .addedToWallet
+            )
             try await store.update(at: start)
-            let claimed = try await store.claimDuePushes(
+            let claimed = try await store.at(start).claimDuePushes(
                 types: [type],
                 limit: 5,
-                claim: PushClaim(owner: "me", leaseUntil: start.addingTimeInterval(30)),
-                now: start
+                claim: OutboxClaim(owner: "me", lease: 30)
             )
             #expect(claimed.count == 1)
             // A newer update queues a new pending push for the same device while the first is being sent.
             try await store.update(at: start.addingTimeInterval(1))
-            #expect(try await store.releaseClaims(owner: "me") == 1)
+            #expect(try await store.releasePushClaims(owner: "me") == 1)
             let counts = try await store.pushCounts()
             #expect(counts[.pending] == 1 && counts[.sending] == 0)
         }
@@ -309,25 +410,30 @@ import WalletOrdersTesting
         try await TestStore.with(engine) { store in
             _ = try await store.createOrder(Writes.order())
             for (device, token) in [("d1", "aa"), ("d2", "bb"), ("d3", "cc"), ("d4", "dd")] {
-                _ = try await store.register(device: device, type: type, id: "A-1001", pushToken: token, now: start, maxDevices: nil)
+                _ = try await store.at(start).register(
+                    device: device,
+                    type: type,
+                    id: "A-1001",
+                    pushToken: token,
+                    maxDevices: nil,
+                    firstDevice: .addedToWallet
+                )
             }
             try await store.update(at: start)
-            let jobs = try await store.claimDuePushes(
+            let jobs = try await store.at(start).claimDuePushes(
                 types: [type],
                 limit: 10,
-                claim: PushClaim(owner: "me", leaseUntil: start.addingTimeInterval(30)),
-                now: start
+                claim: OutboxClaim(owner: "me", lease: 30)
             )
             let byDevice = Dictionary(uniqueKeysWithValues: jobs.map { ($0.deviceIdentifier, $0) })
-            try await store.finishPushes(
+            try await store.at(start.addingTimeInterval(1)).finishPushes(
                 [
                     (byDevice["d1"]!, .delivered),
-                    (byDevice["d2"]!, .retry(at: start.addingTimeInterval(10), reason: "HTTP 503")),
-                    (byDevice["d3"]!, .failed(reason: "PayloadTooLarge")),
-                    (byDevice["d4"]!, .tokenRejected(reason: "Unregistered")),
+                    (byDevice["d2"]!, .retry(after: 9, reason: "HTTP 503")),
+                    (byDevice["d3"]!, .failed(reason: "PayloadTooLarge", notice: nil)),
+                    (byDevice["d4"]!, .tokenRejected(reason: "Unregistered", notice: nil)),
                 ],
-                owner: "me",
-                now: start.addingTimeInterval(1)
+                owner: "me"
             )
             let pushes = try await store.pushes(PushFilter(), page: PageRequest(limit: 10)).records
             let status = Dictionary(uniqueKeysWithValues: pushes.map { ($0.deviceIdentifier, $0) })
@@ -388,22 +494,27 @@ import WalletOrdersTesting
         try await TestStore.with(engine) { store in
             _ = try await store.createOrder(Writes.order())
             for (device, token) in [("d1", "aa01"), ("d2", "bb02")] {
-                _ = try await store.register(device: device, type: type, id: "A-1001", pushToken: token, now: start, maxDevices: nil)
+                _ = try await store.at(start).register(
+                    device: device,
+                    type: type,
+                    id: "A-1001",
+                    pushToken: token,
+                    maxDevices: nil,
+                    firstDevice: .addedToWallet
+                )
             }
             try await store.update(status: "completed", at: start.addingTimeInterval(60))
-            let jobs = try await store.claimDuePushes(
+            let jobs = try await store.at(start.addingTimeInterval(61)).claimDuePushes(
                 types: [type],
                 limit: 10,
-                claim: PushClaim(owner: "me", leaseUntil: start.addingTimeInterval(90)),
-                now: start.addingTimeInterval(61)
+                claim: OutboxClaim(owner: "me", lease: 29)
             )
             #expect(jobs.count == 2)
-            try await store.finishPushes(
-                jobs.map { ($0, $0.deviceIdentifier == "d1" ? .failed(reason: "gave up") : .delivered) },
-                owner: "me",
-                now: start.addingTimeInterval(62)
+            try await store.at(start.addingTimeInterval(62)).finishPushes(
+                jobs.map { ($0, $0.deviceIdentifier == "d1" ? .failed(reason: "gave up", notice: nil) : .delivered) },
+                owner: "me"
             )
-            let stats = try await store.stats(now: start.addingTimeInterval(120))
+            let stats = try await store.at(start.addingTimeInterval(120)).stats()
             #expect(stats.pushesLastHour == [.delivered: 1, .failed: 1])
             #expect(stats.registrations == 2 && stats.devices == 2 && stats.outboxDepth == 0 && stats.orders == 1)
             #expect(stats.ordersByStatus == [.completed: 1])
@@ -415,10 +526,10 @@ import WalletOrdersTesting
             )
             #expect(try await store.pruneFailedRegistrations() == 0)
 
-            #expect(try await store.resendPushes(type: type, id: "A-1001", now: start.addingTimeInterval(200)) == 1)
-            #expect(try await store.resendPushes(type: type, id: "no-such-order", now: start) == nil)
-            #expect(try await store.stats(now: start.addingTimeInterval(200)).outboxDepth == 1)
-            #expect(try await store.prunePushes(finishedBefore: start.addingTimeInterval(63)) == 2)
+            #expect(try await store.at(start.addingTimeInterval(200)).resendPushes(type: type, id: "A-1001") == 1)
+            #expect(try await store.at(start).resendPushes(type: type, id: "no-such-order") == nil)
+            #expect(try await store.at(start.addingTimeInterval(200)).stats().outboxDepth == 1)
+            #expect(try await store.at(start.addingTimeInterval(63)).prunePushes(olderThan: 0) == 2)
             #expect(try await store.pushCounts().byStatus == [.pending: 1])
         }
     }
@@ -426,18 +537,16 @@ import WalletOrdersTesting
     @Test(arguments: StoreEngine.allCases)
     func logsAreSearchedPagedAndPrunedByAge(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
-            _ = try await store.appendLogs(
+            _ = try await store.at(start).appendLogs(
                 ["old: Request failed", "50% done_"],
                 merchants: [:],
                 remoteAddress: "10.0.0.1",
-                now: start,
                 maxBytes: .max
             )
-            _ = try await store.appendLogs(
+            _ = try await store.at(start.addingTimeInterval(3 * 86_400)).appendLogs(
                 ["new: all good"],
                 merchants: [:],
                 remoteAddress: nil,
-                now: start.addingTimeInterval(3 * 86_400),
                 maxBytes: .max
             )
             #expect(
@@ -455,7 +564,7 @@ import WalletOrdersTesting
             let first = try await store.logs(LogFilter(), page: PageRequest(limit: 2))
             #expect(first.records.count == 2 && first.next != nil)
             #expect(try await store.logs(LogFilter(), page: PageRequest(limit: 2, before: first.next)).records.count == 1)
-            #expect(try await store.pruneLogs(before: start.addingTimeInterval(86_400)) == 2)
+            #expect(try await store.at(start.addingTimeInterval(86_400)).pruneLogs(olderThan: 0) == 2)
             #expect(try await store.logs(LogFilter(), page: PageRequest(limit: 10)).records.map(\.message) == ["new: all good"])
             #expect(try await store.logBytes() == DeviceLogEntry.storedSize(of: "new: all good"))
         }
@@ -464,20 +573,18 @@ import WalletOrdersTesting
     @Test(arguments: StoreEngine.allCases)
     func identicalMessagesFoldIntoOneEntryWithACountAndTheTimeLastSeen(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
-            let first = try await store.appendLogs(
+            let first = try await store.at(start).appendLogs(
                 ["Request failed", "Request failed", "other"],
                 merchants: [:],
                 remoteAddress: "10.0.0.1",
-                now: start,
                 maxBytes: .max
             )
             #expect(first == DeviceLogAppend(stored: 2, folded: 1, evicted: 0))
             let later = start.addingTimeInterval(90)
-            let second = try await store.appendLogs(
+            let second = try await store.at(later).appendLogs(
                 ["Request failed", "request failed"],
                 merchants: [:],
                 remoteAddress: "10.0.0.2",
-                now: later,
                 maxBytes: .max
             )
             // Folding is by the exact text: a different case is another message.
@@ -509,23 +616,21 @@ import WalletOrdersTesting
             let size = DeviceLogEntry.storedSize(of: message(10))
             let cap = 10 * size
             for index in 10..<20 {
-                let outcome = try await store.appendLogs(
+                let outcome = try await store.at(start.addingTimeInterval(Double(index))).appendLogs(
                     [message(index)],
                     merchants: [:],
                     remoteAddress: nil,
-                    now: start.addingTimeInterval(Double(index)),
                     maxBytes: cap
                 )
                 #expect(outcome == DeviceLogAppend(stored: 1, folded: 0, evicted: 0))
             }
             #expect(try await store.logBytes() == cap)
             // Entry 10 seen again: now entry 11 is the one seen longest ago.
-            _ = try await store.appendLogs([message(10)], merchants: [:], remoteAddress: nil, now: start.addingTimeInterval(30), maxBytes: cap)
-            let outcome = try await store.appendLogs(
+            _ = try await store.at(start.addingTimeInterval(30)).appendLogs([message(10)], merchants: [:], remoteAddress: nil, maxBytes: cap)
+            let outcome = try await store.at(start.addingTimeInterval(31)).appendLogs(
                 [message(20), message(21), message(22)],
                 merchants: [:],
                 remoteAddress: nil,
-                now: start.addingTimeInterval(31),
                 maxBytes: cap
             )
             #expect(outcome == DeviceLogAppend(stored: 3, folded: 0, evicted: 3))
@@ -534,14 +639,14 @@ import WalletOrdersTesting
             #expect(try await store.logBytes() == cap)
             // A batch larger than the whole log keeps only what fits, the newest.
             let flood = (100..<200).map(message)
-            let flooded = try await store.appendLogs(flood, merchants: [:], remoteAddress: nil, now: start.addingTimeInterval(40), maxBytes: cap)
+            let flooded = try await store.at(start.addingTimeInterval(40)).appendLogs(flood, merchants: [:], remoteAddress: nil, maxBytes: cap)
             #expect(flooded.stored == 100 && flooded.evicted == 100)
             #expect(try await store.logBytes() == cap)
             #expect(
                 try await store.logs(LogFilter(), page: PageRequest(limit: 100)).records.map(\.message)
                     == (190..<200).reversed().map(message)
             )
-            #expect(try await store.pruneLogs(before: start.addingTimeInterval(41)) == 10)
+            #expect(try await store.at(start.addingTimeInterval(41)).pruneLogs(olderThan: 0) == 10)
             #expect(try await store.logBytes() == 0)
         }
     }
@@ -570,7 +675,7 @@ import WalletOrdersTesting
                 )
             }
             try await store.importRecords(orders: orders, registrations: registrations)
-            let stats = try await store.stats(now: start)
+            let stats = try await store.at(start).stats()
             #expect(stats.orders == 250 && stats.registrations == 250 && stats.devices == 50)
             let listed = try #require(try await store.changedOrders(device: "device-7", type: type, since: nil))
             #expect(Set(listed.orderIdentifiers) == Set(stride(from: 7, to: 250, by: 50).map { "I-\($0)" }))

@@ -33,25 +33,30 @@ enum Writes {
     }
 }
 
-extension OrderStorage {
-    /// Commits the next version of `id` over whatever version it is at now.
+extension StoreLifecycle where Self: OrderStorage {
+    /// Commits the next version of `id` over whatever version it is at now, as the service would (its pushes and
+    /// `order.updated` queued), the store's clock stopped at `date`.
     @discardableResult
     func update(
         _ id: String = "A-1001",
         status: String = "open",
         at date: Date,
         package: String = "next",
-        assets: [String: Data]? = nil,
-        now: Date? = nil
+        assets: [String: Data]? = nil
     ) async throws -> OrderUpdate {
-        guard let current = try await currentOrder(type: Writes.type, id: id) else { throw StoreError.orderNotFound }
-        return try await updateOrder(
-            Writes.order(id, status: status, at: date, package: package, assets: assets),
-            expectedVersion: current.order.version,
-            now: now ?? date
+        guard let current = try await at(date).currentOrder(type: Writes.type, id: id) else { throw StoreError.orderNotFound }
+        var write = Writes.order(id, status: status, at: date, package: package, assets: assets)
+        // What the service's updates cause: a push to every registered device, and `order.updated`.
+        write.effects = WriteEffects(
+            pushRegisteredDevices: true,
+            webhooks: [.orderUpdated(version: current.order.version + 1, status: write.status)]
         )
+        return try await updateOrder(write, expectedVersion: current.order.version)
     }
 
+}
+
+extension OrderStorage {
     /// The package stored for the order's current version.
     func currentPackage(_ id: String = "A-1001") async throws -> String? {
         try await orderForFetch(type: Writes.type, id: id)?.package.map { String(decoding: $0, as: UTF8.self) }

@@ -29,7 +29,7 @@ import WalletOrdersTesting
     func commit(_ store: any OrderStore, _ parcels: [TrackedParcel]?, at seconds: TimeInterval) async throws {
         let current = try #require(try await store.currentOrder(type: Writes.type, id: "A-1001"))
         let next = Writes.order(at: start.addingTimeInterval(seconds))
-        _ = try await store.updateOrder(write(next, parcels), expectedVersion: current.order.version, now: next.updatedAt)
+        _ = try await store.at(next.updatedAt).updateOrder(write(next, parcels), expectedVersion: current.order.version)
     }
 
     @Test(arguments: StoreEngine.allCases)
@@ -74,10 +74,10 @@ import WalletOrdersTesting
             func event(_ id: String, _ number: String = "1Z1", from source: String = "partner:1") -> TrackingEventRecord {
                 TrackingEventRecord(source: source, id: id, trackingNumber: number, body: Data(#"{"id":"\#(id)"}"#.utf8))
             }
-            let first = try await store.receiveTrackingEvents([event("a"), event("b", "1Z2"), event("a", from: "merchant:1")], now: start)
+            let first = try await store.at(start).receiveTrackingEvents([event("a"), event("b", "1Z2"), event("a", from: "merchant:1")])
             #expect(first == [nil, nil, nil], "an id is the sender's own")
             try await store.settleTrackingEvents([("partner:1", "a", .applied), ("partner:1", "b", .pending)])
-            let again = try await store.receiveTrackingEvents([event("a"), event("b", "1Z2"), event("c")], now: start.addingTimeInterval(60))
+            let again = try await store.at(start.addingTimeInterval(60)).receiveTrackingEvents([event("a"), event("b", "1Z2"), event("c")])
             #expect(again == [.applied, .pending, nil])
             #expect(try await store.waitingTrackingEventCount(source: "partner:1") == 2, "b pending, c received")
 
@@ -90,11 +90,11 @@ import WalletOrdersTesting
             // A refused event is forgotten, only while it is `received`: sent again, it is new.
             try await store.forgetTrackingEvents([("partner:1", "c"), ("partner:1", "a"), ("partner:1", "b")])
             #expect(try await store.waitingTrackingEventCount(source: "partner:1") == 1)
-            let resent = try await store.receiveTrackingEvents([event("a"), event("c")], now: start.addingTimeInterval(60))
+            let resent = try await store.at(start.addingTimeInterval(60)).receiveTrackingEvents([event("a"), event("c")])
             #expect(resent == [.applied, nil])
 
-            #expect(try await store.pruneTrackingEvents(receivedBefore: start.addingTimeInterval(30)) == 3)
-            #expect(try await store.receiveTrackingEvents([event("a")], now: start.addingTimeInterval(90)) == [nil])
+            #expect(try await store.at(start.addingTimeInterval(30)).pruneTrackingEvents(olderThan: 0) == 3)
+            #expect(try await store.at(start.addingTimeInterval(90)).receiveTrackingEvents([event("a")]) == [nil])
         }
     }
 
@@ -105,13 +105,11 @@ import WalletOrdersTesting
                 let n = batch * 1_000 + offset
                 return TrackingEventRecord(source: "partner:1", id: "e\(n)", trackingNumber: "1Z\(n)", body: Data("{}".utf8))
             }
-            _ = try await store.receiveTrackingEvents(events, now: start)
+            _ = try await store.at(start).receiveTrackingEvents(events)
             try await store.settleTrackingEvents(events.prefix(900).map { ($0.source, $0.id, .applied) })
         }
-        _ = try await store.receiveTrackingEvents(
-            [TrackingEventRecord(source: "merchant:1", id: "m", trackingNumber: "1Z-M", body: Data("{}".utf8))],
-            now: start
-        )
+        _ = try await store.at(start).receiveTrackingEvents(
+            [TrackingEventRecord(source: "merchant:1", id: "m", trackingNumber: "1Z-M", body: Data("{}".utf8))])
     }
 
     /// The plan of the waiting lookup a write that adds tracking numbers runs, on `engine`.

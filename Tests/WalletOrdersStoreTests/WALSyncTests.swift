@@ -75,7 +75,7 @@ import WalletOrdersTesting
         let store = try SQLiteStore(path: folder.path("orders.sqlite"))
         _ = try await store.migrate()
         let before = store.durability.syncCount
-        _ = try await store.appendLogs(["a device's log line"], merchants: [:], remoteAddress: nil, now: Date(), maxBytes: 1 << 20)
+        _ = try await store.appendLogs(["a device's log line"], merchants: [:], remoteAddress: nil, maxBytes: 1 << 20)
         #expect(store.durability.syncCount > before)
         await store.close()
     }

@@ -75,12 +75,12 @@ import WalletOrdersWebhooks
             let result = try await body()
             task.cancel()
             await task.value
-            await worker.shutdownTransport()
+            await worker.shutdown()
             return result
         } catch {
             task.cancel()
             await task.value
-            await worker.shutdownTransport()
+            await worker.shutdown()
             throw error
         }
     }
@@ -99,13 +99,15 @@ import WalletOrdersWebhooks
             _ = try await service.register(device: "d2", type: type, id: id, token: token, pushToken: "bb")
             try await Self.ship(service, order, "SHIP-1")
             // A push that fails for good says so, with APNs' reason.
-            let claim = PushClaim(owner: "test", leaseUntil: Date().addingTimeInterval(60))
-            let pushes = try await store.claimDuePushes(types: [type], limit: 10, claim: claim, now: Date())
+            let claim = OutboxClaim(owner: "test", lease: 60)
+            let pushes = try await store.claimDuePushes(types: [type], limit: 10, claim: claim)
             #expect(pushes.count == 2)
             try await store.finishPushes(
-                [(pushes[0], .failed(reason: "BadDeviceToken")), (pushes[1], .delivered)],
-                owner: "test",
-                now: Date()
+                [
+                    (pushes[0], .failed(reason: "BadDeviceToken", notice: .pushFailed(attempts: pushes[0].attempts, reason: "BadDeviceToken"))),
+                    (pushes[1], .delivered),
+                ],
+                owner: "test"
             )
             // The last device leaves: the order is in no Wallet any more.
             try await service.unregister(device: "d1", type: type, id: id, token: token)

@@ -236,7 +236,7 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
 
     /// Counts what became of a round of pushes, APNs' refusals of the credentials in it, and times its sending.
     public func pushesFinished(_ round: PushRound) {
-        for outcome in round.outcomes {
+        for (_, outcome) in round.outcomes {
             let label =
                 switch outcome {
                 case .delivered: "delivered"

@@ -16,11 +16,9 @@ struct StoreUpkeepService: Service {
                 if Task.isCancelled { break }
                 try? await store.optimize()
                 // Expired links serve nothing; a day later they are gone, so that making links takes no room for good.
-                _ = try? await store.pruneOrderLinks(expiredBefore: Date().addingTimeInterval(-86_400))
+                _ = try? await store.pruneOrderLinks(expiredMoreThan: 86_400)
                 // Duplicates are recognised, and events wait for their tracking number, this long; no longer.
-                _ = try? await store.pruneTrackingEvents(
-                    receivedBefore: Date().addingTimeInterval(-OrderService.trackingEventRetention)
-                )
+                _ = try? await store.pruneTrackingEvents(olderThan: OrderService.trackingEventRetention)
             }
         }
         await store.close()

@@ -33,7 +33,7 @@ struct AdminPrune: AsyncParsableCommand {
                 lines.append("removed \(removed) registration\(removed == 1 ? "" : "s") whose pushes failed")
             }
             if let days = logsOlderThan {
-                let removed = try await store.pruneLogs(before: Date().addingTimeInterval(-Double(days) * 86_400))
+                let removed = try await store.pruneLogs(olderThan: Double(days) * 86_400)
                 result["logsRemoved"] = .int(removed)
                 lines.append("removed \(removed) device log entr\(removed == 1 ? "y" : "ies") older than \(days) days")
             }

@@ -15,7 +15,7 @@ struct AdminStats: AsyncParsableCommand {
     @OptionGroup var options: AdminOptions
 
     func run() async throws {
-        let stats = try await options.withStore { try await $0.stats(now: Date()) }
+        let stats = try await options.withStore { try await $0.stats() }
         func counts<Key: RawRepresentable<String>>(_ values: [Key: Int]) -> String {
             values.isEmpty
                 ? "0"

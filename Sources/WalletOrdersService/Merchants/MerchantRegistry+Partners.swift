@@ -33,8 +33,7 @@ extension MerchantRegistry {
                 name: name,
                 merchantIDs: ids,
                 provider: provider,
-                providerSecret: providerSecret,
-                now: now()
+                providerSecret: providerSecret
             )
         } catch StoreError.partnerExists {
             throw MerchantRegistryError.partnerExists(name)
@@ -128,7 +127,7 @@ extension MerchantRegistry {
     /// Revokes one of the partner's keys.
     public func revokePartnerKey(_ keyID: String, of name: String) async throws {
         let partner = try await partner(name)
-        guard try await partnerRecords.revokePartnerKey(partnerID: partner.id, keyID: keyID, now: now()) else {
+        guard try await partnerRecords.revokePartnerKey(partnerID: partner.id, keyID: keyID) else {
             throw MerchantRegistryError.partnerKeyNotFound(keyID, name)
         }
     }

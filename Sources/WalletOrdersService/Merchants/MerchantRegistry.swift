@@ -52,8 +52,7 @@ public struct MerchantRegistry: Sendable {
                 slug: slug,
                 displayName: displayName,
                 orderTypes: orderTypes,
-                limits: limits,
-                now: now()
+                limits: limits
             )
         } catch StoreError.merchantExists {
             throw MerchantRegistryError.exists(slug)
@@ -79,7 +78,7 @@ public struct MerchantRegistry: Sendable {
         problems += change.orderTypes.map(typeProblems) ?? []
         problems += change.limits.map(Self.limitProblems) ?? []
         guard problems.isEmpty else { throw MerchantRegistryError.invalid(problems) }
-        guard let merchant = try await merchantRecords.updateMerchant(slug: slug, change, now: now()) else {
+        guard let merchant = try await merchantRecords.updateMerchant(slug: slug, change) else {
             throw MerchantRegistryError.notFound(slug)
         }
         return merchant
@@ -102,7 +101,7 @@ public struct MerchantRegistry: Sendable {
     /// Revokes one of the merchant's keys at once (on other instances within a second or so).
     public func revokeKey(_ keyID: String, of slug: String) async throws {
         let merchant = try await merchant(slug)
-        guard try await merchantRecords.revokeMerchantKey(merchantID: merchant.id, keyID: keyID, now: now()) else {
+        guard try await merchantRecords.revokeMerchantKey(merchantID: merchant.id, keyID: keyID) else {
             throw MerchantRegistryError.keyNotFound(keyID, slug)
         }
     }
@@ -121,7 +120,7 @@ public struct MerchantRegistry: Sendable {
         }
         guard problems.isEmpty else { throw MerchantRegistryError.invalid(problems) }
         let template = OrderTemplate(files: files, defaults: defaults)
-        guard let updated = try await merchantRecords.setMerchantTemplate(slug: slug, template: template.encoded(), now: now()) else {
+        guard let updated = try await merchantRecords.setMerchantTemplate(slug: slug, template: template.encoded()) else {
             throw MerchantRegistryError.notFound(slug)
         }
         return updated
@@ -129,7 +128,7 @@ public struct MerchantRegistry: Sendable {
 
     /// Removes the merchant's template: its orders are packaged with their order type's again.
     public func removeTemplate(of slug: String) async throws -> Merchant {
-        guard let updated = try await merchantRecords.setMerchantTemplate(slug: slug, template: nil, now: now()) else {
+        guard let updated = try await merchantRecords.setMerchantTemplate(slug: slug, template: nil) else {
             throw MerchantRegistryError.notFound(slug)
         }
         return updated

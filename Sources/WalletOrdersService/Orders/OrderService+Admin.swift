@@ -52,7 +52,7 @@ extension OrderService {
 
     /// Counts for admins.
     public func stats() async throws -> StoreStats {
-        try await store.console.stats(now: now())
+        try await store.console.stats()
     }
 
     /// Whether the database answers.

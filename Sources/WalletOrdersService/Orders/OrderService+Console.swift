@@ -60,13 +60,13 @@ extension OrderService {
     public func activity(merchant: Int64?, days: Int) async throws -> StoreActivity {
         let now = now()
         let since = Date(timeIntervalSince1970: TimeInterval(StoreActivity.day(now) - Int64(days - 1)) * 86_400)
-        return try await store.console.activity(merchant: merchant, since: since, now: now)
+        return try await store.console.activity(merchant: merchant, since: since)
     }
 
     /// Queues a push to every device registered for an order again (an operator's action); answers how many, nil
     /// when there is no such order.
     public func resendPushes(type: String, id: String) async throws -> Int? {
-        try await store.registrations.resendPushes(type: type, id: id, now: now())
+        try await store.registrations.resendPushes(type: type, id: id)
     }
 
     /// Revokes a link of an order (an operator's action); answers whether there was such a link, unrevoked.
@@ -74,7 +74,7 @@ extension OrderService {
         guard let link = try await store.links.orderLinks(type: type, id: id).first(where: { $0.id == linkID }) else {
             return false
         }
-        return try await store.links.revokeOrderLink(id: linkID, merchantID: link.merchantID, type: type, orderID: id, now: now())
+        return try await store.links.revokeOrderLink(id: linkID, merchantID: link.merchantID, type: type, orderID: id)
     }
 }
 

@@ -48,8 +48,8 @@ extension OrderService {
                 type: type,
                 id: id,
                 pushToken: pushToken.lowercased(),
-                now: now(),
-                maxDevices: maxDevicesPerOrder
+                maxDevices: maxDevicesPerOrder,
+                firstDevice: .addedToWallet
             )
         } catch StoreError.tooManyDevices {
             counters.registrationRefused()
@@ -71,7 +71,7 @@ extension OrderService {
     public func unregister(device: String, type: String, id: String, token: String?) async throws {
         try await priority.device {
             _ = try await authorize(type: type, id: id, token: token)
-            try await store.registrations.unregister(device: device, type: type, id: id, now: now())
+            try await store.registrations.unregister(device: device, type: type, id: id, lastDevice: .removedFromWallet)
         }
     }
 
@@ -159,7 +159,6 @@ extension OrderService {
                     kept,
                     merchants: try await merchantsNamed(in: kept),
                     remoteAddress: remoteAddress,
-                    now: now(),
                     maxBytes: logLimits.maxTotalBytes
                 )
                 report.stored = outcome.stored

@@ -51,7 +51,7 @@ extension OrderService {
     /// Revokes one of the links of `merchant`'s order.
     public func revokeLink(_ linkID: String, type: String, id: String, for merchant: Merchant) async throws {
         let walletID = try await owned(id, by: merchant)
-        guard try await store.links.revokeOrderLink(id: linkID, merchantID: merchant.id, type: type, orderID: walletID, now: now()) else {
+        guard try await store.links.revokeOrderLink(id: linkID, merchantID: merchant.id, type: type, orderID: walletID) else {
             throw OrderServiceError.linkNotFound
         }
     }
@@ -62,11 +62,13 @@ extension OrderService {
     /// counted, no `link.downloaded` webhook.
     public func download(reference: String, client: String?, taking: Bool = true) async throws -> LinkDownload {
         guard reference.utf8.count <= OrderLinks.maxReferenceLength else { throw OrderServiceError.linkNotFound }
-        let (hash, client, time) = (OrderLinks.hash(reference), ConstantTime.digest(client ?? ""), now())
+        let (hash, client) = (OrderLinks.hash(reference), ConstantTime.digest(client ?? ""))
         let use = try await priority.device {
             taking
-                ? try await store.links.useOrderLink(hash: hash, client: client, now: time, grace: OrderLinks.grace)
-                : try await store.links.peekOrderLink(hash: hash, client: client, now: time, grace: OrderLinks.grace)
+                ? try await store.links.useOrderLink(hash: hash, client: client, grace: OrderLinks.grace) { use in
+                    .linkDownloaded(linkID: use.linkID, downloads: use.downloads)
+                }
+                : try await store.links.peekOrderLink(hash: hash, client: client, grace: OrderLinks.grace)
         }
         guard let use else { throw OrderServiceError.linkNotFound }
         let package = try await priority.device {

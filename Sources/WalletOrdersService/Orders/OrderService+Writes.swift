@@ -341,7 +341,7 @@ extension OrderService {
             let package = try await build(orderType, template, document, assets)
             let parcels = Self.parcels(in: document, eventTimes: revision.eventTimes)
             let parcelsBefore = Self.parcels(in: previous.document)
-            let write = OrderWrite(
+            var write = OrderWrite(
                 orderTypeIdentifier: type,
                 orderIdentifier: id,
                 authenticationToken: previous.authenticationToken,
@@ -356,9 +356,14 @@ extension OrderService {
                 tracking: parcels == parcelsBefore ? nil : parcels,
                 changes: previous.document.json.changes(to: document.json, ignoring: ["updatedAt"])
             )
+            // What a new version causes: every registered device is told, and so are the merchant's endpoints.
+            write.effects = WriteEffects(
+                pushRegisteredDevices: true,
+                webhooks: [.orderUpdated(version: previous.version + 1, status: write.status)]
+            )
             do {
                 let ticket = cache?.ticket()
-                let update = try await store.orders.updateOrder(write, expectedVersion: previous.version, now: now)
+                let update = try await store.orders.updateOrder(write, expectedVersion: previous.version)
                 // Before answering, so a fetch after the answer finds this version here (see `FetchCache`).
                 cache?.written(
                     type: type,

@@ -16,7 +16,7 @@ public struct OrderService: Sendable {
     public let orderTypes: [String: OrderType]
     /// Each order's `webServiceURL`.
     public let webServiceURL: String
-    /// The clock every write and answer reads.
+    /// The clock every write and answer reads: the store's (`StoreLifecycle.clock`).
     public let now: @Sendable () -> Date
     let counters: Counters
     /// What is kept of device logs.
@@ -55,7 +55,6 @@ public struct OrderService: Sendable {
         store: StoreCapabilities,
         orderTypes: [OrderType],
         webServiceURL: String,
-        now: @escaping @Sendable () -> Date = Date.init,
         counters: Counters = Counters(),
         logLimits: DeviceLogLimits = DeviceLogLimits(),
         cacheCapacity: Int = OrderService.defaultCacheCapacity,
@@ -71,6 +70,8 @@ public struct OrderService: Sendable {
         self.maxDevicesPerOrder = maxDevicesPerOrder
         self.orderTypes = Dictionary(uniqueKeysWithValues: orderTypes.map { ($0.identifier, $0) })
         self.webServiceURL = webServiceURL
+        let clock = store.lifecycle.clock
+        let now: @Sendable () -> Date = { clock.now() }
         self.now = now
         self.counters = counters
         let merchants = MerchantDirectory(

@@ -50,7 +50,7 @@ extension OrderService {
             }
         }
         let records = try fresh.map { try Self.record($0.event, from: sender) }
-        let states = try await store.tracking.receiveTrackingEvents(records, now: now)
+        let states = try await store.tracking.receiveTrackingEvents(records)
         var taken: [(index: Int, event: TrackingEvent)] = []
         for (sent, state) in zip(fresh, states) {
             // A `received` event was taken before by a request that stopped before it said what became of it.

@@ -66,7 +66,7 @@ extension OrderService {
         let chosen = events.map { Self.events($0, problems: &problems) }
         guard problems.isEmpty else { throw OrderServiceError.invalidOrder("the webhook is not valid", problems: problems) }
         let change = WebhookEndpointChange(url: url, events: chosen, enabled: enabled)
-        guard let endpoint = try await store.webhooks.changeWebhookEndpoint(id: id, merchantID: merchant.id, change, now: now()) else {
+        guard let endpoint = try await store.webhooks.changeWebhookEndpoint(id: id, merchantID: merchant.id, change) else {
             throw OrderServiceError.webhookNotFound
         }
         return endpoint
@@ -79,7 +79,7 @@ extension OrderService {
             secret: WebhookSignature.newSecret(),
             previousSecretUntil: time.addingTimeInterval(Self.webhookSecretOverlap)
         )
-        guard let endpoint = try await store.webhooks.changeWebhookEndpoint(id: id, merchantID: merchant.id, change, now: time) else {
+        guard let endpoint = try await store.webhooks.changeWebhookEndpoint(id: id, merchantID: merchant.id, change) else {
             throw OrderServiceError.webhookNotFound
         }
         return endpoint
@@ -104,7 +104,7 @@ extension OrderService {
     public func redeliver(_ deliveryID: Int64, of id: String, for merchant: Merchant) async throws -> WebhookDelivery {
         let endpoint = try await webhook(id, for: merchant)
         guard endpoint.disabledAt == nil else { throw OrderServiceError.webhookDisabled }
-        guard let delivery = try await store.webhooks.redeliver(deliveryID: deliveryID, endpointID: id, merchantID: merchant.id, now: now())
+        guard let delivery = try await store.webhooks.redeliver(deliveryID: deliveryID, endpointID: id, merchantID: merchant.id)
         else { throw OrderServiceError.webhookNotFound }
         return delivery
     }

@@ -12,13 +12,12 @@ public protocol DeviceLogStorage: Sendable {
         _ messages: [String],
         merchants: [String: Int64],
         remoteAddress: String?,
-        now: Date,
         maxBytes: Int
     ) async throws -> DeviceLogAppend
     /// Device log entries, newest first (by when first received), filtered, one page.
     func logs(_ filter: LogFilter, page: PageRequest) async throws -> Page<DeviceLogEntry>
     /// What the device log entries add up to, in `DeviceLogEntry.storedSize(of:)` bytes.
     func logBytes() async throws -> Int
-    /// Deletes device log entries last received before `date`; answers how many.
-    func pruneLogs(before date: Date) async throws -> Int
+    /// Deletes device log entries last received more than `age` seconds ago; answers how many.
+    func pruneLogs(olderThan age: TimeInterval) async throws -> Int
 }

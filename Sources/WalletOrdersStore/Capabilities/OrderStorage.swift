@@ -9,9 +9,10 @@ public protocol OrderStorage: Sendable {
     /// The order with its assets, as the write path reads it before building the next version; nil when none.
     func currentOrder(type: String, id: String) async throws -> CurrentOrder?
     /// Commits the next version of an order, if it is still at `expectedVersion`: the document, its package, its
-    /// history row and one push per registered device (due at `now`), all or nothing. Throws
+    /// history row and what it causes (`OrderWrite.effects`: a push to every registered device, webhook
+    /// events), all or nothing. Throws
     /// `StoreError.versionConflict` when another write got there first, `StoreError.orderNotFound` when it is gone.
-    func updateOrder(_ order: OrderWrite, expectedVersion: Int, now: Date) async throws -> OrderUpdate
+    func updateOrder(_ order: OrderWrite, expectedVersion: Int) async throws -> OrderUpdate
     /// The order, or nil when there is none.
     func order(type: String, id: String) async throws -> StoredOrder?
     /// What checking a device's token needs, without the document or package; nil when there is no such order.

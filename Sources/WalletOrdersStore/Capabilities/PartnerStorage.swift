@@ -8,8 +8,7 @@ public protocol PartnerStorage: Sendable {
         name: String,
         merchantIDs: [Int64],
         provider: String?,
-        providerSecret: String?,
-        now: Date
+        providerSecret: String?
     ) async throws -> Partner
     /// Every partner, in the order they were made, with their providers' secrets.
     func partners() async throws -> [Partner]
@@ -23,5 +22,5 @@ public protocol PartnerStorage: Sendable {
     /// The keys of one partner, or of every partner, revoked ones included, oldest first.
     func partnerKeys(partnerID: Int64?) async throws -> [PartnerKey]
     /// Revokes one of a partner's keys; answers whether it held that key unrevoked.
-    func revokePartnerKey(partnerID: Int64, keyID: String, now: Date) async throws -> Bool
+    func revokePartnerKey(partnerID: Int64, keyID: String) async throws -> Bool
 }

@@ -19,8 +19,12 @@ public protocol StoreLifecycle: Sendable {
     /// Keeps the query planner's statistics current; cheap when nothing changed. The service calls it from time to time.
     func optimize() async throws
     /// The time by the store's clock: the database server's for PostgreSQL, the one clock every instance sharing it
-    /// reads alike; this host's for SQLite, whose instances share the host. See `StoreClock`.
+    /// reads alike; this host's for SQLite, whose instances share the host. One round trip: `clock` carries it
+    /// forward between readings.
     func time() async throws -> Date
+    /// The clock every time the store writes and compares is read from, and what the service reads too (see
+    /// `StoreClock`): no caller hands the store a time of its own.
+    var clock: StoreClock { get }
     /// Releases connections and background work; the store is unusable afterwards.
     func close() async
     /// What changes to watch: pushes queued and order versions written, by this process or (PostgreSQL) any

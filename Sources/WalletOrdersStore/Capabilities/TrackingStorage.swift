@@ -8,7 +8,7 @@ public protocol TrackingStorage: Sendable {
     func trackedParcels(type: String, id: String) async throws -> [TrackedParcel]
     /// Keeps events not kept yet, as `received`; answers for each event nil when it was new, or the state of the one
     /// kept before with its source and id (the first of two alike in `events` is the one kept).
-    func receiveTrackingEvents(_ events: [TrackingEventRecord], now: Date) async throws -> [TrackingEventState?]
+    func receiveTrackingEvents(_ events: [TrackingEventRecord]) async throws -> [TrackingEventState?]
     /// Records what became of events.
     func settleTrackingEvents(_ settled: [(source: String, id: String, state: TrackingEventState)]) async throws
     /// Deletes events still `received`: those refused, which are not kept (sent again, they are new).
@@ -19,7 +19,7 @@ public protocol TrackingStorage: Sendable {
     /// How many events from `source` the store keeps `pending` or still `received`: what the bound on waiting
     /// events counts.
     func waitingTrackingEventCount(source: String) async throws -> Int
-    /// Deletes events received before `date`; answers how many.
+    /// Deletes events received more than `age` seconds ago; answers how many.
     @discardableResult
-    func pruneTrackingEvents(receivedBefore date: Date) async throws -> Int
+    func pruneTrackingEvents(olderThan age: TimeInterval) async throws -> Int
 }

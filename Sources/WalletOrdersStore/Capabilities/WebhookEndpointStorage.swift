@@ -7,12 +7,11 @@ public protocol WebhookEndpointStorage: Sendable {
     /// The endpoints of one merchant, or of every merchant (nil), oldest first.
     func webhookEndpoints(merchantID: Int64?) async throws -> [WebhookEndpoint]
     /// Changes what `change` names of an endpoint of `merchantID`; nil when the merchant has no such endpoint.
-    /// Enabling an endpoint puts its failed deliveries of the last `retention` back in the queue.
+    /// Enabling an endpoint puts its failed deliveries back in the queue, due now.
     func changeWebhookEndpoint(
         id: String,
         merchantID: Int64,
-        _ change: WebhookEndpointChange,
-        now: Date
+        _ change: WebhookEndpointChange
     ) async throws
         -> WebhookEndpoint?
     /// Deletes an endpoint of `merchantID` with its deliveries; answers whether there was one.
@@ -24,9 +23,9 @@ public protocol WebhookEndpointStorage: Sendable {
         page: PageRequest
     ) async throws
         -> Page<WebhookDelivery>?
-    /// Queues a delivery of an endpoint of `merchantID` again, due at `now`, with the same message id; answers the
+    /// Queues a delivery of an endpoint of `merchantID` again, due now, with the same message id; answers the
     /// delivery, nil when there is no such delivery.
-    func redeliver(deliveryID: Int64, endpointID: String, merchantID: Int64, now: Date) async throws -> WebhookDelivery?
+    func redeliver(deliveryID: Int64, endpointID: String, merchantID: Int64) async throws -> WebhookDelivery?
     /// The webhook deliveries about an order, newest first, at most `limit`.
     func webhookDeliveries(type: String, id: String, limit: Int) async throws -> [WebhookDelivery]
 }

@@ -103,6 +103,8 @@ public struct OrderWrite: Sendable {
     public let tracking: [TrackedParcel]?
     /// What changed from the version before, kept with this version's history row; nil for a first version.
     public let changes: [JSONChange]?
+    /// What committing it causes beyond itself: pushes and webhook events.
+    public var effects: WriteEffects
 
     public init(
         orderTypeIdentifier: String,
@@ -117,7 +119,8 @@ public struct OrderWrite: Sendable {
         limits: MerchantLimits = MerchantLimits(),
         author: VersionAuthor = .merchant(Merchant.defaultSlug),
         tracking: [TrackedParcel]? = nil,
-        changes: [JSONChange]? = nil
+        changes: [JSONChange]? = nil,
+        effects: WriteEffects = .none
     ) {
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier
@@ -132,6 +135,7 @@ public struct OrderWrite: Sendable {
         self.author = author
         self.tracking = tracking
         self.changes = changes
+        self.effects = effects
     }
 
     /// The order's `orderNumber`, by which a checkout that knows only its own number finds it.

@@ -66,15 +66,17 @@ public struct PushFilter: Sendable {
     }
 }
 
-/// Who claims pushes, and until when the claim holds unless renewed.
-public struct PushClaim: Sendable, Equatable {
-    /// The instance that sends them: unique per process.
+/// Who claims work from an outbox (pushes or webhook deliveries), and for how long the claim holds unless renewed.
+/// The store reads the lease's end from its own clock, so that instances with different wall clocks agree on it.
+public struct OutboxClaim: Sendable, Equatable {
+    /// The worker that sends them: unique per process.
     public let owner: String
-    public let leaseUntil: Date
+    /// How long the claim holds, by the store's clock, unless renewed.
+    public let lease: TimeInterval
 
-    public init(owner: String, leaseUntil: Date) {
+    public init(owner: String, lease: TimeInterval) {
         self.owner = owner
-        self.leaseUntil = leaseUntil
+        self.lease = lease
     }
 
     /// A new owner's name, unique per worker: `host:pid:` and, when given, `role:`, then 8 random hex digits.
@@ -112,20 +114,20 @@ public struct PushJob: Sendable, Equatable {
     }
 }
 
-/// What became of a push.
+/// What became of a push, as the push lane decided it; the store records it as it is.
 public enum PushOutcome: Sendable, Equatable {
     /// APNs accepted it.
     case delivered
-    /// Try again at that time (429, 5xx, network trouble).
-    case retry(at: Date, reason: String)
+    /// Try again after that many seconds by the store's clock (429, 5xx, network trouble).
+    case retry(after: TimeInterval, reason: String)
     /// Never reached APNs (no connection could be made): back in the queue as it was, due at once, the attempt not
     /// counted. An hour of APNs out of reach must not use up a push's attempts; the worker waits for APNs instead.
     case unsent(reason: String)
-    /// Give up, with APNs' reason.
-    case failed(reason: String)
-    /// The token is dead for this topic (410 Unregistered, BadDeviceToken, DeviceTokenNotForTopic): its
-    /// registrations for the order type go, and so do its other pending pushes.
-    case tokenRejected(reason: String)
+    /// Give up, with APNs' reason, telling the merchant `notice` when there is one.
+    case failed(reason: String, notice: WebhookNotice?)
+    /// The token is dead for this topic (410 Unregistered, BadDeviceToken, DeviceTokenNotForTopic): the push fails
+    /// as `failed` does, and the token's registrations for the order type go, and so do its other pending pushes.
+    case tokenRejected(reason: String, notice: WebhookNotice?)
 }
 
 /// How many pushes the outbox holds in each status.

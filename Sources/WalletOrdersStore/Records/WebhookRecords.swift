@@ -30,12 +30,6 @@ public enum WebhookEvent: String, Sendable, Codable, CaseIterable {
         events.reduce(0) { $0 | $1.bit }
     }
 
-    /// What a delivery of the event says beyond the order, as the JSON object it stores.
-    public static func detail(_ fields: [String: JSONValue]) -> String {
-        // The service's own writer, keys sorted: Foundation's JSONSerialization showed in every update's profile.
-        String(decoding: JSONValue.object(fields).serialized(), as: UTF8.self)
-    }
-
     /// The events of `mask`, in declaration order.
     public static func events(in mask: Int64) -> [WebhookEvent] {
         allCases.filter { mask & $0.bit != 0 }
@@ -246,8 +240,8 @@ public struct WebhookJob: Sendable, Equatable {
 public enum WebhookOutcome: Sendable, Equatable {
     /// The endpoint answered 2xx.
     case delivered(statusCode: Int)
-    /// Try again at `at`.
-    case retry(at: Date, statusCode: Int?, error: String)
+    /// Try again after that many seconds by the store's clock.
+    case retry(after: TimeInterval, statusCode: Int?, error: String)
     /// Retries are spent: the delivery fails and the endpoint is disabled, saying `reason`.
     case failed(statusCode: Int?, error: String, reason: String)
 }

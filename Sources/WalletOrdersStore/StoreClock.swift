@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import WalletOrdersStore
 
 /// The time the service writes and compares: the store's clock (the database server's, with PostgreSQL), read
 /// from time to time and carried forward in between by this process's monotonic clock.
@@ -12,6 +11,9 @@ import WalletOrdersStore
 /// instance sent for the same version, and sign provider tokens APNs calls expired. Read from one clock, they agree;
 /// and a step of this host's wall clock moves nothing here, since time between readings is measured by the
 /// monotonic clock.
+///
+/// Each store owns one (`StoreLifecycle.clock`) and reads every time it writes or compares from it; the service
+/// reads the same one, and the application keeps it synchronized with the store while it runs.
 public final class StoreClock: Sendable {
     /// How often the store's clock is read again (it keeps time better than this process's monotonic clock, which
     /// drifts a little and stops while the machine sleeps).
@@ -20,6 +22,7 @@ public final class StoreClock: Sendable {
     private struct State {
         var reading: (time: Date, at: ContinuousClock.Instant)?
         var latest = Date.distantPast
+        var pinned: Date?
     }
 
     private let wall: @Sendable () -> Date
@@ -33,6 +36,7 @@ public final class StoreClock: Sendable {
     /// The current time by the store's clock, or by the wall clock while the store's has never been read.
     public func now() -> Date {
         state.withLock { state in
+            if let pinned = state.pinned { return pinned }
             guard let reading = state.reading else { return wall() }
             let elapsed = (ContinuousClock.now - reading.at).components
             let time = reading.time.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
@@ -44,8 +48,14 @@ public final class StoreClock: Sendable {
         }
     }
 
+    /// Stops the clock at `time`, whatever the store's clock says, until pinned elsewhere: for tests that say when
+    /// each call happens (the `at(_:)` of WalletOrdersTesting).
+    public func pin(at time: Date) {
+        state.withLock { $0.pinned = time }
+    }
+
     /// Reads the store's clock.
-    public func synchronize(with store: any OrderStore) async throws {
+    public func synchronize(with store: any StoreLifecycle) async throws {
         // The store read its clock somewhere within the round trip: its middle is the best guess, off by half the
         // round trip at most. A busy process or database stretches some trips to seconds, so of three readings the
         // one with the shortest trip is kept (as NTP does): two instances then agree within milliseconds.
@@ -62,7 +72,7 @@ public final class StoreClock: Sendable {
 
     /// Reads the store's clock every `interval` until the task is cancelled; a failed reading leaves the last one
     /// in use.
-    public func keepSynchronized(with store: any OrderStore) async {
+    public func keepSynchronized(with store: any StoreLifecycle) async {
         while !Task.isCancelled {
             try? await Task.sleep(for: Self.interval)
             if Task.isCancelled { break }

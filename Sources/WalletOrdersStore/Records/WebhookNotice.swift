@@ -1,0 +1,55 @@
+import Foundation
+import WalletOrdersModel
+
+/// A webhook event a change causes, as the service decided it: which event, and what its `data` holds beyond the
+/// order. Every payload is built here, by the functions below; an engine stores a notice as it is, once for each
+/// enabled endpoint of the order's merchant that listens for its event.
+public struct WebhookNotice: Sendable, Equatable {
+    public let event: WebhookEvent
+    /// The event's `data` beyond the order, as the JSON object a delivery stores.
+    public let detail: String
+
+    private init(_ event: WebhookEvent, _ fields: [String: JSONValue] = [:]) {
+        self.event = event
+        // The service's own writer, keys sorted: Foundation's JSONSerialization showed in every update's profile.
+        detail = String(decoding: JSONValue.object(fields).serialized(), as: UTF8.self)
+    }
+
+    /// The order's first device registered: the order is in someone's Wallet.
+    public static let addedToWallet = WebhookNotice(.orderAddedToWallet)
+    /// The order's last device unregistered: no Wallet holds it any more.
+    public static let removedFromWallet = WebhookNotice(.orderRemovedFromWallet)
+
+    /// Version `version` of the order was committed, with `status`.
+    public static func orderUpdated(version: Int, status: Order.Status) -> WebhookNotice {
+        WebhookNotice(.orderUpdated, ["version": .int(version), "status": .string(status.rawValue)])
+    }
+
+    /// A push to one of the order's devices failed for good after `attempts` attempts, for `reason`.
+    public static func pushFailed(attempts: Int, reason: String) -> WebhookNotice {
+        WebhookNotice(.pushFailed, ["attempts": .int(attempts), "reason": .string(reason)])
+    }
+
+    /// The link `linkID` served the order's package, its `downloads`th download.
+    public static func linkDownloaded(linkID: String, downloads: Int) -> WebhookNotice {
+        WebhookNotice(.linkDownloaded, ["linkId": .string(linkID), "downloads": .int(downloads)])
+    }
+}
+
+/// What committing a version causes beyond itself, as the service decided it: the engines store it in the same
+/// transaction, so that what was committed is always told.
+public struct WriteEffects: Sendable, Equatable {
+    /// Whether every device registered for the order is owed a push (one pending push per token covers any number
+    /// of versions).
+    public var pushRegisteredDevices: Bool
+    /// Webhook events for the order's merchant.
+    public var webhooks: [WebhookNotice]
+
+    public init(pushRegisteredDevices: Bool = false, webhooks: [WebhookNotice] = []) {
+        self.pushRegisteredDevices = pushRegisteredDevices
+        self.webhooks = webhooks
+    }
+
+    /// Nothing beyond the write itself.
+    public static let none = WriteEffects()
+}

@@ -25,21 +25,23 @@ struct AdminOptions: ParsableArguments {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
-    /// Runs `body` on the existing database (admin never creates one), closing it afterwards.
-    func withStore<Result>(_ body: (any OrderStore) async throws -> Result) async throws -> Result {
-        let database = try await configuration.load().database
-        if case .sqlite(let path) = database, !FileManager.default.fileExists(atPath: path) {
-            throw CommandFailure("there is no database at \(path): pass --database or set WALLET_ORDERS_DATABASE")
-        }
+    /// Runs `body` with the service over the existing database (admin never creates one, nor migrates it), as the
+    /// server runs it and reading the store's clock; closes it afterwards.
+    func withService<Result>(_ body: (OfflineService) async throws -> Result) async throws -> Result {
         var logger = Logger(label: "wallet-orders")
         logger.logLevel = .warning
-        let store = try await StoreFactory.open(database, logger: logger)
+        let offline: OfflineService
         do {
-            let result = try await body(store)
-            await store.close()
+            offline = try await OfflineService.open(try await configuration.load(), logger: logger)
+        } catch let error as ConfigurationError {
+            throw CommandFailure(error.description)
+        }
+        do {
+            let result = try await body(offline)
+            await offline.close()
             return result
         } catch {
-            await store.close()
+            await offline.close()
             throw error
         }
     }
@@ -60,17 +62,24 @@ extension Order.Status: ExpressibleByArgument {}
 extension PushStatus: ExpressibleByArgument {}
 
 struct AdminTime: ExpressibleByArgument {
-    let date: Date
+    /// A time as written, or an age to count back from the store's clock.
+    private let time: Date?
+    private let age: TimeInterval
 
     init?(argument: String) {
         if let date = RFC3339.parse(argument) {
-            self.date = date
+            (time, age) = (date, 0)
             return
         }
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
         guard let unit = argument.last.flatMap({ units[$0] }), let amount = Double(argument.dropLast()), amount >= 0 else {
             return nil
         }
-        date = Date().addingTimeInterval(-amount * unit)
+        (time, age) = (nil, amount * unit)
+    }
+
+    /// The time meant, an age counted back from `now` (the store's clock, which every instance reads).
+    func date(now: Date) -> Date {
+        time ?? now.addingTimeInterval(-age)
     }
 }

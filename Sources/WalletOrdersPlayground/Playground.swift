@@ -79,7 +79,6 @@ public final class Playground: Sendable {
         } catch MerchantRegistryError.exists {
             // Made by an earlier start, or by the operator, whose limits stand.
         }
-        try await service.merchants.reload()
         service.merchants.admit(playground.key, for: merchantSlug)
         return playground
     }

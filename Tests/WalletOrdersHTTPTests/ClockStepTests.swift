@@ -39,8 +39,8 @@ import WalletOrdersTesting
         try await behind.synchronize(with: second)
         #expect(abs(behind.now().timeIntervalSince(right.now())) < 5)
 
-        try await Self.serve(first) { a in
-            try await Self.serve(second) { b in
+        try await Self.serve(first, engine) { a in
+            try await Self.serve(second, engine) { b in
                 let order = try await a.createOrder()
                 #expect(try await b.register(order, device: "d1").status == .created)
                 var tag = try #require(try await a.changed(device: "d1").json["lastModified"]?.stringValue)
@@ -91,6 +91,7 @@ import WalletOrdersTesting
     /// Runs `body` against a service on `store` (reading its clock), on a free loopback port.
     private static func serve(
         _ store: any OrderStore,
+        _ engine: StoreEngine,
         _ body: @escaping @Sendable (ServiceHarness.Client) async throws -> Void
     ) async throws {
         let metrics = ServiceMetrics()
@@ -99,6 +100,10 @@ import WalletOrdersTesting
             orderTypes: [try ServiceHarness.orderType()],
             webServiceURL: "https://orders.example.com/wallet",
             counters: metrics.serviceCounters,
+            // Two SQLite stores on one file in one process are this test's arrangement, not a deployment (SQLite runs
+            // one instance per host, whose clock they share): neither hears the other's writes, so neither keeps a
+            // fetch cache. PostgreSQL's instances hear each other (NOTIFY) and keep theirs.
+            cacheCapacity: engine == .sqlite ? 0 : OrderService.defaultCacheCapacity,
             merchantKeys: [ServiceHarness.merchantKey]
         )
         var configuration = ServiceConfiguration()

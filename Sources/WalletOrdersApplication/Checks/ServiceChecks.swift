@@ -58,6 +58,16 @@ public enum ServiceChecks {
         return report
     }
 
+    /// The order types of `configuration`, loaded and checked as `run` checks them (signing files, certificates,
+    /// templates, APNs credentials), and nothing else: what a command needs to sign and push as the server would.
+    public static func orderTypes(_ configuration: ServiceConfiguration, clock: @escaping @Sendable () -> Date) -> CheckReport {
+        var report = CheckReport()
+        for type in configuration.orderTypes {
+            check(type, allowsHTTP: configuration.allowsHTTPWebService, now: clock(), clock: clock, into: &report)
+        }
+        return report
+    }
+
     /// APNs speaks HTTP/2 only: the libcurl this process loaded must have it (and TLS).
     static func checkPushTransport() -> CheckFinding {
         do {

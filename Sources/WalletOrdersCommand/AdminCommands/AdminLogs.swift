@@ -16,9 +16,9 @@ struct AdminLogs: AsyncParsableCommand {
     @Option(help: "The page after this cursor (printed at the end of a full page).") var before: Int64?
 
     func run() async throws {
-        let page = try await options.withStore { store in
-            try await store.logs(
-                LogFilter(since: since?.date, containing: contains),
+        let page = try await options.withService { offline in
+            try await offline.service.logs(
+                LogFilter(since: since?.date(now: offline.service.now()), containing: contains),
                 page: PageRequest(limit: max(1, min(limit, 10_000)), before: before)
             )
         }

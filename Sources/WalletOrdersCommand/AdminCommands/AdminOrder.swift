@@ -17,16 +17,10 @@ struct AdminOrder: AsyncParsableCommand {
     @Argument(help: "The order identifier.") var id: String
 
     func run() async throws {
-        let (order, versions, registrations, pushes) = try await options.withStore { store in
-            guard let order = try await store.order(type: type, id: id) else {
-                throw CommandFailure("there is no order \(id) of type \(type)")
-            }
-            return (
-                order, try await store.versions(type: type, id: id),
-                try await store.registrations(RegistrationFilter(type: type, id: id), limit: 1_000),
-                try await store.pushes(PushFilter(type: type, id: id), page: PageRequest(limit: 20)).records
-            )
-        }
+        let story = try await options.withService { try await $0.service.orderStory(type: type, id: id) }
+        guard let story else { throw CommandFailure("there is no order \(id) of type \(type)") }
+        let (order, versions, registrations) = (story.order, story.versions, story.registrations)
+        let pushes = Array(story.pushes.prefix(20))
         var document = order.document.json
         if case .object(var fields) = document {
             fields["authenticationToken"] = .string("…")  // a secret: never printed

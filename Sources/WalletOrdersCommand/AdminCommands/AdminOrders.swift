@@ -31,14 +31,16 @@ struct AdminOrders: AsyncParsableCommand {
     @Option(help: "The page after this cursor (printed at the end of a full page).") var before: Int64?
 
     func run() async throws {
-        let (page, slugs) = try await options.withStore { store in
-            let merchants = try await store.merchants()
+        let (page, slugs) = try await options.withService { offline in
+            let service = offline.service
+            let merchants = try await service.merchantsHolding()
+            let now = service.now()
             var filter = OrderFilter(
                 type: type,
                 status: status,
-                updatedSince: since?.date,
-                createdFrom: createdFrom?.date,
-                createdBefore: createdBefore?.date,
+                updatedSince: since?.date(now: now),
+                createdFrom: createdFrom?.date(now: now),
+                createdBefore: createdBefore?.date(now: now),
                 oldestFirst: oldestFirst
             )
             func merchantID(_ slug: String) throws -> Int64 {
@@ -56,7 +58,7 @@ struct AdminOrders: AsyncParsableCommand {
                     filter.text = search
                 }
             }
-            let page = try await store.orders(filter, page: PageRequest(limit: max(1, min(limit, 1_000)), before: before))
+            let page = try await service.orders(filter, page: PageRequest(limit: max(1, min(limit, 1_000)), before: before))
             return (page, Dictionary(merchants.map { ($0.id, $0.slug) }, uniquingKeysWith: { first, _ in first }))
         }
         try options.output(

@@ -26,14 +26,14 @@ struct AdminPrune: AsyncParsableCommand {
     func run() async throws {
         var result: [String: JSONValue] = [:]
         var lines: [String] = []
-        try await options.withStore { store in
+        try await options.withService { offline in
             if failedRegistrations {
-                let removed = try await store.pruneFailedRegistrations()
+                let removed = try await offline.service.pruneFailedRegistrations()
                 result["registrationsRemoved"] = .int(removed)
                 lines.append("removed \(removed) registration\(removed == 1 ? "" : "s") whose pushes failed")
             }
             if let days = logsOlderThan {
-                let removed = try await store.pruneLogs(olderThan: Double(days) * 86_400)
+                let removed = try await offline.service.pruneLogs(olderThan: Double(days) * 86_400)
                 result["logsRemoved"] = .int(removed)
                 lines.append("removed \(removed) device log entr\(removed == 1 ? "y" : "ies") older than \(days) days")
             }

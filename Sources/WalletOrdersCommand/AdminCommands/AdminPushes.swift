@@ -18,8 +18,8 @@ struct AdminPushes: AsyncParsableCommand {
     @Option(help: "The page after this cursor (printed at the end of a full page).") var before: Int64?
 
     func run() async throws {
-        let page = try await options.withStore { store in
-            try await store.pushes(PushFilter(status: status), page: PageRequest(limit: max(1, min(limit, 10_000)), before: before))
+        let page = try await options.withService { offline in
+            try await offline.service.pushes(PushFilter(status: status), page: PageRequest(limit: max(1, min(limit, 10_000)), before: before))
         }
         try options.output(
             try page.json("pushes"),

@@ -19,8 +19,8 @@ struct AdminRegistrations: AsyncParsableCommand {
     @Option(help: "At most this many.") var limit = 100
 
     func run() async throws {
-        let registrations = try await options.withStore { store in
-            try await store.registrations(
+        let registrations = try await options.withService { offline in
+            try await offline.service.registrations(
                 RegistrationFilter(device: device, type: type, id: order),
                 limit: max(1, min(limit, 10_000))
             )

@@ -17,7 +17,7 @@ struct AdminResend: AsyncParsableCommand {
     @Argument(help: "The order identifier.") var id: String
 
     func run() async throws {
-        guard let queued = try await options.withStore({ try await $0.resendPushes(type: type, id: id) }) else {
+        guard let queued = try await options.withService({ try await $0.service.resendPushes(type: type, id: id) }) else {
             throw CommandFailure("there is no order \(id) of type \(type)")
         }
         try options.output(

@@ -15,7 +15,7 @@ struct AdminStats: AsyncParsableCommand {
     @OptionGroup var options: AdminOptions
 
     func run() async throws {
-        let stats = try await options.withStore { try await $0.stats() }
+        let stats = try await options.withService { try await $0.service.stats() }
         func counts<Key: RawRepresentable<String>>(_ values: [Key: Int]) -> String {
             values.isEmpty
                 ? "0"

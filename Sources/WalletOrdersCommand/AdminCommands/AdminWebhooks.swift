@@ -13,9 +13,9 @@ struct AdminWebhooks: AsyncParsableCommand {
     @Flag(help: "Only the disabled endpoints.") var disabled = false
 
     func run() async throws {
-        let (endpoints, slugs) = try await options.withStore { store in
-            let merchants = try await store.merchants()
-            let endpoints = try await store.webhookEndpoints(merchantID: nil)
+        let (endpoints, slugs) = try await options.withService { offline in
+            let merchants = try await offline.service.merchantsHolding()
+            let endpoints = try await offline.service.webhookEndpoints()
             return (endpoints, Dictionary(uniqueKeysWithValues: merchants.map { ($0.id, $0.slug) }))
         }
         let shown = endpoints.filter { !disabled || $0.disabledAt != nil }

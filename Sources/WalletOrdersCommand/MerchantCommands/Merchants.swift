@@ -25,31 +25,9 @@ struct Merchants: AsyncParsableCommand {
 }
 
 extension AdminOptions {
-    /// Runs `body` with a registry over the migrated database, for the order types the configuration names.
+    /// Runs `body` with the registry of the service over the migrated database, as the operator's API reaches it.
     func withRegistry<Result>(_ body: (MerchantRegistry) async throws -> Result) async throws -> Result {
-        var configuration = try await self.configuration.load()
-        if configuration.orderTypes.isEmpty,
-            let development = try await ServiceBootstrap.developmentOrderType(configuration, create: false)
-        {
-            configuration.orderTypes = [development.type]
-        }
-        var templates: [String: OrderTemplate] = [:]
-        for type in configuration.orderTypes {
-            do {
-                templates[type.identifier] =
-                    try type.template.map { try OrderTemplate(directory: URL(fileURLWithPath: $0)) }
-                    ?? OrderTemplate()
-            } catch {
-                throw CommandFailure("order type \(type.identifier): \(error)")
-            }
-        }
-        return try await withStore { store in
-            let pending = try await store.pendingMigrations()
-            guard pending.isEmpty else {
-                throw CommandFailure("the database needs migrations (\(pending.joined(separator: ", "))): run wallet-orders migrate first")
-            }
-            return try await body(MerchantRegistry(merchants: store, partners: store, orderTypes: templates))
-        }
+        try await withService { try await body($0.registry) }
     }
 
     /// Prints merchants as JSON or a table.

@@ -43,7 +43,6 @@ extension OperatorAPI {
             provider: body["provider"]?.stringValue,
             providerSecret: body["providerSecret"]?.stringValue
         )
-        try await service.merchants.reload()
         return JSONResponse.make(.created, .object(["partner": try JSONValue.encoding(partner)]))
     }
 
@@ -58,7 +57,6 @@ extension OperatorAPI {
     @Sendable func removePartner(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let name = try context.parameters.identifier("name")
         try await registry.removePartner(name)
-        try await service.merchants.reload()
         return JSONResponse.make(.ok, .object(["removed": .string(name)]))
     }
 
@@ -67,7 +65,6 @@ extension OperatorAPI {
         let name = try context.parameters.identifier("name")
         let slug = try context.parameters.identifier("slug")
         let partner = try await registry.unlinkPartner(name, from: slug)
-        try await service.merchants.reload()
         return JSONResponse.make(.ok, .object(["partner": try JSONValue.encoding(partner)]))
     }
 
@@ -85,7 +82,6 @@ extension OperatorAPI {
         }
         guard problems.isEmpty, let secret else { throw APIError(.badRequest, "the partner is not valid", problems: problems) }
         let partner = try await registry.setProviderSecret(of: name, provider: body["provider"]?.stringValue, secret: secret)
-        try await service.merchants.reload()
         return JSONResponse.make(.ok, .object(["partner": try JSONValue.encoding(partner)]))
     }
 
@@ -93,7 +89,6 @@ extension OperatorAPI {
     @Sendable func createPartnerKey(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let name = try context.parameters.identifier("name")
         let (record, text) = try await registry.createPartnerKey(for: name)
-        try await service.merchants.reload()
         var headers = HTTPFields()
         headers[.cacheControl] = "no-store"
         return JSONResponse.make(.created, .object(["id": .string(record.id), "key": .string(text)]), headers: headers)
@@ -103,7 +98,6 @@ extension OperatorAPI {
         let name = try context.parameters.identifier("name")
         let key = try context.parameters.identifier("key")
         try await registry.revokePartnerKey(key, of: name)
-        try await service.merchants.reload()
         return JSONResponse.make(.ok, .object(["revoked": .string(key)]))
     }
 }

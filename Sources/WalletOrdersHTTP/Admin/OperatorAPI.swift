@@ -51,7 +51,6 @@ struct OperatorAPI: Sendable {
             orderTypes: change.orderTypes ?? [],
             limits: change.limits ?? MerchantLimits()
         )
-        try await service.merchants.reload()
         return JSONResponse.make(.created, .object(["merchant": try JSONValue.encoding(merchant)]))
     }
 
@@ -69,7 +68,6 @@ struct OperatorAPI: Sendable {
         let slug = try context.parameters.identifier("slug")
         let change = try MerchantBody.change(try await request.json(limit: 64 * 1_024))
         let merchant = try await registry.update(slug, change)
-        try await service.merchants.reload()
         return JSONResponse.make(.ok, .object(["merchant": try JSONValue.encoding(merchant)]))
     }
 
@@ -82,7 +80,6 @@ struct OperatorAPI: Sendable {
     @Sendable func createKey(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let slug = try context.parameters.identifier("slug")
         let (record, text) = try await registry.createKey(for: slug)
-        try await service.merchants.reload()
         var headers = HTTPFields()
         headers[.cacheControl] = "no-store"
         return JSONResponse.make(.created, .object(["id": .string(record.id), "key": .string(text)]), headers: headers)
@@ -92,7 +89,6 @@ struct OperatorAPI: Sendable {
         let slug = try context.parameters.identifier("slug")
         let key = try context.parameters.identifier("key")
         try await registry.revokeKey(key, of: slug)
-        try await service.merchants.reload()
         return JSONResponse.make(.ok, .object(["revoked": .string(key)]))
     }
 
@@ -104,14 +100,12 @@ struct OperatorAPI: Sendable {
         let files = try OrderBody.decodeAssets(body["files"] ?? .object([:]), path: "files")
         let defaults = body["defaults"].flatMap { $0 == .null ? nil : $0 }
         let merchant = try await registry.setTemplate(of: slug, files: files, defaults: defaults)
-        try await service.merchants.reload()
         return JSONResponse.make(.ok, .object(["merchant": try JSONValue.encoding(merchant)]))
     }
 
     @Sendable func removeTemplate(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let slug = try context.parameters.identifier("slug")
         let merchant = try await registry.removeTemplate(of: slug)
-        try await service.merchants.reload()
         return JSONResponse.make(.ok, .object(["merchant": try JSONValue.encoding(merchant)]))
     }
 }

@@ -18,7 +18,13 @@ struct MerchantAPI: Sendable {
     static let maxPageSize = 500
 
     func add(to router: Router<ServiceRequestContext>) {
-        let api = router.group("api/v1").add(middleware: MerchantKeyMiddleware(service: service, guards: guards))
+        // What a logistics partner's key may call too: a group of its own, whose authenticator admits partners.
+        let shared = router.group("api/v1")
+            .add(middleware: MerchantKeyMiddleware(service: service, guards: guards, admitsPartners: true))
+        shared.patch("orders/:orderTypeIdentifier/:orderIdentifier", use: patch)
+        shared.post("tracking-events", use: trackingEvents)
+        let api = router.group("api/v1")
+            .add(middleware: MerchantKeyMiddleware(service: service, guards: guards, admitsPartners: false))
         api.post("orders", use: create)
         api.post("orders/validate", use: validate)
         api.get("orders", use: list)
@@ -26,7 +32,6 @@ struct MerchantAPI: Sendable {
         api.get("orders/export", use: exportOrders)
         api.get("orders/:orderTypeIdentifier/:orderIdentifier", use: get)
         api.put("orders/:orderTypeIdentifier/:orderIdentifier", use: replace)
-        api.patch("orders/:orderTypeIdentifier/:orderIdentifier", use: patch)
         api.get("orders/:orderTypeIdentifier/:orderIdentifier/package", use: package)
         api.get("orders/:orderTypeIdentifier/:orderIdentifier/registrations", use: registrations)
         api.post("orders/:orderTypeIdentifier/:orderIdentifier/links", use: createLink)
@@ -39,7 +44,6 @@ struct MerchantAPI: Sendable {
         api.post("webhooks/:webhookId/rotate-secret", use: rotateWebhookSecret)
         api.get("webhooks/:webhookId/deliveries", use: webhookDeliveries)
         api.post("webhooks/:webhookId/deliveries/:deliveryId/redeliver", use: redeliver)
-        api.post("tracking-events", use: trackingEvents)
         api.get("pushes", use: pushes)
         api.get("logs", use: logs)
     }

@@ -5,12 +5,15 @@ import WalletOrdersStore
 /// Lets a merchant API request through with `Authorization: Bearer <key>` for a key some merchant holds, and puts
 /// that merchant in the context: 401 for no key or a key no merchant holds (or a revoked one), 403 for a suspended
 /// merchant's key, 429 past the merchant's request rate. Failed keys count against the client's authentication
-/// failures. A logistics partner's key (`wo_partner_…`) puts the partner in the context instead, for the two calls
-/// partners may make; any other answers 403.
+/// failures. On the routes of a group that admits partners (`admitsPartners`), a logistics partner's key
+/// (`wo_partner_…`) puts the partner in the context instead; on every other route it answers 403.
 struct MerchantKeyMiddleware: RouterMiddleware {
     typealias Context = ServiceRequestContext
     let service: OrderService
     let guards: ClientGuards
+    /// Whether the group's routes are ones a partner may call (posting tracking events, changing the progress of
+    /// fulfillments).
+    let admitsPartners: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -19,7 +22,7 @@ struct MerchantKeyMiddleware: RouterMiddleware {
             let partner = try await guards.authenticatingKey(client: context.clientAddress, key: key) {
                 try await service.merchants.authenticatePartner(key)
             }
-            guard Self.partnersMay(request) else {
+            guard admitsPartners else {
                 throw APIError(
                     .forbidden,
                     "a partner key may only post tracking events (POST /api/v1/tracking-events) and change the progress "
@@ -46,13 +49,4 @@ struct MerchantKeyMiddleware: RouterMiddleware {
         }
     }
 
-    /// Whether a partner key may make this request: post tracking events, or patch an order.
-    static func partnersMay(_ request: Request) -> Bool {
-        let path = request.uri.path.split(separator: "/", omittingEmptySubsequences: false)
-        switch request.method {
-        case .post: return path == ["", "api", "v1", "tracking-events"]
-        case .patch: return path.count == 6 && path[1] == "api" && path[2] == "v1" && path[3] == "orders"
-        default: return false
-        }
-    }
 }

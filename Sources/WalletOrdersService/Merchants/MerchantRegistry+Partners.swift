@@ -29,12 +29,13 @@ extension MerchantRegistry {
         problems += Self.providerProblems(provider: provider, secret: providerSecret)
         guard problems.isEmpty else { throw MerchantRegistryError.invalid(problems, of: "partner") }
         do {
-            return try await partnerRecords.createPartner(
+            let partner = try await partnerRecords.createPartner(
                 name: name,
                 merchantIDs: ids,
                 provider: provider,
                 providerSecret: providerSecret
             )
+            return try await reloaded(partner)
         } catch StoreError.partnerExists {
             throw MerchantRegistryError.partnerExists(name)
         }
@@ -73,7 +74,7 @@ extension MerchantRegistry {
         guard let changed = try await partnerRecords.changePartner(id: partner.id, PartnerChange(merchantIDs: rest)) else {
             throw MerchantRegistryError.partnerNotFound(name)
         }
-        return changed
+        return try await reloaded(changed)
     }
 
     /// Gives the partner `name` a new secret its provider signs webhooks with, and a provider with it (nil keeps
@@ -85,7 +86,7 @@ extension MerchantRegistry {
         guard problems.isEmpty else { throw MerchantRegistryError.invalid(problems, of: "partner") }
         guard let changed = try await partnerRecords.changePartner(id: partner.id, PartnerChange(provider: provider, providerSecret: secret))
         else { throw MerchantRegistryError.partnerNotFound(name) }
-        return changed
+        return try await reloaded(changed)
     }
 
     /// Removes the partner `name`: its keys and its provider's webhook are refused from then on (on running servers
@@ -95,6 +96,7 @@ extension MerchantRegistry {
         guard try await partnerRecords.deletePartner(id: partner.id, eventSource: TrackingSender.partner(partner).source) else {
             throw MerchantRegistryError.partnerNotFound(name)
         }
+        try await reloaded(())
     }
 
     /// Every partner.
@@ -116,7 +118,7 @@ extension MerchantRegistry {
         let key = MerchantAPIKey(prefix: MerchantAPIKey.partnerPrefix)
         let record = key.record(partner: partner.id, now: now())
         try await partnerRecords.addPartnerKey(record)
-        return (record, key.text)
+        return try await reloaded((record, key.text))
     }
 
     /// The partner's keys, revoked ones included, without their hashes.
@@ -130,5 +132,6 @@ extension MerchantRegistry {
         guard try await partnerRecords.revokePartnerKey(partnerID: partner.id, keyID: keyID) else {
             throw MerchantRegistryError.partnerKeyNotFound(keyID, name)
         }
+        try await reloaded(())
     }
 }

@@ -5,9 +5,13 @@ import WalletOrdersStore
 
 /// What operators do to merchants: add them, change their names, order types and limits, suspend and resume them,
 /// set their templates, make and revoke their keys. The command line and the operator's HTTP API both come here.
+/// Every change made here reaches the service's merchant directory before the call returns, so that the next
+/// request already sees it; other instances hear of it from the store.
 public struct MerchantRegistry: Sendable {
     let merchantRecords: any MerchantStorage
     let partnerRecords: any PartnerStorage
+    /// The directory that reads again after each change; nil when no service runs beside the registry.
+    let directory: MerchantDirectory?
     /// The order types the service signs, with their templates: a merchant's template is laid over them.
     let orderTypes: [String: OrderTemplate]
     let now: @Sendable () -> Date
@@ -17,10 +21,12 @@ public struct MerchantRegistry: Sendable {
         merchants: any MerchantStorage,
         partners: any PartnerStorage,
         orderTypes: [String: OrderTemplate],
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init,
+        directory: MerchantDirectory? = nil
     ) {
         merchantRecords = merchants
         partnerRecords = partners
+        self.directory = directory
         self.orderTypes = orderTypes
         self.now = now
     }
@@ -31,8 +37,15 @@ public struct MerchantRegistry: Sendable {
             merchants: service.store.merchants,
             partners: service.store.partners,
             orderTypes: service.orderTypes.mapValues(\.template),
-            now: service.now
+            now: service.now,
+            directory: service.merchants
         )
+    }
+
+    /// `value`, once the directory has read the change that made it.
+    func reloaded<Value>(_ value: Value) async throws -> Value {
+        try await directory?.reload()
+        return value
     }
 
     /// Adds a merchant.
@@ -48,11 +61,8 @@ public struct MerchantRegistry: Sendable {
         problems += nameProblems(displayName) + typeProblems(orderTypes) + Self.limitProblems(limits)
         guard problems.isEmpty else { throw MerchantRegistryError.invalid(problems) }
         do {
-            return try await merchantRecords.createMerchant(
-                slug: slug,
-                displayName: displayName,
-                orderTypes: orderTypes,
-                limits: limits
+            return try await reloaded(
+                merchantRecords.createMerchant(slug: slug, displayName: displayName, orderTypes: orderTypes, limits: limits)
             )
         } catch StoreError.merchantExists {
             throw MerchantRegistryError.exists(slug)
@@ -81,7 +91,7 @@ public struct MerchantRegistry: Sendable {
         guard let merchant = try await merchantRecords.updateMerchant(slug: slug, change) else {
             throw MerchantRegistryError.notFound(slug)
         }
-        return merchant
+        return try await reloaded(merchant)
     }
 
     /// Makes a key for the merchant: its record, and the key itself, which is shown this once and kept nowhere.
@@ -90,7 +100,7 @@ public struct MerchantRegistry: Sendable {
         let key = MerchantAPIKey()
         let record = key.record(merchant: merchant.id, now: now())
         try await merchantRecords.addMerchantKey(record)
-        return (record, key.text)
+        return try await reloaded((record, key.text))
     }
 
     /// The merchant's keys, revoked ones included, without their hashes.
@@ -104,6 +114,7 @@ public struct MerchantRegistry: Sendable {
         guard try await merchantRecords.revokeMerchantKey(merchantID: merchant.id, keyID: keyID) else {
             throw MerchantRegistryError.keyNotFound(keyID, slug)
         }
+        try await reloaded(())
     }
 
     /// Sets the merchant's template, laid over its order types' own: checked over each as a template folder is
@@ -123,7 +134,7 @@ public struct MerchantRegistry: Sendable {
         guard let updated = try await merchantRecords.setMerchantTemplate(slug: slug, template: template.encoded()) else {
             throw MerchantRegistryError.notFound(slug)
         }
-        return updated
+        return try await reloaded(updated)
     }
 
     /// Removes the merchant's template: its orders are packaged with their order type's again.
@@ -131,7 +142,7 @@ public struct MerchantRegistry: Sendable {
         guard let updated = try await merchantRecords.setMerchantTemplate(slug: slug, template: nil) else {
             throw MerchantRegistryError.notFound(slug)
         }
-        return updated
+        return try await reloaded(updated)
     }
 
     /// A slug is what a merchant's order identifiers start with: 2 to 32 lower-case letters, digits and hyphens,

@@ -50,6 +50,22 @@ extension OrderService {
         try await store.merchants.merchants()
     }
 
+    /// Deletes registrations whose last push failed for good with nothing newer for them (an operator's fix);
+    /// answers how many.
+    public func pruneFailedRegistrations() async throws -> Int {
+        try await store.registrations.pruneFailedRegistrations()
+    }
+
+    /// Deletes device log entries last received more than `age` seconds ago; answers how many.
+    public func pruneLogs(olderThan age: TimeInterval) async throws -> Int {
+        try await store.logs.pruneLogs(olderThan: age)
+    }
+
+    /// Every merchant's webhook endpoints, oldest first.
+    public func webhookEndpoints() async throws -> [WebhookEndpoint] {
+        try await store.webhooks.webhookEndpoints(merchantID: nil)
+    }
+
     /// Counts for admins.
     public func stats() async throws -> StoreStats {
         try await store.console.stats()

@@ -15,9 +15,12 @@ public final class LocalAPNS: Sendable {
         public let pushType: String?
         public let priority: String?
         public let body: String
+        /// The provider token's claims, when it checked out (see `init`).
         public let keyID: String?
         public let teamID: String?
         public let issuedAt: Date?
+        /// The provider token as sent (`authorization: bearer …`); nil when none came.
+        public let providerToken: String?
         /// The client's port: pushes over one connection share it.
         public let clientPort: Int?
         /// What this server answered.
@@ -61,11 +64,12 @@ public final class LocalAPNS: Sendable {
     public let settings: ConnectionSettings
 
     /// A stand-in that trusts the APNs keys `publicKeys` (key ID → public key) of `teamID`, and accepts only
-    /// `topics` when given. `onPush` hears of every push once its answer is decided, on the connection's event loop:
+    /// `topics` when given. With `publicKeys` nil, provider tokens are read but their signatures not checked: a
+    /// well-formed ES256 token of `teamID` (any team when nil) is accepted. `onPush` hears of every push once its answer is decided, on the connection's event loop:
     /// it must not block. `deliveries(for:)` routes the accepted pushes for one token to the device that owns it.
     /// `recordsPushes: false` keeps `received` empty, for long runs.
     public init(
-        publicKeys: [String: PublicKey],
+        publicKeys: [String: PublicKey]?,
         teamID: String?,
         topics: Set<String>? = nil,
         now: @escaping @Sendable () -> Date = Date.init,
@@ -208,6 +212,7 @@ public final class LocalAPNS: Sendable {
                 keyID: claims?.keyID,
                 teamID: claims?.teamID,
                 issuedAt: claims?.issuedAt,
+                providerToken: Self.bearer(request.authorization),
                 clientPort: request.clientPort,
                 status: status,
                 reason: reason

@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "WalletOrdersPackage", targets: ["WalletOrdersPackage"]),
         .library(name: "WalletOrdersTesting", targets: ["WalletOrdersTesting"]),
         .library(name: "WalletOrdersDevice", targets: ["WalletOrdersDevice"]),
+        // The conformance kit, for tools that check a Wallet Orders web service the way Wallet talks to it.
+        .library(name: "WalletOrdersConformance", targets: ["WalletOrdersConformance"]),
         // For the fuzz package (Fuzz/), which reads providers' payloads and tracking events through it.
         .library(name: "WalletOrdersTracking", targets: ["WalletOrdersTracking"]),
     ],
@@ -242,6 +244,20 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // The conformance kit: any Wallet Orders web service checked rule by rule, as Wallet talks to it, with the
+        // simulated device's client and package checks and a local APNs taking the server's pushes. Knows nothing of
+        // this service's HTTP, application or store modules.
+        .target(
+            name: "WalletOrdersConformance",
+            dependencies: [
+                "WalletOrdersModel",
+                "WalletOrdersCrypto",
+                "WalletOrdersPackage",
+                "WalletOrdersAPNS",
+                "WalletOrdersAPNSServer",
+                "WalletOrdersDevice",
+            ]
+        ),
         // The `wallet-orders` command.
         .executableTarget(
             name: "WalletOrdersCommand",
@@ -258,6 +274,7 @@ let package = Package(
                 "WalletOrdersPush",
                 "WalletOrdersAPNSServer",
                 "WalletOrdersDevice",
+                "WalletOrdersConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -436,6 +436,19 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "WalletOrdersConformanceTests",
+            dependencies: [
+                "WalletOrdersConformance", "WalletOrdersTesting", "WalletOrdersModel", "WalletOrdersCrypto",
+                "WalletOrdersPackage", "WalletOrdersAPNS", "WalletOrdersAPNSServer", "WalletOrdersDevice",
+                // The deliberately faulty web service the tests run the kit against.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .testTarget(
             name: "WalletOrdersCommandTests",
             dependencies: [
                 "WalletOrdersTesting", "WalletOrdersModel", "WalletOrdersApplication", "WalletOrdersDevice", "WalletOrdersAPNS",

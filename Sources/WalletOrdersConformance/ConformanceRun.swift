@@ -76,7 +76,7 @@ final class ConformanceRun {
             started: started,
             results: ordered,
             timings: timings,
-            notes: notes
+            notes: notes.map(redacted)
         )
     }
 

@@ -72,6 +72,12 @@ struct Conformance: AsyncParsableCommand {
     )
     var apnsTLSFolder = "conformance-apns"
 
+    @Flag(
+        name: .customLong("make-apns-tls"),
+        help: "Only make (or keep) the local APNs' TLS identity in --apns-tls-folder, print its CA file and exit."
+    )
+    var makeAPNSTLS = false
+
     @Option(name: .customLong("apns-key"), help: "The order type's APNs key: its public half (PEM) or the .p8 itself.")
     var apnsKey: String?
 
@@ -97,6 +103,7 @@ struct Conformance: AsyncParsableCommand {
     var junit: String?
 
     func validate() throws {
+        if makeAPNSTLS { return }
         let flags = [orderTypeIdentifier, orderIdentifier, webServiceURL, authenticationToken]
         if orderDetails == nil, flags.contains(where: { $0 == nil }) {
             throw ValidationError(
@@ -116,6 +123,11 @@ struct Conformance: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if makeAPNSTLS {
+            _ = try apnsIdentity()
+            printLine(LocalAPNS.TLSIdentity.certificateAuthorityFile(in: URL(fileURLWithPath: apnsTLSFolder)).path)
+            return
+        }
         let configuration = try makeConfiguration()
         if let apns = configuration.apns {
             let ca = LocalAPNS.TLSIdentity.certificateAuthorityFile(in: URL(fileURLWithPath: apnsTLSFolder)).path
@@ -153,12 +165,7 @@ struct Conformance: AsyncParsableCommand {
         configuration.quietPeriod = .seconds(quietPeriod)
         configuration.requestTimeout = .seconds(requestTimeout)
         if let apns, let address = Self.hostAndPort(apns) {
-            let identity: LocalAPNS.TLSIdentity
-            do {
-                identity = try LocalAPNS.TLSIdentity(folder: URL(fileURLWithPath: apnsTLSFolder))
-            } catch {
-                throw CommandFailure("\(apnsTLSFolder): cannot keep the local APNs' TLS identity there: \(error)")
-            }
+            let identity = try apnsIdentity()
             configuration.apns = .init(
                 host: address.host,
                 port: address.port,
@@ -169,6 +176,15 @@ struct Conformance: AsyncParsableCommand {
             )
         }
         return configuration
+    }
+
+    /// The local APNs' TLS identity kept in `apnsTLSFolder`, made there first when missing.
+    private func apnsIdentity() throws -> LocalAPNS.TLSIdentity {
+        do {
+            return try LocalAPNS.TLSIdentity(folder: URL(fileURLWithPath: apnsTLSFolder))
+        } catch {
+            throw CommandFailure("\(apnsTLSFolder): cannot keep the local APNs' TLS identity there: \(error)")
+        }
     }
 
     private func readOrderDetails() throws -> OrderDetails {

@@ -18,9 +18,10 @@ extension ConformanceReport {
             let status = result.status == .fail ? "FAIL" : result.status.rawValue
             let id = result.rule.id.padding(toLength: width, withPad: " ", startingAt: 0)
             let detail = EscapedText.terminal(EscapedText.excerpt(result.detail, limit: 110))
-            lines.append(
-                "  \(status.padding(toLength: 7, withPad: " ", startingAt: 0))\(result.rule.level.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))\(id)  \(detail)"
-            )
+            let columns =
+                status.padding(toLength: 9, withPad: " ", startingAt: 0)
+                + result.rule.level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            lines.append("  \(columns)\(id)  \(detail)")
         }
         let failures = results.filter { $0.status == .fail }
         if !failures.isEmpty {

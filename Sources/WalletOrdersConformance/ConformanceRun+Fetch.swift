@@ -27,6 +27,7 @@ extension ConformanceRun {
         let entries = try? ZipArchive.read(package)
         let document = Self.orderDocument(in: entries)
         firstOrder = document
+        signatureCertificates = Self.signature(of: entries)?.certificates ?? []
         let unreadable = entries == nil ? "the package cannot be read as a zip archive" : nil
 
         await judge(.packageSize) {
@@ -127,11 +128,15 @@ extension ConformanceRun {
 
     /// The signer's certificate, when the signature verifies over the manifest (its chain not checked).
     private static func signer(of entries: [ZipArchive.Entry]?) -> Certificate? {
+        signature(of: entries)?.signers.first
+    }
+
+    /// What the signature says of itself, when it verifies over the manifest (its chain not checked).
+    private static func signature(of entries: [ZipArchive.Entry]?) -> CMSSignedInfo? {
         guard let signature = entries?.first(where: { $0.path == "signature" })?.data,
-            let manifest = entries?.first(where: { $0.path == "manifest.json" })?.data,
-            let info = try? CMSSignature.verify(signature, content: manifest, trustedRoots: nil)
+            let manifest = entries?.first(where: { $0.path == "manifest.json" })?.data
         else { return nil }
-        return info.signers.first
+        return try? CMSSignature.verify(signature, content: manifest, trustedRoots: nil)
     }
 
     /// Problems as one line.

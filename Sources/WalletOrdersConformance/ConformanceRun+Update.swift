@@ -1,5 +1,6 @@
 import Foundation
 import WalletOrdersAPNS
+import WalletOrdersCrypto
 import WalletOrdersModel
 import WalletOrdersPackage
 
@@ -73,9 +74,9 @@ extension ConformanceRun {
             }
             return .pass(headers)
         }
-        await judge(.pushProviderToken) {
+        await judge(.pushAuthentication) {
             guard let arrival else { return .skip("no push") }
-            return providerToken(of: arrival)
+            return authentication(of: arrival)
         }
         await judge(.updateListed) {
             if let failure { return .skip(failure) }
@@ -138,11 +139,14 @@ extension ConformanceRun {
         }
     }
 
-    /// Judges a push's provider token.
-    private func providerToken(of arrival: PushWatch.Arrival) -> Outcome {
+    /// Judges how a push authenticated: its provider token, or else its TLS client certificate.
+    private func authentication(of arrival: PushWatch.Arrival) -> Outcome {
         let push = arrival.push
         guard let token = push.providerToken else {
-            return .fail("no `authorization: bearer` provider token (the kit checks token authentication, not certificates)")
+            guard let der = push.clientCertificate, let certificate = try? Certificate(der) else {
+                return .fail("neither a provider token (`authorization: bearer`) nor a TLS client certificate")
+            }
+            return clientCertificate(certificate)
         }
         guard let claims = ProviderTokenClaims(unverified: token) else {
             return .fail("the provider token is not an ES256 JWT with a key ID (kid), a team (iss) and a time (iat)")
@@ -158,6 +162,22 @@ extension ConformanceRun {
         if let teamID = apns.teamID, claims.teamID != teamID { return .fail(described + ": not team \(teamID)") }
         guard push.keyID != nil else { return .fail(described + ": its signature does not verify with --apns-key") }
         return .pass(described + "; its signature verifies with --apns-key")
+    }
+
+    /// Judges a push's TLS client certificate: the Order Type ID certificate of the order type, issued by the WWDR
+    /// certificate the package's signature carries (whose chain package.chain checked), as APNs would take it.
+    private func clientCertificate(_ certificate: Certificate) -> Outcome {
+        let subject = certificate.subjectDescription
+        guard certificate.subjectUserID == details.orderTypeIdentifier else {
+            return .fail("TLS client certificate authentication with \(subject), not the certificate of \(details.orderTypeIdentifier)")
+        }
+        guard signatureCertificates.contains(where: { certificate.isIssued(by: $0) }) else {
+            return .fail(
+                "TLS client certificate authentication with \(subject), not issued by the WWDR certificate the package's "
+                    + "signature carries"
+            )
+        }
+        return .pass("TLS client certificate authentication with the Order Type ID certificate: \(subject)")
     }
 
     func checkUnchangedUpdate() async {

@@ -1,4 +1,5 @@
 import Foundation
+import WalletOrdersCrypto
 import WalletOrdersDevice
 import WalletOrdersModel
 
@@ -29,6 +30,8 @@ final class ConformanceRun {
     /// What the steps learned, for the steps after them.
     var firstFetch: Answer?
     var firstOrder: OrderDocument?
+    /// The certificates the first package's signature carries (the WWDR intermediate): a push certificate's issuer.
+    var signatureCertificates: [Certificate] = []
     /// The Last-Modified of the unchanged order, once it stood still.
     var settledLastModified: String?
     /// The listing's tag before the update, and after it.
@@ -50,7 +53,7 @@ final class ConformanceRun {
     func run() async -> ConformanceReport {
         if let apns = configuration.apns {
             do {
-                watch = try await PushWatch(apns, token: pushToken, orderType: details.orderTypeIdentifier)
+                watch = try await PushWatch(apns, token: pushToken)
             } catch {
                 notes.append("The local APNs could not listen on \(apns.host):\(apns.port): \(error)")
             }
@@ -138,9 +141,9 @@ final class ConformanceRun {
             if let type = response.header("Content-Type") { facts.append(type) }
             facts.append("\(response.body.count) bytes")
             text += " (\(facts.joined(separator: ", ")))"
-            let isText = response.header("Content-Type").map { !$0.contains("finance.order") && !$0.contains("zip") } ?? true
-            if isText, !response.body.isEmpty {
-                text += ": " + EscapedText.excerpt(String(decoding: response.body, as: UTF8.self))
+            // A body is quoted when it is text (UTF-8 with no NUL); a package is not.
+            if !response.body.isEmpty, !response.body.contains(0), let body = String(data: response.body, encoding: .utf8) {
+                text += ": " + EscapedText.excerpt(body)
             }
             return text
         }

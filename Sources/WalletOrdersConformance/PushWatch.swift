@@ -26,8 +26,9 @@ final class PushWatch: Sendable {
     private let listener: LocalAPNS.Listener
     private let storage: Storage
 
-    /// Starts listening as `configuration` says, keeping the pushes for `token` (hex).
-    init(_ configuration: ConformanceConfiguration.APNS, token: String, orderType: String) async throws {
+    /// Starts listening as `configuration` says, keeping the pushes for `token` (hex), and taking the TLS client
+    /// certificate of a provider that authenticates with one.
+    init(_ configuration: ConformanceConfiguration.APNS, token: String) async throws {
         let storage = Storage()
         let token = token.lowercased()
         let keys = configuration.publicKey.map { [configuration.keyID ?? "": $0] }
@@ -37,6 +38,8 @@ final class PushWatch: Sendable {
             // Every topic is taken, and judged by push.topic: a wrong one is then reported as such.
             topics: nil,
             recordsPushes: false,
+            // As APNs: any JSON object is taken, and push.payload judges it, so the provider goes on as it would.
+            acceptsAnyPayload: true,
             onPush: { push in
                 let arrival = Arrival(push: push, instant: .now, time: Date())
                 storage.state.withLock { state in
@@ -49,10 +52,12 @@ final class PushWatch: Sendable {
             }
         )
         self.storage = storage
+        // A provider authenticating with a certificate sends its leaf alone: the kit judges it (push.authentication).
         listener = try await apns.listen(
             host: configuration.host,
             port: configuration.port,
-            tls: configuration.identity.serverConfiguration()
+            tls: configuration.identity.serverConfiguration(),
+            takingClientCertificates: true
         )
     }
 

@@ -10,7 +10,7 @@ extension Rule {
         listingNoAuthorization, listingNoTag, listingEmptyTag, listingLastModifiedString, listingOwnTag,
         listingUnknownDevice,
         logAccepts,
-        pushArrives, pushTopic, pushPayload, pushNoAlert, pushProviderToken,
+        pushArrives, pushTopic, pushPayload, pushNoAlert, pushAuthentication,
         updateListed, updateFetchNewer, updateUnchangedNotListed, updateUnchangedNotPushed,
         unregisterOK, unregisterListing,
     ]

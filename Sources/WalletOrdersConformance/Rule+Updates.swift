@@ -41,14 +41,16 @@ extension Rule {
         after: ["push.arrives"],
         needs: [.update, .apns]
     )
-    public static let pushProviderToken = Rule(
-        "push.providerToken",
+    public static let pushAuthentication = Rule(
+        "push.authentication",
         .must,
-        "The push carries a valid ES256 provider token",
+        "The push authenticates as the order type",
         apple: ApplePage.pushWords,
         page: ApplePage.register,
-        check: "The push has `authorization: bearer {JWT}`: an ES256 token naming a key ID and a team, issued within the "
-            + "hour; with --apns-key (and --apns-key-id, --apns-team-id) its signature, key ID and team are checked too.",
+        check: "The push carries `authorization: bearer {JWT}`, an ES256 provider token naming a key ID and a team, "
+            + "issued within the hour (with --apns-key, --apns-key-id and --apns-team-id its signature, key ID and team "
+            + "are checked too); or, with no token, the provider's TLS client certificate is the Order Type ID "
+            + "certificate of the order type, chaining to the trusted root (not an app's push certificate).",
         after: ["push.arrives"],
         needs: [.update, .apns]
     )

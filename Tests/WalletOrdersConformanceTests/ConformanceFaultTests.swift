@@ -24,6 +24,19 @@ import WalletOrdersConformance
         #expect(!report.text.contains("FAIL"), "\(report.text)")
     }
 
+    /// Certificate authentication to APNs passes with the Order Type ID certificate, and fails with another order
+    /// type's certificate under the same root (as an app's push certificate would).
+    @Test(arguments: [true, false])
+    func aPushAuthenticatedByCertificatePassesOnlyWithTheOrderTypesCertificate(ownType: Bool) async throws {
+        let report = try await FaultyWebService.conformanceReport(fault: nil, credential: .certificate(ownType: ownType))
+        let authentication = try #require(report.result(Rule.pushAuthentication.id))
+        #expect(authentication.status == (ownType ? .pass : .fail), "\(authentication)")
+        #expect(authentication.detail.contains("TLS client certificate"), "\(authentication)")
+        for result in report.results where result.rule != .pushAuthentication {
+            #expect(result.status == .pass, "\(result)")
+        }
+    }
+
     @Test(arguments: Fault.allCases)
     func aFaultFailsItsRuleAndNoOther(fault: Fault) async throws {
         let report = try await FaultyWebService.conformanceReport(fault: fault)

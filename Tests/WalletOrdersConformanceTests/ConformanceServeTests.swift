@@ -17,7 +17,12 @@ import WalletOrdersTesting
         let keys = Self.settings(try String(contentsOfFile: folder.path("keys/dev.env"), encoding: .utf8))
         // The kit's local APNs keeps its TLS identity here: made now, so that its CA file exists when serve starts.
         let apnsFolder = folder.url.appendingPathComponent("apns")
-        _ = try LocalAPNS.TLSIdentity(folder: apnsFolder)
+        let prepared = try await Command.run(
+            Command.walletOrdersBinary,
+            ["conformance", "--make-apns-tls", "--apns-tls-folder", apnsFolder.path]
+        )
+        let apnsCA = LocalAPNS.TLSIdentity.certificateAuthorityFile(in: apnsFolder).path
+        try #require(prepared.status == 0 && prepared.output == apnsCA + "\n", "\(prepared.output)\(prepared.error)")
         let (apnsPort, servePort) = (try freePort(), try freePort())
         // A PostgreSQL cluster of the test's own: on the shared one, other tests' transactions hold back the listing's
         // tag, and an unchanged order is listed again (docs/device-api.md, "The listing tag").
@@ -33,7 +38,7 @@ import WalletOrdersTesting
                 environment["WALLET_ORDERS_PUBLIC_URL"] = front
                 environment["WALLET_ORDERS_TEMPLATE"] = SampleOrder.templateFolder.path
                 environment["WALLET_ORDERS_APNS_ENVIRONMENT"] = "https://127.0.0.1:\(apnsPort)"
-                environment["WALLET_ORDERS_APNS_CA"] = LocalAPNS.TLSIdentity.certificateAuthorityFile(in: apnsFolder).path
+                environment["WALLET_ORDERS_APNS_CA"] = apnsCA
                 let serve = try ServeProcess(["--port", "\(servePort)", "--database", database], environment: environment, in: folder)
                 defer { serve.stop() }
                 try #require(await serve.waitFor("serving on"), "\(serve.output)")

@@ -91,9 +91,12 @@ extension FaultyWebService {
     }
 
     /// Runs the kit against a faulty service with `fault` (none: a service that does everything right), its pushes
-    /// going to the kit's local APNs; answers the kit's report.
-    static func conformanceReport(fault: Fault?) async throws -> ConformanceReport {
-        let service = try FaultyWebService(fault: fault)
+    /// going to the kit's local APNs with `credential`; answers the kit's report.
+    static func conformanceReport(
+        fault: Fault?,
+        credential: PushCredential = .token
+    ) async throws -> ConformanceReport {
+        let service = try FaultyWebService(fault: fault, credential: credential)
         let chain = TestChain.shared
         let folder = try TemporaryDirectory("faulty-service")
         let apnsIdentity = try LocalAPNS.TLSIdentity()

@@ -22,7 +22,16 @@ actor FaultyWebService {
         let caFile: String
     }
 
+    /// How the service authenticates to APNs.
+    enum PushCredential: Sendable {
+        /// An ES256 provider token made with the order type's APNs key.
+        case token
+        /// A TLS client certificate: the Order Type ID certificate, or another order type's.
+        case certificate(ownType: Bool)
+    }
+
     let fault: Fault?
+    let credential: PushCredential
     let orderIdentifier = "A-1001"
     let token = "conformance-token-\(UUID().uuidString.prefix(8))"
     let chain = TestChain.shared
@@ -37,8 +46,9 @@ actor FaultyWebService {
     var packages: [Int: Data] = [:]
     let template: OrderTemplate
 
-    init(fault: Fault?) throws {
+    init(fault: Fault?, credential: PushCredential = .token) throws {
         self.fault = fault
+        self.credential = credential
         // A day ago, to the second; an hour ahead for the fault of a service whose clock runs ahead.
         let offset: TimeInterval = fault == .fetchLastModifiedNotAfterDate ? 3_600 : -86_400
         updatedAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + offset).rounded(.down))
@@ -153,19 +163,23 @@ actor FaultyWebService {
     }
 
     private func push(to pushToken: String, target: PushTarget) async throws -> Command.Result {
-        let key = fault == .pushProviderToken ? chain.strangerAPNSKey : chain.apnsKey
+        let key = fault == .pushAuthentication ? chain.strangerAPNSKey : chain.apnsKey
         let providerToken = try ProviderToken(key: key, keyID: TestChain.apnsKeyID, teamID: TestChain.teamID).current()
         let topic = fault == .pushTopic ? "com.example.shop.app" : orderType
         let body = fault == .pushPayload ? #"{"orderIdentifier":"A-1001"}"# : APNSRequest.body
         let type = fault == .pushNoAlert ? "alert" : APNSRequest.pushType
+        var authentication = ["-H", "authorization: bearer \(providerToken)"]
+        if case .certificate(let ownType) = credential {
+            let name = ownType ? "signer" : "other-signer"
+            authentication = ["--cert", chain.folder.path("\(name)-chain.pem"), "--key", chain.folder.path("\(name).key")]
+        }
         return try await Command.run(
             "curl",
             [
                 "-s", "-o", "/dev/null", "--http2", "--max-time", "30", "--cacert", target.caFile, "-X", "POST",
                 "-H", "apns-topic: \(topic)", "-H", "apns-push-type: \(type)", "-H", "apns-priority: \(APNSRequest.priority)",
-                "-H", "authorization: bearer \(providerToken)", "--data-binary", body,
-                "https://127.0.0.1:\(target.port)\(APNSRequest.pathPrefix)\(pushToken)",
-            ]
+                "--data-binary", body,
+            ] + authentication + ["https://127.0.0.1:\(target.port)\(APNSRequest.pathPrefix)\(pushToken)"]
         )
     }
 

@@ -89,6 +89,10 @@ final class TestChain: Sendable {
         try folder.write("root-ca.pem", Data(root.pem.utf8))
         try folder.write("https-ca.pem", Data(tls.certificateAuthority.pem.utf8))
         try folder.write("apns-public.pem", Data(apnsKey.publicKeyPEM().utf8))
+        try folder.write("signer-chain.pem", Data((signer.pem + wwdr.pem).utf8))
+        try folder.write("signer.key", Data(signerKey.pkcs8PEM().utf8))
+        try folder.write("other-signer-chain.pem", Data((otherSigner.pem + wwdr.pem).utf8))
+        try folder.write("other-signer.key", Data(otherSignerKey.pkcs8PEM().utf8))
     }
 
     var rootPath: String { folder.path("root-ca.pem") }

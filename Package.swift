@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "WalletOrdersPackage", targets: ["WalletOrdersPackage"]),
         .library(name: "WalletOrdersTesting", targets: ["WalletOrdersTesting"]),
         .library(name: "WalletOrdersDevice", targets: ["WalletOrdersDevice"]),
+        // The conformance kit, for tools that check a Wallet Orders web service the way Wallet talks to it.
+        .library(name: "WalletOrdersConformance", targets: ["WalletOrdersConformance"]),
         // For the fuzz package (Fuzz/), which reads providers' payloads and tracking events through it.
         .library(name: "WalletOrdersTracking", targets: ["WalletOrdersTracking"]),
     ],
@@ -251,6 +253,20 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // The conformance kit: any Wallet Orders web service checked rule by rule, as Wallet talks to it, with the
+        // simulated device's client and package checks and a local APNs taking the server's pushes. Knows nothing of
+        // this service's HTTP, application or store modules.
+        .target(
+            name: "WalletOrdersConformance",
+            dependencies: [
+                "WalletOrdersModel",
+                "WalletOrdersCrypto",
+                "WalletOrdersPackage",
+                "WalletOrdersAPNS",
+                "WalletOrdersAPNSServer",
+                "WalletOrdersDevice",
+            ]
+        ),
         // The `wallet-orders` command.
         .executableTarget(
             name: "WalletOrdersCommand",
@@ -267,6 +283,7 @@ let package = Package(
                 "WalletOrdersPush",
                 "WalletOrdersAPNSServer",
                 "WalletOrdersDevice",
+                "WalletOrdersConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -425,6 +442,19 @@ let package = Package(
             name: "WalletOrdersDeviceTests",
             dependencies: [
                 "WalletOrdersDevice", "WalletOrdersModel", "WalletOrdersCrypto", "WalletOrdersPackage", "WalletOrdersTesting",
+            ]
+        ),
+        .testTarget(
+            name: "WalletOrdersConformanceTests",
+            dependencies: [
+                "WalletOrdersConformance", "WalletOrdersTesting", "WalletOrdersModel", "WalletOrdersCrypto",
+                "WalletOrdersPackage", "WalletOrdersAPNS", "WalletOrdersAPNSServer", "WalletOrdersDevice",
+                // The deliberately faulty web service the tests run the kit against.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .testTarget(

@@ -2,7 +2,9 @@ import Foundation
 import NIOCore
 import NIOHPACK
 import NIOHTTP2
+import NIOSSL
 import WalletOrdersAPNS
+import WalletOrdersCrypto
 
 /// One client connection's requests, read straight from its HTTP/2 frames and answered like APNs: no child channel
 /// and no task per stream, since a push is two frames in and one out and the stand-in must keep up with a client
@@ -27,6 +29,8 @@ final class APNSConnectionHandler: ChannelInboundHandler {
     private let connectionWindowSize = 65_535
     private var requests: [HTTP2StreamID: PendingRequest] = [:]
     private var clientPort: Int?
+    /// The certificate the client authenticated with, read once the handshake is over (at the first request).
+    private var clientCertificate: Certificate??
     private var connectionUncredited = 0
     private var flushPending = false
 
@@ -57,7 +61,8 @@ final class APNSConnectionHandler: ChannelInboundHandler {
                 }
                 return
             }
-            let request = Self.request(headers.headers, clientPort: clientPort, allocator: context.channel.allocator)
+            var request = Self.request(headers.headers, clientPort: clientPort, allocator: context.channel.allocator)
+            request.clientCertificate = peerCertificate(context)
             if headers.endStream {
                 respond(to: request, on: frame.streamID, context: context)
             } else {
@@ -101,6 +106,16 @@ final class APNSConnectionHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // NIOHTTP2Handler has already answered: RST_STREAM for a stream error, GOAWAY and close for a connection error.
         apns.connection(port: clientPort, failedWith: error)
+    }
+
+    /// The client's TLS certificate, when it sent one (a provider authenticating with a certificate, not a token).
+    private func peerCertificate(_ context: ChannelHandlerContext) -> Certificate? {
+        if let known = clientCertificate { return known }
+        let certificate = (try? context.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self).peerCertificate)
+            .flatMap { $0 }
+            .flatMap { try? Certificate(Data($0.toDERBytes())) }
+        clientCertificate = .some(certificate)
+        return certificate
     }
 
     private func creditConnection(_ length: Int, context: ChannelHandlerContext) {

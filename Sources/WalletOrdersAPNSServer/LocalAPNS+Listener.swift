@@ -50,14 +50,19 @@ extension LocalAPNS {
         return limit
     }()
 
-    /// Starts listening on `host:port` (0: any free port) with the server side of `tls`.
+    /// Starts listening on `host:port` (0: any free port) with the server side of `tls`. With
+    /// `takingClientCertificates`, each client is asked for a TLS certificate and whatever it presents is taken as it
+    /// is, for a caller that judges it itself (a provider authenticating with a certificate, whose intermediate it
+    /// does not send).
     public func listen(
         host: String = "127.0.0.1",
         port: Int = 0,
         tls: TLSConfiguration,
+        takingClientCertificates: Bool = false,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> Listener {
         var tls = tls
+        if takingClientCertificates { tls.certificateVerification = .optionalVerification }
         tls.applicationProtocols = ["h2"]
         tls.minimumTLSVersion = .tlsv12
         let sslContext = try NIOSSLContext(configuration: tls)
@@ -82,7 +87,11 @@ extension LocalAPNS {
                 channel.closeFuture.whenComplete { _ in _ = connections.withLockedValue { $0.removeValue(forKey: id) } }
                 return channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
-                    try pipeline.addHandler(NIOSSLServerHandler(context: sslContext))
+                    try pipeline.addHandler(
+                        takingClientCertificates
+                            ? NIOSSLServerHandler(context: sslContext) { _, promise in promise.succeed(.certificateVerified) }
+                            : NIOSSLServerHandler(context: sslContext)
+                    )
                     try pipeline.addHandler(NIOHTTP2Handler(mode: .server, connectionConfiguration: connection, streamConfiguration: stream))
                     try pipeline.addHandler(APNSConnectionHandler(apns: self))
                 }

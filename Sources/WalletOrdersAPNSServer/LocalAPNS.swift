@@ -15,9 +15,14 @@ public final class LocalAPNS: Sendable {
         public let pushType: String?
         public let priority: String?
         public let body: String
+        /// The provider token's claims, when it checked out (see `init`).
         public let keyID: String?
         public let teamID: String?
         public let issuedAt: Date?
+        /// The provider token as sent (`authorization: bearer …`); nil when none came.
+        public let providerToken: String?
+        /// The TLS client certificate the provider authenticated with (DER), when it used one.
+        public let clientCertificate: Data?
         /// The client's port: pushes over one connection share it.
         public let clientPort: Int?
         /// What this server answered.
@@ -54,6 +59,7 @@ public final class LocalAPNS: Sendable {
     private let topics: Set<String>?
     private let now: @Sendable () -> Date
     private let recordsPushes: Bool
+    private let acceptsAnyPayload: Bool
     private let onPush: @Sendable (ReceivedPush) -> Void
     private let tokens: ProviderTokenCache
     private let state = NIOLockedValueBox(State())
@@ -61,18 +67,23 @@ public final class LocalAPNS: Sendable {
     public let settings: ConnectionSettings
 
     /// A stand-in that trusts the APNs keys `publicKeys` (key ID → public key) of `teamID`, and accepts only
-    /// `topics` when given. `onPush` hears of every push once its answer is decided, on the connection's event loop:
+    /// `topics` when given. With `publicKeys` nil, provider tokens are read but their signatures not checked: a
+    /// well-formed ES256 token of `teamID` (any team when nil) is accepted. `onPush` hears of every push once its answer is decided, on the connection's event loop:
     /// it must not block. `deliveries(for:)` routes the accepted pushes for one token to the device that owns it.
-    /// `recordsPushes: false` keeps `received` empty, for long runs.
+    /// `recordsPushes: false` keeps `received` empty, for long runs. `acceptsAnyPayload` answers as APNs itself
+    /// does, taking any JSON object as the body instead of Wallet's `{}` alone: for a stand-in that judges the body
+    /// apart, and must not change what the provider does next.
     public init(
-        publicKeys: [String: PublicKey],
+        publicKeys: [String: PublicKey]?,
         teamID: String?,
         topics: Set<String>? = nil,
         now: @escaping @Sendable () -> Date = Date.init,
         settings: ConnectionSettings = .apns,
         recordsPushes: Bool = true,
+        acceptsAnyPayload: Bool = false,
         onPush: @escaping @Sendable (ReceivedPush) -> Void = { _ in }
     ) {
+        self.acceptsAnyPayload = acceptsAnyPayload
         self.teamID = teamID
         self.topics = topics
         self.now = now
@@ -138,6 +149,8 @@ public final class LocalAPNS: Sendable {
         var priority: String?
         var authorization: String?
         var body: ByteBuffer
+        /// The certificate of a provider authenticating with a TLS client certificate.
+        var clientCertificate: Certificate?
         var clientPort: Int?
     }
 
@@ -179,8 +192,11 @@ public final class LocalAPNS: Sendable {
             answer = (413, .payloadTooLarge)
         } else if request.body.readableBytes == 0 {
             answer = (400, .payloadEmpty)
-        } else if body.trimmingCharacters(in: .whitespacesAndNewlines) != APNSRequest.body {
+        } else if !isAcceptedBody(body) {
             answer = (400, Self.notWalletsBody)
+        } else if request.authorization == nil, request.clientCertificate != nil {
+            // Certificate authentication: the listener decides which certificates it takes.
+            answer = (200, nil)
         } else if request.authorization == nil {
             answer = (403, .missingProviderToken)
         } else if let claims {
@@ -208,6 +224,8 @@ public final class LocalAPNS: Sendable {
                 keyID: claims?.keyID,
                 teamID: claims?.teamID,
                 issuedAt: claims?.issuedAt,
+                providerToken: Self.bearer(request.authorization),
+                clientCertificate: request.clientCertificate?.der,
                 clientPort: request.clientPort,
                 status: status,
                 reason: reason
@@ -241,6 +259,12 @@ public final class LocalAPNS: Sendable {
         var fields: [String: JSONValue] = ["reason": .string(reason.rawValue)]
         if answer.status == 410 { fields["timestamp"] = .int(Int(now().timeIntervalSince1970 * 1_000)) }
         return Array(JSONValue.object(fields).serialized())
+    }
+
+    /// Wallet's `{}`, or with `acceptsAnyPayload` any JSON object, as APNs takes.
+    private func isAcceptedBody(_ body: String) -> Bool {
+        guard acceptsAnyPayload else { return body.trimmingCharacters(in: .whitespacesAndNewlines) == APNSRequest.body }
+        return (try? JSONValue.parse(Data(body.utf8)))?.objectValue != nil
     }
 
     private static func bearer(_ header: String?) -> String? {

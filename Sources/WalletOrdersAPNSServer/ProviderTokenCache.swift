@@ -16,20 +16,23 @@ final class ProviderTokenCache: Sendable {
         var verifications = 0
     }
 
-    private let publicKeys: [String: PublicKey]
+    /// Nil: signatures are not checked, any well-formed ES256 token is taken at its word.
+    private let publicKeys: [String: PublicKey]?
     private let state = NIOLockedValueBox(State())
 
-    init(publicKeys: [String: PublicKey]) {
+    init(publicKeys: [String: PublicKey]?) {
         self.publicKeys = publicKeys
     }
 
     /// How many tokens had their signature checked.
     var verifications: Int { state.withLockedValue { $0.verifications } }
 
-    /// The token's claims when its signature checks out with a known key; nil otherwise (remembered too).
+    /// The token's claims when its signature checks out with a known key (or, with no keys, when it is well formed);
+    /// nil otherwise (remembered too).
     func claims(_ jwt: String) -> ProviderTokenClaims? {
         if let known = state.withLockedValue({ $0.tokens[jwt] }) { return known }
-        let claims = ProviderTokenClaims(verifying: jwt, publicKeys: publicKeys)
+        let claims =
+            publicKeys.map { ProviderTokenClaims(verifying: jwt, publicKeys: $0) } ?? ProviderTokenClaims(unverified: jwt)
         state.withLockedValue { state in
             if state.tokens.count >= Self.capacity { state.tokens.removeAll(keepingCapacity: true) }
             state.tokens[jwt] = .some(claims)

@@ -9,7 +9,7 @@ struct WalletOrders: AsyncParsableCommand {
         abstract: "An Apple Wallet Orders server: device API, signed .order packages and APNs pushes.",
         subcommands: [
             Serve.self, Migrate.self, Doctor.self, Admin.self, Merchants.self, Partners.self, Keys.self, Package.self, Verify.self,
-            APNSSandbox.self, Device.self,
+            APNSSandbox.self, Device.self, Conformance.self,
         ]
     )
 

@@ -7,11 +7,11 @@ import WalletOrdersPackage
 /// URLs, headers and the sentences of the transcript and of the log messages the device posts.
 extension SimulatedDevice {
     func registrationURL(_ base: String, _ key: OrderKey) -> String {
-        "\(base)/v1/devices/\(Self.segment(identifier))/registrations/\(Self.segment(key.type))/\(Self.segment(key.id))"
+        WebServicePath.registration(base, device: identifier, type: key.type, id: key.id)
     }
 
     static func orderURL(_ base: String, _ key: OrderKey) -> String {
-        "\(base)/v1/orders/\(segment(key.type))/\(segment(key.id))"
+        WebServicePath.order(base, type: key.type, id: key.id)
     }
 
     static func authorization(_ token: String) -> DeviceHTTPClient.HeaderField {
@@ -19,22 +19,7 @@ extension SimulatedDevice {
     }
 
     /// A web service URL without a trailing slash.
-    static func base(_ url: String) -> String {
-        var url = url
-        while url.hasSuffix("/") { url.removeLast() }
-        return url
-    }
-
-    static let segmentCharacters = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/;"))
-    static let queryCharacters = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+#"))
-
-    static func segment(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? text
-    }
-
-    static func queryValue(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: queryCharacters) ?? text
-    }
+    static func base(_ url: String) -> String { WebServicePath.base(url) }
 
     static func orderDocument(in package: Data) -> OrderDocument? {
         guard let entries = try? ZipArchive.read(package),

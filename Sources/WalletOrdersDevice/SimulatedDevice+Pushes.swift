@@ -45,8 +45,7 @@ extension SimulatedDevice {
     func refresh(type: String, webServiceURL base: String) async {
         let service = ServiceKey(webServiceURL: base, type: type)
         let since = tags[service]
-        var url = "\(base)/v1/devices/\(Self.segment(identifier))/registrations/\(Self.segment(type))"
-        if let since { url += "?ordersModifiedSince=\(Self.queryValue(since))" }
+        let url = WebServicePath.registrations(base, device: identifier, type: type, since: since)
         let listed = { (message: String) in
             Self.task("Get updated orders", nil, base, message, extra: "order type \(type), ordersModifiedSince \(since ?? "(null)")")
         }

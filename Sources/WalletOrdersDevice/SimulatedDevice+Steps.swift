@@ -74,7 +74,7 @@ extension SimulatedDevice {
         _ = try? await request(
             .log,
             "POST",
-            "\(base)/v1/log",
+            WebServicePath.log(base),
             headers: [.init("Content-Type", "application/json")],
             body: body,
             describe: { _ in message }

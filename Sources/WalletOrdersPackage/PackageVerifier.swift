@@ -4,8 +4,44 @@ import WalletOrdersModel
 
 /// What checking a package found.
 public struct PackageReport: Sendable {
+    /// What a problem is about: each is found by one of these checks, so that a caller can tell, say, a broken
+    /// chain from a broken manifest without reading the sentences.
+    public enum Check: String, Sendable, CaseIterable {
+        /// The package's size (Wallet takes packages below 5 MB).
+        case size
+        /// The zip archive, and each file's path and content type.
+        case archive
+        /// order.json: present, valid, the files it names, the localizations.
+        case order
+        /// manifest.json: every other file listed with its digest.
+        case manifest
+        /// The CMS signature over manifest.json: present, matching, with a signing time and the WWDR certificate.
+        case signature
+        /// The signer's chain up to a trusted root.
+        case chain
+        /// The signer's certificate names the order's type.
+        case signer
+    }
+
+    /// One problem and the check that found it.
+    public struct Finding: Sendable, Equatable {
+        public let check: Check
+        public let problem: String
+    }
+
+    /// Every problem with the check that found it, in the order found.
+    public internal(set) var findings: [Finding] = []
     /// Everything wrong, one sentence each; empty when the package is good.
-    public var problems: [String] = []
+    public var problems: [String] { findings.map(\.problem) }
+
+    /// The problems `check` found.
+    public func problems(_ check: Check) -> [String] {
+        findings.filter { $0.check == check }.map(\.problem)
+    }
+
+    mutating func add(_ check: Check, _ problem: String) {
+        findings.append(Finding(check: check, problem: problem))
+    }
     /// What Wallet reads but not on every device (objects newer than iOS 16, deprecated fields, plain-http links),
     /// one sentence each; warnings do not make a package invalid.
     public var warnings: [String] = []
@@ -50,38 +86,38 @@ public enum PackageVerifier {
         var report = PackageReport()
         report.bytes = package.count
         if package.count >= PackageBuilder.maxPackageBytes {
-            report.problems.append(sizeProblem(package.count))
+            report.add(.size, sizeProblem(package.count))
         }
         guard package.count <= maxInspectedBytes else { return report }
         let contents = ZipArchive.inspect(package)
         report.files = contents.entries.map(\.path)
         guard contents.problems.isEmpty else {
             // An archive that is hostile or broken is not looked into any further.
-            report.problems += contents.problems
+            for problem in contents.problems { report.add(.archive, problem) }
             return report
         }
         let files = Dictionary(contents.entries.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first })
         for entry in contents.entries where !PackagePath.reserved.contains(entry.path) {
             let path = entry.path
             if let problem = PackagePath.problem(with: path) ?? FileContent.problem(path: path, data: entry.data) {
-                report.problems.append("\(path): \(problem)")
+                report.add(.archive, "\(path): \(problem)")
             }
         }
         guard let orderData = files["order.json"] else {
-            report.problems.append("order.json is missing")
+            report.add(.order, "order.json is missing")
             return report
         }
         checkOrder(orderData, files: Set(files.keys), allowHTTPWebService: allowHTTPWebService, into: &report)
         for problem in Localizations.problems(in: files) {
-            report.problems.append("\(problem)")
+            report.add(.order, "\(problem)")
         }
         guard let manifestData = files["manifest.json"] else {
-            report.problems.append("manifest.json is missing")
+            report.add(.manifest, "manifest.json is missing")
             return report
         }
         checkManifest(manifestData, files: files, into: &report)
         guard let signature = files["signature"] else {
-            report.problems.append("signature is missing")
+            report.add(.signature, "signature is missing")
             return report
         }
         checkSignature(signature, manifest: manifestData, trustedRoots: trustedRoots, into: &report)
@@ -115,9 +151,9 @@ public enum PackageVerifier {
     private static func tooLargeToInspect(_ bytes: Int) -> PackageReport {
         var report = PackageReport()
         report.bytes = bytes
-        report.problems.append(
-            sizeProblem(bytes) + " (the file is not looked into: it is larger than "
-                + "\(maxInspectedBytes) bytes)"
+        report.add(
+            .size,
+            sizeProblem(bytes) + " (the file is not looked into: it is larger than \(maxInspectedBytes) bytes)"
         )
         return report
     }
@@ -133,19 +169,19 @@ public enum PackageVerifier {
         into report: inout PackageReport
     ) {
         guard let order = try? OrderDocument(data: data) else {
-            report.problems.append("order.json is not a JSON object")
+            report.add(.order, "order.json is not a JSON object")
             return
         }
         report.orderTypeIdentifier = order.orderTypeIdentifier
         report.orderIdentifier = order.orderIdentifier
         let validation = order.validate(files: files, allowHTTPWebService: allowHTTPWebService)
-        report.problems += validation.problems.map { "order.json \($0)" }
+        for problem in validation.problems { report.add(.order, "order.json \(problem)") }
         report.warnings += validation.warnings.map { "order.json \($0)" }
     }
 
     private static func checkManifest(_ data: Data, files: [String: Data], into report: inout PackageReport) {
         guard let manifest = (try? JSONValue.parse(data))?.objectValue else {
-            report.problems.append("manifest.json is not a JSON object")
+            report.add(.manifest, "manifest.json is not a JSON object")
             return
         }
         // The digest is whichever of SHA-256 and SHA-1 most entries are shaped like; the others are reported.
@@ -156,19 +192,19 @@ public enum PackageVerifier {
         report.digest = digest
         for (path, data) in files.sorted(by: { $0.key < $1.key }) where path != "manifest.json" && path != "signature" {
             guard let listed = manifest[path]?.stringValue else {
-                report.problems.append("\(path) is not listed in manifest.json")
+                report.add(.manifest, "\(path) is not listed in manifest.json")
                 continue
             }
             guard let digest, listed.count == digest.hexLength else {
-                report.problems.append("\(path) has a digest in manifest.json that is not SHA-256 or SHA-1 hex")
+                report.add(.manifest, "\(path) has a digest in manifest.json that is not SHA-256 or SHA-1 hex")
                 continue
             }
             if listed.lowercased() != digest.hexDigest(data) {
-                report.problems.append("\(path) does not match its digest in manifest.json")
+                report.add(.manifest, "\(path) does not match its digest in manifest.json")
             }
         }
         for path in manifest.keys.sorted() where files[path] == nil {
-            report.problems.append("manifest.json lists \(path), which is not in the package")
+            report.add(.manifest, "manifest.json lists \(path), which is not in the package")
         }
     }
 
@@ -178,34 +214,42 @@ public enum PackageVerifier {
         trustedRoots: [Certificate]?,
         into report: inout PackageReport
     ) {
+        // The signature is checked on its own first, then its chain: a caller learns which of the two failed.
         let info: CMSSignedInfo
         do {
-            info = try CMSSignature.verify(signature, content: manifest, trustedRoots: trustedRoots)
+            info = try CMSSignature.verify(signature, content: manifest, trustedRoots: nil)
         } catch let error as CryptoError {
-            report.problems.append("signature: \(error.operation)")
+            report.add(.signature, "signature: \(error.operation)")
             return
         } catch {
-            report.problems.append("signature: \(error)")
+            report.add(.signature, "signature: \(error)")
             return
         }
-        report.chainChecked = trustedRoots != nil
+        if let trustedRoots {
+            do {
+                _ = try CMSSignature.verify(signature, content: manifest, trustedRoots: trustedRoots)
+                report.chainChecked = true
+            } catch {
+                report.add(.chain, "signature: the signer's certificate does not chain to the trusted root")
+            }
+        }
         report.signingTime = info.signingTime
         guard let signer = info.signers.first else {
-            report.problems.append("signature has no signer certificate")
+            report.add(.signature, "signature has no signer certificate")
             return
         }
         report.signer = signer.subjectDescription
         if info.signingTime == nil {
-            report.problems.append("signature has no signing-time attribute")
+            report.add(.signature, "signature has no signing-time attribute")
         }
         let intermediate = info.certificates.first { !$0.isSame(as: signer) && signer.isIssued(by: $0) }
         if intermediate == nil {
-            report.problems.append("signature does not carry the WWDR certificate that issued the signer")
+            report.add(.signature, "signature does not carry the WWDR certificate that issued the signer")
         }
         if let type = report.orderTypeIdentifier, signer.subjectUserID != type {
-            report.problems.append(
-                "signature is by the certificate for \(signer.subjectUserID ?? "no order type"), "
-                    + "but order.json is of type \(type)"
+            report.add(
+                .signer,
+                "signature is by the certificate for \(signer.subjectUserID ?? "no order type"), but order.json is of type \(type)"
             )
         }
     }

@@ -173,7 +173,7 @@ public final class SQLiteStore: OrderStore {
                 order.createdAt.unixSeconds, order.updatedAt.unixSeconds, tag, order.merchantID, order.orderNumber,
             ])
             guard db.changesCount == 1 else { throw StoreError.orderExists }
-            try Self.charge(db, order, orders: 1, assetBytes: order.assetBytes ?? 0)
+            try Self.charge(db, order, MerchantUsage(orders: 1, assetBytes: order.assetBytes ?? 0))
             try Self.recordVersion(db, order, version: 1)
             try Self.replaceAssets(db, type: type, id: id, assets: order.assets ?? [:])
             try Self.storePackage(db, type: type, id: id, version: 1, data: order.package)
@@ -223,6 +223,7 @@ public final class SQLiteStore: OrderStore {
                 throw exists ? StoreError.versionConflict : StoreError.orderNotFound
             }
             try Self.recordVersion(db, order, version: version)
+            var fileBytes = 0
             if let assets = order.assets {
                 let before =
                     try Int.fetchOne(
@@ -233,9 +234,10 @@ public final class SQLiteStore: OrderStore {
                             """,
                         arguments: [type, id]
                     ) ?? 0
-                try Self.charge(db, order, orders: 0, assetBytes: (order.assetBytes ?? 0) - before)
+                fileBytes = (order.assetBytes ?? 0) - before
                 try Self.replaceAssets(db, type: type, id: id, assets: assets)
             }
+            try Self.charge(db, order, MerchantUsage(assetBytes: fileBytes, historyBytes: order.historyBytes))
             try Self.storePackage(db, type: type, id: id, version: version, data: order.package)
             let queued = try Self.queuePushes(db, type: type, id: id, merchant: order.merchantID, now: now)
             let webhooks = try Self.queueWebhooks(
@@ -416,24 +418,31 @@ public final class SQLiteStore: OrderStore {
         }
     }
 
-    public func versions(type: String, id: String) async throws -> [OrderVersion] {
+    public func versions(type: String, id: String, page: PageRequest) async throws -> Page<OrderVersion> {
         try await pool.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT version, status, updated_at, made_by, changes FROM order_versions
-                    WHERE order_type_identifier = ? AND order_identifier = ? ORDER BY version
-                    """,
-                arguments: [type, id]
-            ).map { row in
-                OrderVersion(
-                    version: row["version"],
-                    status: Self.status(row["status"]),
-                    updatedAt: Date(unixSeconds: row["updated_at"]),
-                    author: row["made_by"],
-                    changes: OrderVersion.changes(stored: row["changes"])
-                )
-            }
+            Page(
+                rows: try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT version, status, updated_at, made_by, changes FROM order_versions
+                        WHERE order_type_identifier = ? AND order_identifier = ? AND (? IS NULL OR version < ?)
+                        ORDER BY version DESC LIMIT ?
+                        """,
+                    arguments: [type, id, page.before, page.before, page.limit + 1]
+                ).map { row in
+                    (
+                        row["version"],
+                        OrderVersion(
+                            version: row["version"],
+                            status: Self.status(row["status"]),
+                            updatedAt: Date(unixSeconds: row["updated_at"]),
+                            author: row["made_by"],
+                            record: row["changes"]
+                        )
+                    )
+                },
+                limit: page.limit
+            )
         }
     }
 }

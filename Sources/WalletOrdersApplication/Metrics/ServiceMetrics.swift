@@ -354,13 +354,14 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
     /// Sets what was read from the database: the merchants, the device log's size and the outbox.
     private func record(_ stored: MetricsScrape.Stored) {
         // What each merchant holds, against its limits: the merchants with the most orders get series of their own.
-        var held: [String: (orders: Int, assetBytes: Int, maxOrders: Int?, maxAssetBytes: Int?)] = [:]
+        var held: [String: (orders: Int, assetBytes: Int, historyBytes: Int, maxOrders: Int?, maxAssetBytes: Int?)] = [:]
         let largest = stored.merchants.sorted { $0.usage.orders > $1.usage.orders }
         for (rank, merchant) in largest.enumerated() {
             let label = rank < Self.maxMerchantLabels ? merchant.slug : "other"
-            var entry = held[label] ?? (0, 0, nil, nil)
+            var entry = held[label] ?? (0, 0, 0, nil, nil)
             entry.orders += merchant.usage.orders
             entry.assetBytes += merchant.usage.assetBytes
+            entry.historyBytes += merchant.usage.historyBytes
             if label != "other" {
                 entry.maxOrders = merchant.limits.maxOrders
                 entry.maxAssetBytes = merchant.limits.maxAssetBytes
@@ -375,6 +376,10 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
                 descriptor: Self.name("merchant_asset", "bytes", "Bytes of order files a merchant stores"),
                 labels: labels
             ).set(Double(entry.assetBytes))
+            registry.makeGauge(
+                descriptor: Self.name("merchant_history", "bytes", "Bytes of version history a merchant stores"),
+                labels: labels
+            ).set(Double(entry.historyBytes))
             if let max = entry.maxOrders {
                 registry.makeGauge(descriptor: Self.name("merchant_max_orders", "", "A merchant's maxOrders"), labels: labels)
                     .set(Double(max))

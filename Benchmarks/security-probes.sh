@@ -67,7 +67,7 @@ start() {
   for _ in $(seq 300); do curl -sf "$base/healthz" >/dev/null && return; sleep 0.1; done
   echo "serve did not start:"; cat "$work/serve.log"; exit 1
 }
-stop() { kill "$server"; wait "$server" 2>/dev/null || true; server=; }
+stop() { kill "$server" 2>/dev/null || echo "   (the server had stopped by itself)"; wait "$server" 2>/dev/null || true; server=; }
 
 echo "1. The admin key and /playground"
 start

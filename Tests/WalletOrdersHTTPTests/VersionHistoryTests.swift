@@ -73,6 +73,34 @@ import WalletOrdersTesting
     }
 
     @Test(arguments: StoreEngine.allCases)
+    func trackingEventsWhoseVersionWouldPassTheStorageLimitAreInvalidAndTheRestStillApply(engine: StoreEngine) async throws {
+        try await ServiceHarness(engine).run { client in
+            // Room for no history at all: a version with a change record passes the limit.
+            let full = try await client.addMerchant("full", limits: MerchantLimits(maxAssetBytes: 1))
+            let roomy = try await client.addMerchant("roomy")
+            let partner = try await PartnerTrackingTests.addPartner("parcelco", for: ["full", "roomy"], client)
+            let stuck = try await PartnerTrackingTests.order("F-1", tracking: "1ZFULL", key: full, client)
+            let moving = try await PartnerTrackingTests.order("R-1", tracking: "1ZROOMY", key: roomy, client)
+            let answer = try await client.merchant(
+                .post,
+                "/api/v1/tracking-events",
+                json: PartnerTrackingTests.events([
+                    ["id": "e1", "trackingNumber": "1ZFULL", "status": "in_transit", "occurredAt": "2026-11-24T18:00:00Z"],
+                    ["id": "e2", "trackingNumber": "1ZROOMY", "status": "in_transit", "occurredAt": "2026-11-24T18:00:00Z"],
+                ]),
+                key: partner
+            )
+            #expect(answer.status == .ok, "\(String(buffer: answer.body))")
+            let results = PartnerTrackingTests.results(answer)
+            #expect(results.first?["result"] == .string("invalid"), "\(results)")
+            #expect(results.first?["problems"]?.arrayValue?.first?["message"]?.stringValue?.contains("maxAssetBytes") == true)
+            #expect(results.last?["result"] == .string("applied"), "the other merchant's order still moves")
+            #expect(try await client.store.order(type: stuck.type, id: stuck.id)?.version == 1)
+            #expect(try await client.store.order(type: moving.type, id: moving.id)?.version == 2)
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
     func theOrdersPageShowsItsNewestVersionsAndLinksToOlderOnes(engine: StoreEngine) async throws {
         let harness = try ServiceHarness(engine)
         try await harness.run(adminKey: Self.adminKey) { client in

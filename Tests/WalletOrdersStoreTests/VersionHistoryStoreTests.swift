@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WalletOrdersMigrations
 import WalletOrdersModel
 import WalletOrdersPostgres
 import WalletOrdersStore
@@ -23,18 +24,24 @@ import WalletOrdersTesting
         }
     }
 
-    /// The bytes of change records the database holds for `id`, read by the engine's own tool.
-    func storedRecordBytes(_ engine: StoreEngine, at location: String, id: String) async throws -> Int {
+    /// What `sql` prints, run by the engine's own tool on the database at `location`.
+    func run(_ engine: StoreEngine, at location: String, _ sql: String) async throws -> String {
         switch engine {
         case .sqlite:
-            let sql = "SELECT COALESCE(SUM(length(CAST(changes AS BLOB))), 0) FROM order_versions WHERE order_identifier = '\(id)'"
             let result = try await Command.run("sqlite3", [location, sql])
-            return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+            guard result.status == 0 else { throw StoreError.unexpected("sqlite3: \(result.error)") }
+            return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
         case .postgres:
-            let sql = "SELECT COALESCE(SUM(octet_length(changes)), 0) FROM order_versions WHERE order_identifier = '\(id)'"
             let output = try await PostgresCluster.shared.psql(sql, database: try PostgresURL(location).database)
-            return Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+            return output.trimmingCharacters(in: .whitespacesAndNewlines)
         }
+    }
+
+    /// The bytes of change records the database holds for `id`, read by the engine's own tool.
+    func storedRecordBytes(_ engine: StoreEngine, at location: String, id: String) async throws -> Int {
+        let bytes = engine == .sqlite ? "length(CAST(changes AS BLOB))" : "octet_length(changes)"
+        let sql = "SELECT COALESCE(SUM(\(bytes)), 0) FROM order_versions WHERE order_identifier = '\(id)'"
+        return Int(try await run(engine, at: location, sql)) ?? -1
     }
 
     /// The next version of `id`, whose change record a caller made as large as the outside test's: 150 members, each
@@ -128,6 +135,30 @@ import WalletOrdersTesting
             // A version that adds nothing to the storage still passes: one with no change record.
             let plain = order("acme:1", merchant: acme.id, limits: limits)
             #expect(try await store.updateOrder(plain, expectedVersion: 3, now: start).order.version == 4)
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func theMigrationCountsTheHistoryADatabaseHeldBefore(engine: StoreEngine) async throws {
+        try await withStore(engine) { store, location in
+            let acme = try await store.createMerchant(slug: "acme", displayName: "Acme", orderTypes: [], limits: MerchantLimits(), now: start)
+            _ = try await store.createOrder(order("acme:1", merchant: acme.id))
+            _ = try await store.createOrder(order("A-1", merchant: Merchant.defaultID))
+            for round in 1...3 {
+                _ = try await store.updateOrder(wideVersion("acme:1", merchant: acme.id, at: Double(round)), expectedVersion: round, now: start)
+            }
+            _ = try await store.updateOrder(wideVersion("A-1", merchant: Merchant.defaultID, at: 1), expectedVersion: 1, now: start)
+            let counted = try await store.merchants().map(\.usage)
+            #expect(counted.allSatisfy { $0.historyBytes > 0 })
+            // A database from before the migration counted nothing; the migration's own statement counts what it holds.
+            let migration = try #require(
+                try Migrations.all(for: engine == .sqlite ? .sqlite : .postgres).first { $0.name.hasSuffix("_version_history_bytes") }
+            )
+            let count = migration.sql.split(separator: "\n").filter { !$0.hasPrefix("--") && !$0.hasPrefix("ALTER TABLE") }
+            _ = try await run(engine, at: location, "UPDATE merchants SET history_bytes = 0")
+            #expect(try await store.merchants().allSatisfy { $0.usage.historyBytes == 0 })
+            _ = try await run(engine, at: location, count.joined(separator: "\n"))
+            #expect(try await store.merchants().map(\.usage) == counted)
         }
     }
 

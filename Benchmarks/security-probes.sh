@@ -10,20 +10,42 @@
 #      what each answers, and whether the server is still up.
 #   6. (issue 39) a merchant key made with the command line beside the running server, used at once; Last-Modified
 #      against Date on a fetch right after an update.
+# Parts 7 to 13 probe issue 39's other findings and print a verdict for each, `PASS` or `FAIL` with what was answered
+# (Benchmarks/security-probes.py holds them), and the tally at the end:
+#   7. (M1) 100,000 tracking events waiting for one sender, half `received`, then 2,000 more: refused and not kept.
+#   8. (L1) 8 PATCHes of 150 members with 30 KB names: the history stored, the merchant's storage, the order's page.
+#   9. (L3) a suspended merchant's partners; a partner unlinked, given a new secret, removed, by the operator's API.
+#  10. (L4, L5) HEAD on a one-time link; near-miss link paths, with traces sent to a collector that keeps raw bytes.
+#  11. (L6, L7, L8, the empty patch) special-purpose webhook addresses; the default merchant's PUT and PATCH of
+#      another merchant's order; the admin key on the package download; `{}` as a merge patch.
+#  12. (L9) device log text and an order number with escape sequences, through `admin logs` and `admin orders`.
+#  13. (L10, and L1 again) NUL in JSON and %00 in queries and paths, on SQLite, then on a throwaway PostgreSQL
+#      cluster when the script can start one (as root, with PostgreSQL installed), where L1's case runs again.
 # Usage: Benchmarks/security-probes.sh [BUILD]   (BUILD: debug, the default, or release)
+#        BIN=PATH Benchmarks/security-probes.sh      (probe that wallet-orders binary, an older build's, unbuilt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-debug}
 for tool in curl python3; do
   command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install curl python3)"; exit 1; }
 done
-swift build -c "$build" --product wallet-orders >/dev/null
-bin=$PWD/.build/$build/wallet-orders
+if [ -n "${BIN:-}" ]; then
+  bin=$(realpath "$BIN")
+else
+  swift build -c "$build" --product wallet-orders >/dev/null
+  bin=$PWD/.build/$build/wallet-orders
+fi
 for name in $(env | sed -n 's/^\(WALLET_ORDERS_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$name"; done
 
 work=$(mktemp -d)
-server=
-cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"; }
+chmod 755 "$work"  # the postgres user reads its cluster folder in it
+server= collector= pgdata= pgbin=
+cleanup() {
+  [ -n "$server" ] && kill "$server" 2>/dev/null
+  [ -n "$collector" ] && kill "$collector" 2>/dev/null
+  if [ -n "$pgdata" ]; then runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdata" -m fast -w stop >/dev/null 2>&1 || true; fi
+  rm -rf "$work"
+}
 trap cleanup EXIT
 port=18290
 base=http://127.0.0.1:$port
@@ -45,7 +67,7 @@ start() {
   for _ in $(seq 300); do curl -sf "$base/healthz" >/dev/null && return; sleep 0.1; done
   echo "serve did not start:"; cat "$work/serve.log"; exit 1
 }
-stop() { kill "$server"; wait "$server" 2>/dev/null || true; server=; }
+stop() { kill "$server" 2>/dev/null || echo "   (the server had stopped by itself)"; wait "$server" 2>/dev/null || true; server=; }
 
 echo "1. The admin key and /playground"
 start
@@ -224,3 +246,75 @@ verdict = "ok" if modified <= date else "LATER THAN DATE"
 print(f"   right after an update: Last-Modified {fields['last-modified']}, Date {fields['date']}: {verdict}")
 EOF
 stop
+
+# Parts 7 to 13: verdicts. Each probe prints its lines and keeps them for the tally.
+export BASE=$base MERCHANT_KEY=$WALLET_ORDERS_MERCHANT_KEY ACME_KEY=$acme_key ADMIN_KEY=$WALLET_ORDERS_ADMIN_KEY
+export OPERATOR_KEY=$WALLET_ORDERS_OPERATOR_KEY ORDER_TYPE=$type
+export STORE_QUERY="sqlite3 $work/data/orders.sqlite"
+probe() { { python3 Benchmarks/security-probes.py "$@" 2>&1 || echo "   FAIL $1: the probe stopped (above)"; } | tee -a "$work/verdicts"; }
+
+echo "7. (M1) Refused tracking events are not kept; the bound counts what is stored"
+acme_id=$(sqlite3 "$work/data/orders.sqlite" "SELECT id FROM merchants WHERE slug = 'acme'")
+sqlite3 "$work/data/orders.sqlite" "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)
+  INSERT INTO tracking_events (source, event_id, tracking_number, body, state, received_at)
+  SELECT 'merchant:$acme_id', 'filler-' || i, 'FILLER-' || i, CAST('{}' AS BLOB),
+         CASE i % 2 WHEN 0 THEN 'received' ELSE 'pending' END, CAST(strftime('%s', 'now') AS INTEGER) FROM n"
+start
+probe events-bound "merchant:$acme_id"
+
+echo "8. (L1) 8 PATCHes of 150 members with 30 KB names"
+probe wide-history sqlite
+
+echo "9. (L3) Partners of a suspended merchant; unlinking, a new secret, removing"
+probe partners "$secret"
+stop
+
+echo "10. (L4, L5) HEAD on a one-time link; near-miss link paths and traces"
+python3 Benchmarks/security-probes.py collector "$work/collector.port" "$work/collector.log" &
+collector=$!
+for _ in $(seq 100); do [ -s "$work/collector.port" ] && break; sleep 0.1; done
+WALLET_ORDERS_TRACING_ENDPOINT=http://127.0.0.1:$(cat "$work/collector.port") OTEL_BSP_SCHEDULE_DELAY=200 start
+probe links "$work/links.json"
+stop  # stopping sends the last batch of spans
+probe traces "$work/links.json" "$work/collector.log"
+kill "$collector"; wait "$collector" 2>/dev/null || true; collector=
+
+echo "11. (L6, L7, L8, the empty patch) Webhook addresses, another merchant's order, the package, {}"
+start
+probe webhook-addresses
+probe writes
+
+echo "12. (L9) Escape sequences through the admin command"
+probe escapes-seed
+stop
+WALLET_ORDERS_DATABASE=$work/data/orders.sqlite probe escapes-check "$bin"
+
+echo "13. (L10) NUL in JSON and %00 in queries and paths"
+start
+probe nul sqlite
+stop
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1; then
+  pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+  pgdata="$work/pg/data"; mkdir -p "$work/pg"; chown postgres "$work/pg"
+  pgport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  runuser -u postgres -- "$pgbin/initdb" -D "$pgdata" -U postgres -A trust -E UTF8 >/dev/null
+  runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdata" -l "$work/pg/server.log" -w \
+    -o "-c listen_addresses=127.0.0.1 -c port=$pgport -c unix_socket_directories=$work/pg" start >/dev/null
+  "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -qc "CREATE DATABASE orders"
+  pg_url="postgres://postgres@127.0.0.1:$pgport/orders?sslmode=disable"
+  WALLET_ORDERS_DATABASE=$pg_url "$bin" migrate >/dev/null
+  WALLET_ORDERS_DATABASE=$pg_url "$bin" merchants add acme --name Acme >/dev/null
+  ACME_KEY=$(WALLET_ORDERS_DATABASE=$pg_url "$bin" merchants key create acme | head -1)
+  export ACME_KEY STORE_QUERY="$pgbin/psql -h 127.0.0.1 -p $pgport -U postgres -d orders -At -c"
+  "$bin" serve --port $port --database "$pg_url" >>"$work/serve.log" 2>&1 &
+  server=$!
+  for _ in $(seq 300); do curl -sf "$base/healthz" >/dev/null && break; sleep 0.1; done
+  echo "   (PostgreSQL $("$pgbin/postgres" --version | awk '{print $3}'), a cluster of its own)"
+  probe nul postgres
+  probe wide-history postgres
+  stop
+else
+  echo "   PostgreSQL skipped: the script starts a cluster only as root with PostgreSQL installed"
+fi
+
+echo "Verdicts: $(grep -c '^   PASS' "$work/verdicts" || true) PASS, $(grep -c '^   FAIL' "$work/verdicts" || true) FAIL"

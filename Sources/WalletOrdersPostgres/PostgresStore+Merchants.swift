@@ -209,7 +209,7 @@ extension PostgresStore {
 
     static let merchantColumns = """
         id, slug, display_name, status, order_types, requests_per_second, max_orders, max_asset_bytes, orders_stored,
-        asset_bytes, template_version, created_at, updated_at
+        asset_bytes, history_bytes, template_version, created_at, updated_at
         """
 
     static func merchant(_ row: PostgresRow) throws -> Merchant {
@@ -227,7 +227,8 @@ extension PostgresStore {
             ),
             usage: MerchantUsage(
                 orders: Int(try columns["orders_stored"] as Int64),
-                assetBytes: Int(try columns["asset_bytes"] as Int64)
+                assetBytes: Int(try columns["asset_bytes"] as Int64),
+                historyBytes: Int(try columns["history_bytes"] as Int64)
             ),
             templateVersion: Int(try columns["template_version"] as Int32),
             createdAt: Date(unixSeconds: try columns["created_at"]),

@@ -53,6 +53,12 @@ extension PostgresStore {
                 ).collect()
                 throw exists.isEmpty ? StoreError.orderNotFound : StoreError.versionConflict
             }
+            // With files, their charge decides for both (see `chargeFiles`).
+            if order.assets == nil, let usage = row.usage,
+                let quota = order.limits.passed(by: usage, adding: MerchantUsage(historyBytes: order.historyBytes))
+            {
+                throw StoreError.quotaExceeded(quota)
+            }
             return row
         }
         let row = try await run(commit, replacingFilesOf: order, with: order.assets)
@@ -165,22 +171,32 @@ extension PostgresStore {
         )
     }
 
-    public func versions(type: String, id: String) async throws -> [OrderVersion] {
-        try await client.query(
+    public func versions(type: String, id: String, page: PageRequest) async throws -> Page<OrderVersion> {
+        let rows = try await client.query(
             """
             SELECT version, status, updated_at, made_by, changes FROM order_versions
-            WHERE order_type_identifier = \(type) AND order_identifier = \(id) ORDER BY version
+            WHERE order_type_identifier = \(type) AND order_identifier = \(id)
+              AND (\(page.before)::bigint IS NULL OR version < \(page.before))
+            ORDER BY version DESC LIMIT \(page.limit + 1)
             """,
             logger: logger
-        ).map { row in
-            let columns = Columns(row)
-            return OrderVersion(
-                version: try columns["version"],
-                status: Self.status(try columns["status"]),
-                updatedAt: Date(unixSeconds: try columns["updated_at"]),
-                author: try columns["made_by"],
-                changes: OrderVersion.changes(stored: try columns["changes"])
-            )
-        }
+        )
+        return Page(
+            rows: try rows.map { row -> (Int64, OrderVersion) in
+                let columns = Columns(row)
+                let version: Int = try columns["version"]
+                return (
+                    Int64(version),
+                    OrderVersion(
+                        version: version,
+                        status: Self.status(try columns["status"]),
+                        updatedAt: Date(unixSeconds: try columns["updated_at"]),
+                        author: try columns["made_by"],
+                        record: try columns["changes"]
+                    )
+                )
+            },
+            limit: page.limit
+        )
     }
 }

@@ -170,7 +170,7 @@ extension PostgresStore {
             merchant: "$14::bigint",
             type: "$5::text",
             id: "$6::text",
-            arrays: ("$15", "$16", "$21"),
+            arrays: ("$15", "$16", "$22"),
             tables: ["updated"]
         )
         static let sql = """
@@ -192,22 +192,29 @@ extension PostgresStore {
                 ON CONFLICT (order_type_identifier, order_identifier) DO UPDATE
                     SET version = excluded.version, data = excluded.data
             ), queued AS (
-                \(PostgresStore.pushFanOut(type: "$5", id: "$6", merchant: "$14", now: "$9", tables: ["updated"], condition: "$20"))
+                \(PostgresStore.pushFanOut(type: "$5", id: "$6", merchant: "$14", now: "$9", tables: ["updated"], condition: "$21"))
             ), registered AS (
-                SELECT CASE WHEN $20 THEN count(*) ELSE 0 END AS devices FROM registrations
+                SELECT CASE WHEN $21 THEN count(*) ELSE 0 END AS devices FROM registrations
                 WHERE order_type_identifier = $5 AND order_identifier = $6
             ), hooked AS (
                 \(PostgresStore.webhookFanOut(from: notices, now: "$9"))
             ), hooks AS (
                 SELECT count(*) AS webhooks FROM hooked
+            ), charged AS (
+                -- The version's change record ($20 bytes) counted in its merchant's storage; the caller checks the
+                -- merchant's limits against what this answers.
+                UPDATE merchants SET history_bytes = history_bytes + $20::bigint
+                WHERE id = $14 AND $20::bigint <> 0 AND EXISTS (SELECT 1 FROM updated)
+                RETURNING orders_stored, asset_bytes, history_bytes
             )
             SELECT u.change_tag, u.created_at, r.devices, h.webhooks,
                    pg_notify($10, $11)::text AS changed,
                    CASE WHEN r.devices > 0 THEN pg_notify($10, $12)::text END AS pushes,
-                   CASE WHEN h.webhooks > 0 THEN pg_notify($10, $17)::text END AS hooks
-            FROM updated u, registered r, hooks h
+                   CASE WHEN h.webhooks > 0 THEN pg_notify($10, $17)::text END AS hooks,
+                   c.orders_stored, c.asset_bytes, c.history_bytes
+            FROM updated u CROSS JOIN registered r CROSS JOIN hooks h LEFT JOIN charged c ON true
             """
-        typealias Row = (changeTag: Int64, createdAt: Int64, devices: Int, webhooks: Int)
+        typealias Row = (changeTag: Int64, createdAt: Int64, devices: Int, webhooks: Int, usage: MerchantUsage?)
         let order: OrderWrite
         let document: String
         let expectedVersion: Int
@@ -218,7 +225,7 @@ extension PostgresStore {
             let id = order.orderIdentifier
             let version = expectedVersion + 1
             let notices = order.effects.webhooks
-            var bindings = PostgresBindings(capacity: 21)
+            var bindings = PostgresBindings(capacity: 22)
             bindings.append(document)
             bindings.append(order.status.rawValue)
             bindings.append(order.updatedAt.unixSeconds)
@@ -237,7 +244,8 @@ extension PostgresStore {
             bindings.append(notices.map(\.event.bit))
             bindings.append(PostgresStore.payload(.webhooksQueued))
             bindings.append(order.author.text)
-            bindings.append(OrderVersion.storedChanges(order.changes))
+            bindings.append(order.changeRecord)
+            bindings.append(Int64(order.historyBytes))
             bindings.append(order.effects.pushRegisteredDevices)
             bindings.append(notices.map(\.detail))
             return bindings
@@ -245,9 +253,16 @@ extension PostgresStore {
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
             let columns = Columns(row)
+            let usage = try (columns["orders_stored"] as Int64?).map { orders in
+                MerchantUsage(
+                    orders: Int(orders),
+                    assetBytes: Int(try columns["asset_bytes"] as Int64),
+                    historyBytes: Int(try columns["history_bytes"] as Int64)
+                )
+            }
             return (
                 try columns["change_tag"], try columns["created_at"], Int(try columns["devices"] as Int64),
-                Int(try columns["webhooks"] as Int64)
+                Int(try columns["webhooks"] as Int64), usage
             )
         }
     }

@@ -80,7 +80,8 @@ extension PostgresStore {
         with files: [String: Data]?
     ) async throws -> Result {
         // A statement that may pass a merchant's limit runs in a transaction, so that passing it undoes the write.
-        guard files != nil || order.limits.maxOrders != nil || order.tracking != nil else {
+        let mayPassStorage = order.limits.maxAssetBytes != nil && order.historyBytes > 0
+        guard files != nil || order.limits.maxOrders != nil || order.tracking != nil || mayPassStorage else {
             return try await client.withConnection(statement)
         }
         return try await transaction { connection in
@@ -94,8 +95,9 @@ extension PostgresStore {
         }
     }
 
-    /// Counts the change in the bytes of an order's files against its merchant's `maxAssetBytes`, before they are
-    /// replaced by `files`; throws `StoreError.quotaExceeded` when the limit would be passed.
+    /// Counts the change in the bytes of an order's files, before they are replaced by `files`, in its merchant's
+    /// storage, and checks the merchant's limits (`MerchantLimits.passed`) for it and the version history the write
+    /// added: throws `StoreError.quotaExceeded` when the write passes one.
     func chargeFiles(_ connection: PostgresConnection, _ order: OrderWrite, files: [String: Data]) async throws {
         let type = order.orderTypeIdentifier
         let id = order.orderIdentifier
@@ -107,18 +109,27 @@ extension PostgresStore {
                 """,
                 logger: logger
             ).collect().first?.decode(Int64.self) ?? 0
-        let delta = Int64(files.values.reduce(0) { $0 + $1.count }) - before
-        guard delta != 0 else { return }
-        let max = order.limits.maxAssetBytes.map(Int64.init)
-        let charged = try await connection.query(
+        let added = MerchantUsage(
+            assetBytes: files.values.reduce(0) { $0 + $1.count } - Int(before),
+            historyBytes: order.historyBytes
+        )
+        guard added != MerchantUsage() else { return }
+        let rows = try await connection.query(
             """
-            UPDATE merchants SET asset_bytes = asset_bytes + \(delta)
-            WHERE id = \(order.merchantID) AND (\(delta) <= 0 OR \(max)::bigint IS NULL OR asset_bytes + \(delta) <= \(max))
-            RETURNING id
+            UPDATE merchants SET asset_bytes = asset_bytes + \(Int64(added.assetBytes))
+            WHERE id = \(order.merchantID)
+            RETURNING orders_stored, asset_bytes, history_bytes
             """,
             logger: logger
         ).collect()
-        guard !charged.isEmpty else { throw StoreError.quotaExceeded(.maxAssetBytes) }
+        guard let row = rows.first else { return }
+        let columns = Columns(row)
+        let usage = MerchantUsage(
+            orders: Int(try columns["orders_stored"] as Int64),
+            assetBytes: Int(try columns["asset_bytes"] as Int64),
+            historyBytes: Int(try columns["history_bytes"] as Int64)
+        )
+        if let quota = order.limits.passed(by: usage, adding: added) { throw StoreError.quotaExceeded(quota) }
     }
 
     func replaceAssets(

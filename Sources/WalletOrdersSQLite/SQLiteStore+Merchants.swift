@@ -194,7 +194,7 @@ extension SQLiteStore {
 
     static let merchantColumns = """
         id, slug, display_name, status, order_types, requests_per_second, max_orders, max_asset_bytes, orders_stored,
-        asset_bytes, template_version, created_at, updated_at
+        asset_bytes, history_bytes, template_version, created_at, updated_at
         """
 
     static func fetchMerchant(_ db: Database, id: Int64) throws -> Merchant? {
@@ -217,7 +217,11 @@ extension SQLiteStore {
                 maxOrders: row["max_orders"],
                 maxAssetBytes: row["max_asset_bytes"]
             ),
-            usage: MerchantUsage(orders: row["orders_stored"], assetBytes: row["asset_bytes"]),
+            usage: MerchantUsage(
+                orders: row["orders_stored"],
+                assetBytes: row["asset_bytes"],
+                historyBytes: row["history_bytes"]
+            ),
             templateVersion: row["template_version"],
             createdAt: Date(unixSeconds: row["created_at"]),
             updatedAt: Date(unixSeconds: row["updated_at"])

@@ -49,36 +49,29 @@ extension SQLiteStore {
                 """
         ).execute(arguments: [
             order.orderTypeIdentifier, order.orderIdentifier, version, order.status.rawValue,
-            order.updatedAt.unixSeconds, order.author.text, OrderVersion.storedChanges(order.changes),
+            order.updatedAt.unixSeconds, order.author.text, order.changeRecord,
         ])
         try replaceTracking(db, order)
     }
 
-    /// Counts an order write against its merchant's limits: `orders` more orders and `assetBytes` more bytes of
-    /// per-order files (fewer when negative). Throws `StoreError.quotaExceeded`, and so rolls the write back, when
-    /// a limit would be passed; a write that frees room always passes.
-    static func charge(_ db: Database, _ order: OrderWrite, orders: Int, assetBytes: Int) throws {
-        guard orders != 0 || assetBytes != 0 else { return }
-        let limits = order.limits
-        if let maxOrders = limits.maxOrders, orders > 0 {
-            let stored =
-                try Int.fetchOne(
-                    db.cachedStatement(sql: "SELECT orders_stored FROM merchants WHERE id = ?"),
-                    arguments: [order.merchantID]
-                ) ?? 0
-            guard stored + orders <= maxOrders else { throw StoreError.quotaExceeded(.maxOrders) }
-        }
-        if let maxAssetBytes = limits.maxAssetBytes, assetBytes > 0 {
-            let held =
-                try Int.fetchOne(
-                    db.cachedStatement(sql: "SELECT asset_bytes FROM merchants WHERE id = ?"),
-                    arguments: [order.merchantID]
-                ) ?? 0
-            guard held + assetBytes <= maxAssetBytes else { throw StoreError.quotaExceeded(.maxAssetBytes) }
-        }
-        try db.cachedStatement(
-            sql: "UPDATE merchants SET orders_stored = orders_stored + ?, asset_bytes = asset_bytes + ? WHERE id = ?"
-        ).execute(arguments: [orders, assetBytes, order.merchantID])
+    /// Counts what an order write `added` (orders, bytes of files, fewer when negative, and of version history)
+    /// against its merchant's limits, as `MerchantLimits.passed` decides: throws `StoreError.quotaExceeded`, and so
+    /// rolls the write back, when the write passes one.
+    static func charge(_ db: Database, _ order: OrderWrite, _ added: MerchantUsage) throws {
+        guard added != MerchantUsage() else { return }
+        let row = try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    UPDATE merchants SET orders_stored = orders_stored + ?, asset_bytes = asset_bytes + ?,
+                                         history_bytes = history_bytes + ?
+                    WHERE id = ? RETURNING orders_stored, asset_bytes, history_bytes
+                    """
+            ),
+            arguments: [added.orders, added.assetBytes, added.historyBytes, order.merchantID]
+        )
+        guard let row else { return }
+        let usage = MerchantUsage(orders: row[0], assetBytes: row[1], historyBytes: row[2])
+        if let quota = order.limits.passed(by: usage, adding: added) { throw StoreError.quotaExceeded(quota) }
     }
 
     /// An order's row as stored, its document not parsed yet.

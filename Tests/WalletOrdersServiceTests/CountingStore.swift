@@ -55,9 +55,9 @@ final class CountingStore: OrderStorage {
         count()
         return try await store.orders(filter, page: page)
     }
-    func versions(type: String, id: String) async throws -> [OrderVersion] {
+    func versions(type: String, id: String, page: PageRequest) async throws -> Page<OrderVersion> {
         count()
-        return try await store.versions(type: type, id: id)
+        return try await store.versions(type: type, id: id, page: page)
     }
     func importRecords(orders: [ImportedOrder], registrations: [ImportedRegistration]) async throws {
         count()

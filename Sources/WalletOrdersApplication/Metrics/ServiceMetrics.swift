@@ -11,7 +11,7 @@ import WalletOrdersStore
 /// refusals of the credentials, package builds and cache hits, when the certificates expire, and at each scrape
 /// whether the database answers and the outbox read from it. One registry per service, no global state.
 public final class ServiceMetrics: HTTPMetrics, Sendable {
-    private let registry = PrometheusCollectorRegistry()
+    let registry = PrometheusCollectorRegistry()
     private let packageBuilds: Counter
     private let packageCacheHits: Counter
     private let packageAssemblies: Counter
@@ -113,7 +113,7 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
     }
 
     /// `wallet_orders_<metric>[_<unit>]`, with its help text.
-    private static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+    static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(namespace: "wallet_orders", metricName: metric, unitName: unit, helpText: help)
     }
 
@@ -234,72 +234,6 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
         clientConnectionsRefused.increment()
     }
 
-    /// Counts what became of a round of pushes, APNs' refusals of the credentials in it, and times its sending.
-    public func pushesFinished(_ round: PushRound) {
-        for (_, outcome) in round.outcomes {
-            let label =
-                switch outcome {
-                case .delivered: "delivered"
-                case .retry: "retry"
-                case .unsent: "unsent"
-                case .failed: "failed"
-                case .tokenRejected: "token_rejected"
-                }
-            pushAttempts(label).increment()
-        }
-        for (type, reason) in round.refusedCredentials { refusedCredentials(type, reason).increment() }
-        let sending = registry.makeDurationHistogram(
-            descriptor: Self.name(
-                "push_send_duration",
-                "seconds",
-                "Seconds from sending a batch of pushes (one order type's share of a round) to APNs' last answer"
-            ),
-            labels: [],
-            buckets: Self.pushSendBuckets
-        )
-        for duration in round.sendDurations { sending.record(duration) }
-    }
-
-    /// Counts what became of a round of webhook deliveries.
-    public func webhooksFinished(_ outcomes: [WebhookOutcome]) {
-        for outcome in outcomes {
-            let label =
-                switch outcome {
-                case .delivered: "delivered"
-                case .retry: "retry"
-                case .failed: "failed"
-                }
-            webhookAttempts(label).increment()
-        }
-    }
-
-    private func pushAttempts(_ outcome: String) -> Counter {
-        registry.makeCounter(
-            descriptor: Self.name("push_attempts", "total", "Push attempts by outcome"),
-            labels: [("outcome", outcome)]
-        )
-    }
-
-    private func webhookAttempts(_ outcome: String) -> Counter {
-        registry.makeCounter(
-            descriptor: Self.name("webhook_attempts", "total", "Webhook delivery attempts by outcome"),
-            labels: [("outcome", outcome)]
-        )
-    }
-
-    private func refusedCredentials(_ orderType: String, _ reason: APNSReason) -> Counter {
-        registry.makeCounter(
-            descriptor: Self.name(
-                "apns_auth_failures",
-                "total",
-                "Pushes APNs refused for the provider's credentials (token or certificate), by order type and reason"
-            ),
-            labels: [("order_type", orderType), ("reason", reason.rawValue)]
-        )
-    }
-
-    /// The label of merchant `slug`: itself, for the first `maxMerchantLabels` merchants seen (the default one
-    /// among them), `other` for the rest.
     private func merchantLabel(_ slug: String) -> String {
         merchantLabels.withLock { labels in
             if labels.contains(slug) { return slug }
@@ -354,13 +288,14 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
     /// Sets what was read from the database: the merchants, the device log's size and the outbox.
     private func record(_ stored: MetricsScrape.Stored) {
         // What each merchant holds, against its limits: the merchants with the most orders get series of their own.
-        var held: [String: (orders: Int, assetBytes: Int, maxOrders: Int?, maxAssetBytes: Int?)] = [:]
+        var held: [String: (orders: Int, assetBytes: Int, historyBytes: Int, maxOrders: Int?, maxAssetBytes: Int?)] = [:]
         let largest = stored.merchants.sorted { $0.usage.orders > $1.usage.orders }
         for (rank, merchant) in largest.enumerated() {
             let label = rank < Self.maxMerchantLabels ? merchant.slug : "other"
-            var entry = held[label] ?? (0, 0, nil, nil)
+            var entry = held[label] ?? (0, 0, 0, nil, nil)
             entry.orders += merchant.usage.orders
             entry.assetBytes += merchant.usage.assetBytes
+            entry.historyBytes += merchant.usage.historyBytes
             if label != "other" {
                 entry.maxOrders = merchant.limits.maxOrders
                 entry.maxAssetBytes = merchant.limits.maxAssetBytes
@@ -375,6 +310,10 @@ public final class ServiceMetrics: HTTPMetrics, Sendable {
                 descriptor: Self.name("merchant_asset", "bytes", "Bytes of order files a merchant stores"),
                 labels: labels
             ).set(Double(entry.assetBytes))
+            registry.makeGauge(
+                descriptor: Self.name("merchant_history", "bytes", "Bytes of version history a merchant stores"),
+                labels: labels
+            ).set(Double(entry.historyBytes))
             if let max = entry.maxOrders {
                 registry.makeGauge(descriptor: Self.name("merchant_max_orders", "", "A merchant's maxOrders"), labels: labels)
                     .set(Double(max))

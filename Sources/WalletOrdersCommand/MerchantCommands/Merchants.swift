@@ -35,12 +35,13 @@ extension AdminOptions {
         try output(
             .object(["merchants": try JSONValue.encoding(merchants)]),
             table: TextTable(
-                ["SLUG", "NAME", "STATUS", "ORDER TYPES", "ORDERS", "ASSET BYTES", "LIMITS", "TEMPLATE"],
+                ["SLUG", "NAME", "STATUS", "ORDER TYPES", "ORDERS", "ASSET BYTES", "HISTORY BYTES", "LIMITS", "TEMPLATE"],
                 merchants.map {
                     [
                         $0.slug, $0.displayName, $0.status.rawValue,
                         $0.orderTypes.isEmpty ? "all" : $0.orderTypes.joined(separator: ", "), "\($0.usage.orders)",
-                        "\($0.usage.assetBytes)", Self.limits($0.limits), $0.templateVersion == 0 ? "-" : "v\($0.templateVersion)",
+                        "\($0.usage.assetBytes)", "\($0.usage.historyBytes)", Self.limits($0.limits),
+                        $0.templateVersion == 0 ? "-" : "v\($0.templateVersion)",
                     ]
                 }
             ).text
@@ -60,7 +61,8 @@ extension AdminOptions {
 struct LimitOptions: ParsableArguments {
     @Option(help: "Merchant API requests per second (0: the service's merchantLimit).") var requestsPerSecond: Int?
     @Option(help: "Orders the merchant may store (0: no limit).") var maxOrders: Int?
-    @Option(help: "Bytes of order files (images, return labels) the merchant may store (0: no limit).") var maxAssetBytes: Int?
+    @Option(help: "Bytes of order files (images, return labels) and version history the merchant may store (0: no limit).")
+    var maxAssetBytes: Int?
 
     var given: Bool { requestsPerSecond != nil || maxOrders != nil || maxAssetBytes != nil }
 
@@ -148,6 +150,7 @@ struct MerchantsShow: AsyncParsableCommand {
                     ["slug", merchant.slug], ["name", merchant.displayName], ["status", merchant.status.rawValue],
                     ["order types", merchant.orderTypes.isEmpty ? "all" : merchant.orderTypes.joined(separator: ", ")],
                     ["orders", "\(merchant.usage.orders)"], ["asset bytes", "\(merchant.usage.assetBytes)"],
+                    ["history bytes", "\(merchant.usage.historyBytes)"],
                     ["limits", AdminOptions.limits(merchant.limits)],
                     ["template", merchant.templateVersion == 0 ? "none of its own" : "version \(merchant.templateVersion)"],
                 ],

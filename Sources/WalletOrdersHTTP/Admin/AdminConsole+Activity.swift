@@ -114,6 +114,7 @@ extension AdminConsole {
                 return [
                     "slug": merchant.slug, "name": merchant.displayName, "status": merchant.status.rawValue,
                     "orders": "\(merchant.usage.orders)", "assetBytes": "\(merchant.usage.assetBytes)",
+                    "historyBytes": "\(merchant.usage.historyBytes)",
                     "limits": limits.isEmpty ? "none" : limits.joined(separator: ", "),
                     "href": Self.link("/admin", [("merchant", merchant.slug)]),
                 ]

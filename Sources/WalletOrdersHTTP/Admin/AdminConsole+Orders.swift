@@ -113,10 +113,24 @@ extension AdminConsole {
         return try render("Orders", tab: "orders", template: "orders", context, request: request)
     }
 
-    /// `GET /admin/order?type=…&id=…`: everything about one order.
+    /// `GET /admin/order?type=…&id=…`: everything about one order, its newest versions first; `before` (a version
+    /// number) shows the versions below it instead.
     @Sendable func orderPage(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (type, id) = try orderName(request)
-        guard let story = try await service.orderStory(type: type, id: id) else {
+        var before: Int64?
+        if let text = request.uri.queryParameters.get("before") {
+            guard let value = Int64(text), value > 0 else {
+                throw APIError(
+                    .badRequest,
+                    "before must be a version number",
+                    problems: [
+                        OrderProblem(path: "before", message: "must be a whole number above 0")
+                    ]
+                )
+            }
+            before = value
+        }
+        guard let story = try await service.orderStory(type: type, id: id, versionsBefore: before) else {
             throw APIError(.notFound, "there is no order \(id) of type \(type)")
         }
         let order = story.order
@@ -146,8 +160,8 @@ extension AdminConsole {
             "acting": acting,
             "resend": Self.link("/admin/order/resend", named),
             "packageHref": Self.link("/admin/order/package", named),
-            "versions": story.versions.reversed().map { version -> [String: Any] in
-                [
+            "versions": story.versions.map { version -> [String: Any] in
+                var row: [String: Any] = [
                     "version": "\(version.version)", "written": Self.time(version.updatedAt), "by": version.author ?? "",
                     "status": version.status.rawValue, "created": version.version == 1,
                     "unknown": version.version > 1 && version.changes == nil,
@@ -155,8 +169,11 @@ extension AdminConsole {
                         ["path": $0.path, "before": json($0.before), "after": json($0.after)]
                     },
                 ]
+                if version.changesLeftOut > 0 { row["more"] = "and \(version.changesLeftOut) more, not kept" }
+                return row
             },
-            "document": String(decoding: document.serialized(pretty: true), as: UTF8.self),
+            "versionRange": story.versions.last.map { "\($0.version) to \(story.versions[0].version) of \(order.version)" }
+                ?? "none below \(before ?? 0)",
             "devices": story.registrations.map {
                 [
                     "device": $0.deviceIdentifier, "token": $0.pushToken, "registered": Self.time($0.createdAt),
@@ -201,6 +218,17 @@ extension AdminConsole {
                 ]
             },
         ]
+        if before != nil { context["newestVersions"] = Self.link("/admin/order", named) }
+        if let older = story.olderVersions {
+            context["olderVersions"] = Self.link("/admin/order", named + [("before", String(older))])
+        }
+        let whole = document.serialized(pretty: true)
+        context["document"] = JSONChange.cut(String(decoding: whole, as: UTF8.self), maxBytes: Self.documentShown)
+        if whole.count > Self.documentShown {
+            context["documentCut"] =
+                "The order is \(whole.count) bytes: its first \(Self.documentShown) are shown. "
+                + "wallet-orders admin order \(type) \(id) --json prints it whole."
+        }
         // What an action did, said by the console itself: a link cannot make the page say anything else.
         let query = request.uri.queryParameters
         switch query.get("done") {

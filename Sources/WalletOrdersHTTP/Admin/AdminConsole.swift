@@ -25,6 +25,8 @@ struct AdminConsole: Sendable {
     static let maxPageSize = 500
     /// The most merchants the merchant filter offers to pick from.
     static let merchantChoices = 100
+    /// The most bytes of an order's document its page shows (an order may be up to 5 MB).
+    static let documentShown = 256 * 1_024
 
     func add(to router: Router<ServiceRequestContext>) {
         guard let gate else {

@@ -109,9 +109,11 @@ enum ConsoleTemplates {
         <ul>{{#problems}}<li class="invalid">{{{.}}}</li>{{/problems}}{{#warnings}}<li>{{{.}}}</li>{{/warnings}}</ul>{{/package}}
         {{#packageMissing}}<p id="package">No package: {{{packageMissing}}}</p>{{/packageMissing}}
         <h2>Versions</h2>
+        <p>Versions {{{versionRange}}}, newest first.</p>
         <table id="versions"><tr><th>Version</th><th>Written</th><th>By</th><th>Status</th><th>What changed</th></tr>
-        {{#versions}}<tr><td>{{{version}}}</td><td class="when">{{{written}}}</td><td>{{{by}}}</td><td class="{{{status}}}">{{{status}}}</td><td>{{#created}}created{{/created}}{{#unknown}}not recorded (written before changes were kept){{/unknown}}<ul class="changes">{{#changes}}<li><code>{{{path}}}</code>: <del>{{{before}}}</del> → <ins>{{{after}}}</ins></li>{{/changes}}</ul></td></tr>
+        {{#versions}}<tr><td>{{{version}}}</td><td class="when">{{{written}}}</td><td>{{{by}}}</td><td class="{{{status}}}">{{{status}}}</td><td>{{#created}}created{{/created}}{{#unknown}}not recorded (written before changes were kept){{/unknown}}<ul class="changes">{{#changes}}<li><code>{{{path}}}</code>: <del>{{{before}}}</del> → <ins>{{{after}}}</ins></li>{{/changes}}{{#more}}<li class="more">{{{more}}}</li>{{/more}}</ul></td></tr>
         {{/versions}}</table>
+        <p class="pages">{{#newestVersions}}<a href="{{{newestVersions}}}">Newest versions</a>{{/newestVersions}}{{#olderVersions}}<a href="{{{olderVersions}}}" rel="next">Older versions</a>{{/olderVersions}}</p>
         <h2>Devices</h2>
         <table id="devices"><tr><th>Device</th><th>Push token</th><th>Registered</th><th>Updated</th></tr>
         {{#devices}}<tr><td>{{{device}}}</td><td class="token" title="{{{token}}}">{{{token}}}</td><td class="when">{{{registered}}}</td><td class="when">{{{updated}}}</td></tr>
@@ -133,6 +135,7 @@ enum ConsoleTemplates {
         {{#logs}}<tr><td class="when">{{{received}}}</td><td class="when">{{{lastSeen}}}</td><td>{{{count}}}</td><td>{{{from}}}</td><td class="message">{{{message}}}</td></tr>
         {{/logs}}{{^logs}}<tr><td colspan="5">None.</td></tr>{{/logs}}</table>
         <h2>The order as stored</h2>
+        {{#documentCut}}<p class="notice">{{{documentCut}}}</p>{{/documentCut}}
         <pre id="document">{{{document}}}</pre>
 
         """
@@ -150,8 +153,8 @@ enum ConsoleTemplates {
         <h2>Counts</h2>
         <table class="fields" id="stats">{{#stats}}<tr><th>{{{name}}}</th><td>{{{value}}}</td></tr>{{/stats}}</table>
         <h2>Merchants</h2>
-        <table id="merchants"><tr><th>Slug</th><th>Name</th><th>Status</th><th>Orders</th><th>Asset bytes</th><th>Limits</th></tr>
-        {{#merchants}}<tr><td><a href="{{{href}}}">{{{slug}}}</a></td><td>{{{name}}}</td><td class="{{{status}}}">{{{status}}}</td><td>{{{orders}}}</td><td>{{{assetBytes}}}</td><td>{{{limits}}}</td></tr>
+        <table id="merchants"><tr><th>Slug</th><th>Name</th><th>Status</th><th>Orders</th><th>Asset bytes</th><th>History bytes</th><th>Limits</th></tr>
+        {{#merchants}}<tr><td><a href="{{{href}}}">{{{slug}}}</a></td><td>{{{name}}}</td><td class="{{{status}}}">{{{status}}}</td><td>{{{orders}}}</td><td>{{{assetBytes}}}</td><td>{{{historyBytes}}}</td><td>{{{limits}}}</td></tr>
         {{/merchants}}</table>
         <h2>Newest pushes</h2>
         <table id="recent-pushes"><tr><th>#</th><th>Order</th><th>Device</th><th>Status</th><th>Attempts</th><th>Updated</th><th>Last error</th></tr>

@@ -27,10 +27,15 @@ extension OrderService {
         return (try await store.orders.orders(filter, page: page), named)
     }
 
-    /// Everything the console shows of one order; nil when there is no such order.
-    public func orderStory(type: String, id: String) async throws -> OrderStory? {
+    /// Everything the console shows of one order, its newest versions below `versionsBefore` (a version number)
+    /// when given; nil when there is no such order.
+    public func orderStory(type: String, id: String, versionsBefore: Int64? = nil) async throws -> OrderStory? {
         guard let order = try await store.orders.order(type: type, id: id) else { return nil }
-        async let versions = store.orders.versions(type: type, id: id)
+        async let versions = store.orders.versions(
+            type: type,
+            id: id,
+            page: PageRequest(limit: OrderStory.versionsShown, before: versionsBefore)
+        )
         async let registrations = store.registrations.registrations(RegistrationFilter(type: type, id: id), limit: 1_000)
         async let pushes = store.pushes.pushes(PushFilter(type: type, id: id), page: PageRequest(limit: OrderStory.rows))
         async let logs = store.logs.logs(LogFilter(containing: id), page: PageRequest(limit: OrderStory.rows))
@@ -39,7 +44,8 @@ extension OrderService {
         return OrderStory(
             order: order,
             merchant: try await merchants.merchant(id: order.merchantID),
-            versions: try await versions,
+            versions: try await versions.records,
+            olderVersions: try await versions.next,
             registrations: try await registrations,
             pushes: try await pushes.records,
             logs: try await logs.records,
@@ -78,15 +84,20 @@ extension OrderService {
     }
 }
 
-/// One order as the console shows it: its record, every version with what it changed, its devices, pushes, the
-/// device logs that name it, its links and webhook deliveries.
+/// One order as the console shows it: its record, its newest versions with what they changed, its devices, pushes,
+/// the device logs that name it, its links and webhook deliveries.
 public struct OrderStory: Sendable {
     /// How many of its pushes, device log entries and deliveries are shown, newest first.
     public static let rows = 100
+    /// How many of its versions a page shows, newest first; older ones are on the pages after.
+    public static let versionsShown = 20
 
     public let order: StoredOrder
     public let merchant: Merchant?
+    /// Newest first, at most `versionsShown`.
     public let versions: [OrderVersion]
+    /// Where the page of older versions starts (the `versionsBefore` to ask for); nil when these are the oldest.
+    public let olderVersions: Int64?
     public let registrations: [Registration]
     public let pushes: [PushRecord]
     public let logs: [DeviceLogEntry]

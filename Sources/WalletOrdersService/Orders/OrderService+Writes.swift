@@ -354,7 +354,13 @@ extension OrderService {
                 limits: merchant.limits,
                 author: author,
                 tracking: parcels == parcelsBefore ? nil : parcels,
-                changes: previous.document.json.changes(to: document.json, ignoring: ["updatedAt"])
+                changes: previous.document.json.changes(
+                    to: document.json,
+                    ignoring: ["updatedAt"],
+                    limit: OrderVersion.maxChanges,
+                    maxPathBytes: OrderVersion.maxPathBytes,
+                    maxValueBytes: OrderVersion.maxValueBytes
+                )
             )
             // What a new version causes: every registered device is told, and so are the merchant's endpoints.
             write.effects = WriteEffects(

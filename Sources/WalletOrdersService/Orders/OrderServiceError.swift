@@ -53,8 +53,9 @@ public enum OrderServiceError: Error, Equatable, Sendable, CustomStringConvertib
             "merchant \(merchant.slug) stores \(merchant.limits.maxOrders.map(String.init) ?? "its most") orders already, "
                 + "the most its limit (maxOrders) allows"
         case .limitReached(.maxAssetBytes, let merchant):
-            "these files would take merchant \(merchant.slug) past its limit of "
-                + "\(merchant.limits.maxAssetBytes.map(String.init) ?? "some") bytes of order files (maxAssetBytes)"
+            "this write would take merchant \(merchant.slug) past its limit of "
+                + "\(merchant.limits.maxAssetBytes.map(String.init) ?? "some") bytes of order files and version history "
+                + "(maxAssetBytes)"
         case .linkNotFound: "no such link"
         case .tooManyLinks(let limit):
             "this order has \(limit) links that are neither expired nor revoked, the most it may have; revoke one"

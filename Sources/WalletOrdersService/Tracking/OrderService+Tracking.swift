@@ -272,6 +272,10 @@ extension OrderService {
         } catch OrderServiceError.invalidOrder(let message, let problems) {
             let refused = [OrderProblem(path: "", message: "the order it moves would not be valid: \(message)")] + problems
             return OrderApplication(refused: events.map { ($0.index, refused) })
+        } catch OrderServiceError.limitReached(let quota, let merchant) {
+            // The order's merchant stores all its limit allows: the version these events would make is not written.
+            let refused = [OrderProblem(path: "", message: OrderServiceError.limitReached(quota, merchant: merchant).description)]
+            return OrderApplication(refused: events.map { ($0.index, refused) })
         }
     }
 

@@ -26,9 +26,24 @@ public protocol OrderStorage: Sendable {
     /// Orders newest first (or oldest first), filtered, one page. Every filter is served by an index, so that a
     /// page answers in milliseconds at millions of orders.
     func orders(_ filter: OrderFilter, page: PageRequest) async throws -> Page<OrderSummary>
-    /// Every version of an order, oldest first.
-    func versions(type: String, id: String) async throws -> [OrderVersion]
+    /// An order's versions, newest first, one page: `page.before` is a version number, and a page holds the
+    /// versions below it.
+    func versions(type: String, id: String, page: PageRequest) async throws -> Page<OrderVersion>
     /// Loads many orders and registrations at once, without pushes or history beyond version 1: for imports
     /// and benchmarks. Orders come first; registrations must name orders that exist.
     func importRecords(orders: [ImportedOrder], registrations: [ImportedRegistration]) async throws
+}
+
+extension OrderStorage {
+    /// Every version of an order, oldest first: for tools that show its whole history.
+    public func versions(type: String, id: String) async throws -> [OrderVersion] {
+        var newestFirst: [OrderVersion] = []
+        var before: Int64?
+        repeat {
+            let page = try await versions(type: type, id: id, page: PageRequest(limit: 500, before: before))
+            newestFirst += page.records
+            before = page.next
+        } while before != nil
+        return newestFirst.reversed()
+    }
 }

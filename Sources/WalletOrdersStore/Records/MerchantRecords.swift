@@ -73,7 +73,8 @@ public struct MerchantLimits: Sendable, Equatable, Codable {
     public var requestsPerSecond: Int?
     /// Orders stored.
     public var maxOrders: Int?
-    /// Bytes of per-order files (images, return labels) over all its orders.
+    /// Bytes stored of per-order files (images, return labels) and of version history (what each version changed,
+    /// as its record keeps it), over all its orders.
     public var maxAssetBytes: Int?
 
     public init(requestsPerSecond: Int? = nil, maxOrders: Int? = nil, maxAssetBytes: Int? = nil) {
@@ -81,17 +82,33 @@ public struct MerchantLimits: Sendable, Equatable, Codable {
         self.maxOrders = maxOrders
         self.maxAssetBytes = maxAssetBytes
     }
+
+    /// The limit a write passes, if any, once what it `added` is counted in `usage`, what the merchant holds with
+    /// it. A write is refused for a limit only when it adds to what that limit counts: one that frees room, or adds
+    /// nothing there, always passes. Every store decides with this, in the write's transaction.
+    public func passed(by usage: MerchantUsage, adding added: MerchantUsage) -> MerchantQuota? {
+        if let maxOrders, added.orders > 0, usage.orders > maxOrders { return .maxOrders }
+        if let maxAssetBytes, added.storedBytes > 0, usage.storedBytes > maxAssetBytes { return .maxAssetBytes }
+        return nil
+    }
 }
 
-/// What a merchant holds, as its limits count it.
+/// What a merchant holds, as its limits count it (or, for a write, what the write adds to it).
 public struct MerchantUsage: Sendable, Equatable, Codable {
     public var orders: Int
+    /// Bytes of per-order files.
     public var assetBytes: Int
+    /// Bytes of version history: the change records its orders' versions keep.
+    public var historyBytes: Int
 
-    public init(orders: Int = 0, assetBytes: Int = 0) {
+    public init(orders: Int = 0, assetBytes: Int = 0, historyBytes: Int = 0) {
         self.orders = orders
         self.assetBytes = assetBytes
+        self.historyBytes = historyBytes
     }
+
+    /// The bytes `maxAssetBytes` counts: files and history.
+    public var storedBytes: Int { assetBytes + historyBytes }
 }
 
 /// Fields of a merchant to change; nil leaves one as it is.

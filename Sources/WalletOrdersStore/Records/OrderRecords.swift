@@ -101,8 +101,9 @@ public struct OrderWrite: Sendable {
     public let author: VersionAuthor
     /// The parcels its fulfillments follow, when they differ from the last version's (nil: as they were).
     public let tracking: [TrackedParcel]?
-    /// What changed from the version before, kept with this version's history row; nil for a first version.
-    public let changes: [JSONChange]?
+    /// What changed from the version before, as this version's history row keeps it (`OrderVersion.record`); nil
+    /// for a first version.
+    public let changeRecord: String?
     /// What committing it causes beyond itself: pushes and webhook events.
     public var effects: WriteEffects
 
@@ -119,7 +120,7 @@ public struct OrderWrite: Sendable {
         limits: MerchantLimits = MerchantLimits(),
         author: VersionAuthor = .merchant(Merchant.defaultSlug),
         tracking: [TrackedParcel]? = nil,
-        changes: [JSONChange]? = nil,
+        changes: JSONChanges? = nil,
         effects: WriteEffects = .none
     ) {
         self.orderTypeIdentifier = orderTypeIdentifier
@@ -134,7 +135,7 @@ public struct OrderWrite: Sendable {
         self.limits = limits
         self.author = author
         self.tracking = tracking
-        self.changes = changes
+        self.changeRecord = changes.map { OrderVersion.record($0.listed, more: $0.more) }
         self.effects = effects
     }
 
@@ -143,6 +144,9 @@ public struct OrderWrite: Sendable {
 
     /// The bytes of its per-order files, as a merchant's `maxAssetBytes` counts them; nil when unchanged.
     public var assetBytes: Int? { assets.map { $0.values.reduce(0) { $0 + $1.count } } }
+
+    /// The bytes of version history it adds, as a merchant's `maxAssetBytes` counts them: its change record's.
+    public var historyBytes: Int { changeRecord?.utf8.count ?? 0 }
 
     /// The order's status as its document says (`open` when it says nothing the store knows).
     public var status: Order.Status {
@@ -277,45 +281,5 @@ public struct OrderFilter: Sendable {
     public var pushTokenPrefix: String? {
         guard let text, text.count >= 8, text.allSatisfy(\.isHexDigit) else { return nil }
         return text.lowercased()
-    }
-}
-
-/// One version of an order: when it was written, the status it had, who made it and what it changed.
-public struct OrderVersion: Sendable, Codable, Equatable {
-    public let version: Int
-    public let status: Order.Status
-    public let updatedAt: Date
-    /// Who made it (`merchant:acme`, `partner:dhl`, `operator`); nil for versions made before authors were kept.
-    public let author: String?
-    /// What changed from the version before; nil for a first version and for versions made before changes were kept.
-    public let changes: [JSONChange]?
-
-    public init(version: Int, status: Order.Status, updatedAt: Date, author: String? = nil, changes: [JSONChange]? = nil) {
-        self.version = version
-        self.status = status
-        self.updatedAt = updatedAt
-        self.author = author
-        self.changes = changes
-    }
-
-    /// `changes` as stored: a JSON array, or nil.
-    public static func storedChanges(_ changes: [JSONChange]?) -> String? {
-        // Written by the service's JSON writer, as `JSONChange`'s coding reads it: Foundation's JSONEncoder showed in
-        // every update's profile.
-        guard let changes else { return nil }
-        let array = JSONValue.array(
-            changes.map { change in
-                var fields: [String: JSONValue] = ["path": .string(change.path)]
-                if let before = change.before { fields["before"] = before }
-                if let after = change.after { fields["after"] = after }
-                return .object(fields)
-            }
-        )
-        return String(decoding: array.serialized(), as: UTF8.self)
-    }
-
-    /// `changes` from what a store kept; nil when nothing, or nothing readable, was kept.
-    public static func changes(stored text: String?) -> [JSONChange]? {
-        text.flatMap { try? JSONDecoder().decode([JSONChange].self, from: Data($0.utf8)) }
     }
 }

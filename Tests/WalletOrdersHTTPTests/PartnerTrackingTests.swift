@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Testing
+import WalletOrdersHTTP
 import WalletOrdersModel
 import WalletOrdersService
 import WalletOrdersStore
@@ -259,7 +260,11 @@ import WalletOrdersTesting
 
     @Test(arguments: StoreEngine.allCases)
     func theBoundOnWaitingEventsCountsWhatIsStoredAndARefusedEventIsNotKept(engine: StoreEngine) async throws {
-        try await ServiceHarness(engine).run { client in
+        // Seeding 100,000 events takes minutes on a loaded machine, while the test client's connection waits: the
+        // server must not close it as idle meanwhile (what this test checks is not the idle timeout).
+        var limits = ClientLimits()
+        limits.idleTimeout = nil
+        try await ServiceHarness(engine).run(limits: limits) { client in
             _ = try await client.addMerchant("acme")
             let key = try await Self.addPartner("parcelco", for: ["acme"], client)
             let source = "partner:\(try await MerchantRegistry(service: client.service).partner("parcelco").id)"

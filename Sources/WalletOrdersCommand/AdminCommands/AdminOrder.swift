@@ -17,9 +17,11 @@ struct AdminOrder: AsyncParsableCommand {
     @Argument(help: "The order identifier.") var id: String
 
     func run() async throws {
-        let story = try await options.withService { try await $0.service.orderStory(type: type, id: id) }
+        let (story, versions) = try await options.withService { offline in
+            (try await offline.service.orderStory(type: type, id: id), try await offline.service.versions(type: type, id: id))
+        }
         guard let story else { throw CommandFailure("there is no order \(id) of type \(type)") }
-        let (order, versions, registrations) = (story.order, story.versions, story.registrations)
+        let (order, registrations) = (story.order, story.registrations)
         let pushes = Array(story.pushes.prefix(20))
         var document = order.document.json
         if case .object(var fields) = document {

@@ -61,6 +61,11 @@ extension OrderService {
         try await store.logs.pruneLogs(olderThan: age)
     }
 
+    /// Every version of an order, oldest first (each change record bounded as stored).
+    public func versions(type: String, id: String) async throws -> [OrderVersion] {
+        try await store.orders.versions(type: type, id: id)
+    }
+
     /// Every merchant's webhook endpoints, oldest first.
     public func webhookEndpoints() async throws -> [WebhookEndpoint] {
         try await store.webhooks.webhookEndpoints(merchantID: nil)

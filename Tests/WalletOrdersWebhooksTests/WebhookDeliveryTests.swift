@@ -63,7 +63,8 @@ import WalletOrdersWebhooks
     /// Waits until `endpoint` has `count` deliveries, every one of them delivered; answers whether that came.
     static func allDelivered(_ service: OrderService, _ endpoint: String, count: Int) async throws -> Bool {
         try await eventually {
-            let records = try await service.webhookDeliveries(endpoint, page: PageRequest(limit: count + 1), for: .singleShop).records
+            let records = try await WebhookService(orders: service).deliveries(endpoint, page: PageRequest(limit: count + 1), for: .singleShop)
+                .records
             return records.count == count && records.allSatisfy { $0.status == .delivered }
         }
     }
@@ -90,7 +91,7 @@ import WalletOrdersWebhooks
         let receiver = try await WebhookReceiver()
         try await TestStore.with(engine) { store in
             let service = try Self.service(store)
-            let endpoint = try await service.createWebhook(url: receiver.url, events: nil, for: .singleShop)
+            let endpoint = try await WebhookService(orders: service).create(url: receiver.url, events: nil, for: .singleShop)
             #expect(endpoint.events == WebhookEvent.allCases)
             let order = try await Self.create(service, id: "W-1")
             let (id, token) = (order.orderIdentifier, order.authenticationToken)
@@ -113,8 +114,8 @@ import WalletOrdersWebhooks
             try await service.unregister(device: "d1", type: type, id: id, token: token)
             try await service.unregister(device: "d2", type: type, id: id, token: token)
             // A link's download.
-            let link = try await service.createLink(type: type, id: id, for: .singleShop, LinkRequest())
-            _ = try await service.download(reference: String(link.url.split(separator: "/").last!), client: "198.51.100.7")
+            let link = try await LinkService(orders: service).create(type: type, id: id, for: .singleShop, LinkRequest())
+            _ = try await LinkService(orders: service).download(reference: String(link.url.split(separator: "/").last!), client: "198.51.100.7")
 
             try await Self.running(Self.worker(store)) {
                 let received = try await receiver.waitForDeliveries(5, seconds: 60)
@@ -138,7 +139,7 @@ import WalletOrdersWebhooks
             #expect(byType["push.failed"]?["reason"] == "BadDeviceToken")
             #expect(byType["link.downloaded"]?["linkId"] == link.id)
             // The merchant sees the same: each delivered, at the first attempt.
-            let deliveries = try await service.webhookDeliveries(endpoint.id, page: PageRequest(limit: 50), for: .singleShop)
+            let deliveries = try await WebhookService(orders: service).deliveries(endpoint.id, page: PageRequest(limit: 50), for: .singleShop)
             #expect(deliveries.records.count == 5)
             #expect(deliveries.records.allSatisfy { $0.status == .delivered && $0.attempts == 1 && $0.lastStatusCode == 200 })
             #expect(Set(deliveries.records.map(\.messageID)) == Set(verified.map(\.id)))
@@ -150,7 +151,7 @@ import WalletOrdersWebhooks
         try await receiver.answer(500)
         try await TestStore.with(.sqlite) { store in
             let service = try Self.service(store)
-            let endpoint = try await service.createWebhook(url: receiver.url, events: ["order.updated"], for: .singleShop)
+            let endpoint = try await WebhookService(orders: service).create(url: receiver.url, events: ["order.updated"], for: .singleShop)
             let order = try await Self.create(service, id: "W-2")
             for step in 1...3 { try await Self.ship(service, order, "SHIP-\(step)") }
             // Retries come every few seconds here, so the test need not wait for the real schedule's next one.
@@ -163,7 +164,7 @@ import WalletOrdersWebhooks
             let verified = try await receiver.verified(secrets: [endpoint.secret])
             #expect(Set(verified.map(\.id)).count == 3 && verified.count == 3)
             #expect(verified.compactMap { $0.data["version"] }.sorted() == ["2", "3", "4"])
-            let deliveries = try await service.webhookDeliveries(endpoint.id, page: PageRequest(limit: 10), for: .singleShop)
+            let deliveries = try await WebhookService(orders: service).deliveries(endpoint.id, page: PageRequest(limit: 10), for: .singleShop)
             #expect(deliveries.records.allSatisfy { $0.status == .delivered && $0.attempts > 1 })
         }
     }
@@ -174,34 +175,34 @@ import WalletOrdersWebhooks
         try await receiver.answer(503)
         try await TestStore.with(engine) { store in
             let service = try Self.service(store)
-            let endpoint = try await service.createWebhook(url: receiver.url, events: ["order.updated"], for: .singleShop)
+            let endpoint = try await WebhookService(orders: service).create(url: receiver.url, events: ["order.updated"], for: .singleShop)
             let order = try await Self.create(service, id: "W-3")
             try await Self.ship(service, order, "SHIP-1")
             try await Self.running(Self.worker(store, retryDelays: [0.2, 0.2])) {
-                _ = try await eventually { try await service.webhook(endpoint.id, for: .singleShop).disabledAt != nil }
+                _ = try await eventually { try await WebhookService(orders: service).endpoint(endpoint.id, for: .singleShop).disabledAt != nil }
             }
-            let disabled = try await service.webhook(endpoint.id, for: .singleShop)
+            let disabled = try await WebhookService(orders: service).endpoint(endpoint.id, for: .singleShop)
             #expect(disabled.disabledAt != nil)
             #expect(disabled.disabledReason?.contains("3 attempts") == true, "\(disabled.disabledReason ?? "")")
             #expect(disabled.disabledReason?.contains("503") == true)
             #expect(receiver.answered(503) == 3)
             // While it is disabled, events are not queued for it; redelivering is refused.
             try await Self.ship(service, order, "SHIP-2")
-            var deliveries = try await service.webhookDeliveries(endpoint.id, page: PageRequest(limit: 10), for: .singleShop)
+            var deliveries = try await WebhookService(orders: service).deliveries(endpoint.id, page: PageRequest(limit: 10), for: .singleShop)
             #expect(deliveries.records.count == 1 && deliveries.records[0].status == .failed)
             await #expect(throws: OrderServiceError.webhookDisabled) {
-                try await service.redeliver(deliveries.records[0].id, of: endpoint.id, for: .singleShop)
+                try await WebhookService(orders: service).redeliver(deliveries.records[0].id, of: endpoint.id, for: .singleShop)
             }
             // Enabled again, it gets what failed.
             try await receiver.answer(200)
-            let enabled = try await service.changeWebhook(endpoint.id, url: nil, events: nil, enabled: true, for: .singleShop)
+            let enabled = try await WebhookService(orders: service).change(endpoint.id, url: nil, events: nil, enabled: true, for: .singleShop)
             #expect(enabled.disabledAt == nil && enabled.disabledReason == nil)
             let sent = try await Self.running(Self.worker(store)) { try await receiver.waitForDeliveries(1, seconds: 20) }
             #expect(sent)
-            deliveries = try await service.webhookDeliveries(endpoint.id, page: PageRequest(limit: 10), for: .singleShop)
+            deliveries = try await WebhookService(orders: service).deliveries(endpoint.id, page: PageRequest(limit: 10), for: .singleShop)
             #expect(deliveries.records.map(\.status) == [.delivered])
             // A redelivery sends it again with the same message id.
-            let again = try await service.redeliver(deliveries.records[0].id, of: endpoint.id, for: .singleShop)
+            let again = try await WebhookService(orders: service).redeliver(deliveries.records[0].id, of: endpoint.id, for: .singleShop)
             #expect(again.status == .pending && again.messageID == deliveries.records[0].messageID)
             let sentAgain = try await Self.running(Self.worker(store)) { try await receiver.waitForDeliveries(2, seconds: 20) }
             #expect(sentAgain)
@@ -214,8 +215,8 @@ import WalletOrdersWebhooks
         let receiver = try await WebhookReceiver()
         try await TestStore.with(.sqlite) { store in
             let service = try Self.service(store)
-            let old = try await service.createWebhook(url: receiver.url, events: ["order.updated"], for: .singleShop)
-            let new = try await service.rotateWebhookSecret(old.id, for: .singleShop)
+            let old = try await WebhookService(orders: service).create(url: receiver.url, events: ["order.updated"], for: .singleShop)
+            let new = try await WebhookService(orders: service).rotateSecret(old.id, for: .singleShop)
             #expect(new.secret != old.secret && new.previousSecret == old.secret)
             let order = try await Self.create(service, id: "W-6")
             try await Self.ship(service, order, "SHIP-1")
@@ -236,7 +237,7 @@ import WalletOrdersWebhooks
         let (first, location) = try await TestStore.make(.postgres, in: folder)
         let second = try await TestStore.reopen(.postgres, at: location)
         let service = try Self.service(first)
-        let endpoint = try await service.createWebhook(url: receiver.url, events: ["order.updated"], for: .singleShop)
+        let endpoint = try await WebhookService(orders: service).create(url: receiver.url, events: ["order.updated"], for: .singleShop)
         let events = 120
         let counts = Counts()
         let workers = [
@@ -267,10 +268,10 @@ import WalletOrdersWebhooks
         try await TestStore.with(.sqlite) { store in
             let strict = try Self.service(store, allowPrivate: false)
             await #expect(throws: OrderServiceError.self) {
-                try await strict.createWebhook(url: receiver.url, events: nil, for: .singleShop)
+                try await WebhookService(orders: strict).create(url: receiver.url, events: nil, for: .singleShop)
             }
             do {
-                _ = try await strict.createWebhook(url: "https://127.0.0.1:\(9)/hook", events: nil, for: .singleShop)
+                _ = try await WebhookService(orders: strict).create(url: "https://127.0.0.1:\(9)/hook", events: nil, for: .singleShop)
                 Issue.record("a loopback URL was accepted")
             } catch OrderServiceError.invalidOrder(_, let problems) {
                 #expect(problems.first?.path == "url" && problems.first?.message.contains("not a public address") == true)
@@ -278,16 +279,16 @@ import WalletOrdersWebhooks
             // A name that resolves to a public address when named, and to loopback when connected to, is refused at
             // the connection: the transport checks every address it connects to.
             let lenient = try Self.service(store, allowPrivate: true)
-            let endpoint = try await lenient.createWebhook(url: receiver.url, events: ["order.updated"], for: .singleShop)
+            let endpoint = try await WebhookService(orders: lenient).create(url: receiver.url, events: ["order.updated"], for: .singleShop)
             let order = try await Self.create(lenient, id: "W-5")
             try await Self.ship(lenient, order, "SHIP-1")
             try await Self.running(Self.worker(store, allowPrivate: false)) {
                 _ = try await eventually {
-                    try await lenient.webhookDeliveries(endpoint.id, page: PageRequest(limit: 5), for: .singleShop).records.first?
+                    try await WebhookService(orders: lenient).deliveries(endpoint.id, page: PageRequest(limit: 5), for: .singleShop).records.first?
                         .lastError != nil
                 }
             }
-            let page = try await lenient.webhookDeliveries(endpoint.id, page: PageRequest(limit: 5), for: .singleShop)
+            let page = try await WebhookService(orders: lenient).deliveries(endpoint.id, page: PageRequest(limit: 5), for: .singleShop)
             #expect(page.records.first?.lastError?.contains("refused to connect to 127.0.0.1") == true, "\(page.records)")
             #expect(page.records.first?.status == .pending)
             #expect(receiver.received().isEmpty)

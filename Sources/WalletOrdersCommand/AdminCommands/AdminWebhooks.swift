@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WalletOrdersModel
+import WalletOrdersService
 import WalletOrdersStore
 
 struct AdminWebhooks: AsyncParsableCommand {
@@ -15,7 +16,7 @@ struct AdminWebhooks: AsyncParsableCommand {
     func run() async throws {
         let (endpoints, slugs) = try await options.withService { offline in
             let merchants = try await offline.service.merchantsHolding()
-            let endpoints = try await offline.service.webhookEndpoints()
+            let endpoints = try await WebhookService(orders: offline.service).all()
             return (endpoints, Dictionary(uniqueKeysWithValues: merchants.map { ($0.id, $0.slug) }))
         }
         let shown = endpoints.filter { !disabled || $0.disabledAt != nil }

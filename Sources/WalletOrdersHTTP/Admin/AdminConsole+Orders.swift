@@ -287,7 +287,7 @@ extension AdminConsole {
         guard let link = request.uri.queryParameters.get("link"), !link.isEmpty else {
             throw APIError(.badRequest, "link must name one of the order's links")
         }
-        guard try await service.revokeLink(link, type: type, id: id) else {
+        guard try await links.revoke(link, type: type, id: id) else {
             throw APIError(.notFound, "the order has no live link \(link)")
         }
         return backToOrder(type, id, done: [("done", "revoked")])

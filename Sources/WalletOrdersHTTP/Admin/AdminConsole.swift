@@ -15,6 +15,7 @@ import WalletOrdersStore
 /// posted from the console itself: a request another site's page makes the browser send is refused.
 struct AdminConsole: Sendable {
     let service: OrderService
+    var links: LinkService { LinkService(orders: service) }
     /// The admin key's guard; nil without an admin key, and then the console is off.
     let gate: AdminKeyMiddleware?
     let operatorKey: String?

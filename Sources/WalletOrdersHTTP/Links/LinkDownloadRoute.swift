@@ -9,6 +9,7 @@ import WalletOrdersService
 /// taking a download: mail scanners and link previews send one before a customer ever presses the link.
 struct LinkDownloadRoute: Sendable {
     let service: OrderService
+    var links: LinkService { LinkService(orders: service) }
     let guards: ClientGuards
 
     func add(to router: Router<ServiceRequestContext>) {
@@ -22,7 +23,7 @@ struct LinkDownloadRoute: Sendable {
     func download(_ request: Request, _ context: ServiceRequestContext, taking: Bool) async throws -> Response {
         try guards.take(guards.links, "links", client: context.clientAddress)
         let reference = context.parameters.get("reference") ?? ""
-        let downloaded = try await service.download(reference: reference, client: context.clientAddress, taking: taking)
+        let downloaded = try await links.download(reference: reference, client: context.clientAddress, taking: taking)
         var headers = HTTPFields()
         headers[.contentType] = PackageBuilder.contentType
         headers[.contentDisposition] = "attachment; filename=\"\(PackageFileName.of(downloaded.ownIdentifier)).order\""

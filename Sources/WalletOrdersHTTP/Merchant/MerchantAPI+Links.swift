@@ -13,7 +13,7 @@ extension MerchantAPI {
         let (type, id) = try identifiers(context)
         let merchant = try context.requireMerchant()
         let buffer = try await request.collectedBody(limit: Self.linkBodyLimit)
-        let link = try await service.createLink(type: type, id: id, for: merchant, try Self.linkRequest(Data(buffer: buffer)))
+        let link = try await links.create(type: type, id: id, for: merchant, try Self.linkRequest(Data(buffer: buffer)))
         var headers = HTTPFields()
         headers[.cacheControl] = "no-store"
         return JSONResponse.make(
@@ -32,7 +32,7 @@ extension MerchantAPI {
     @Sendable func revokeLink(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (type, id) = try identifiers(context)
         let linkID = try context.parameters.identifier("linkId")
-        try await service.revokeLink(linkID, type: type, id: id, for: try context.requireMerchant())
+        try await links.revoke(linkID, type: type, id: id, for: try context.requireMerchant())
         return Response(status: .noContent)
     }
 

@@ -15,19 +15,19 @@ extension MerchantAPI {
         guard let url = body.url else {
             throw APIError(.badRequest, "the webhook is not valid", problems: [OrderProblem(path: "url", message: "is required")])
         }
-        let endpoint = try await service.createWebhook(url: url, events: body.events, for: merchant)
+        let endpoint = try await webhooks.create(url: url, events: body.events, for: merchant)
         return Self.noStore(JSONResponse.make(.created, Self.json(endpoint, secret: true)))
     }
 
     /// `GET /api/v1/webhooks`: the merchant's endpoints, without their secrets.
     @Sendable func listWebhooks(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        let endpoints = try await service.webhooks(for: try context.requireMerchant())
+        let endpoints = try await webhooks.endpoints(for: try context.requireMerchant())
         return JSONResponse.make(.ok, .object(["webhooks": .array(endpoints.map { Self.json($0, secret: false) })]))
     }
 
     /// `GET /api/v1/webhooks/{webhookId}`.
     @Sendable func getWebhook(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        let endpoint = try await service.webhook(try webhookID(context), for: try context.requireMerchant())
+        let endpoint = try await webhooks.endpoint(try webhookID(context), for: try context.requireMerchant())
         return JSONResponse.make(.ok, Self.json(endpoint, secret: false))
     }
 
@@ -35,7 +35,7 @@ extension MerchantAPI {
     @Sendable func changeWebhook(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let merchant = try context.requireMerchant()
         let body = try await Self.webhookBody(request, fields: ["url", "events", "enabled"])
-        let endpoint = try await service.changeWebhook(
+        let endpoint = try await webhooks.change(
             try webhookID(context),
             url: body.url,
             events: body.events,
@@ -47,20 +47,20 @@ extension MerchantAPI {
 
     /// `DELETE /api/v1/webhooks/{webhookId}`: 204.
     @Sendable func deleteWebhook(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        try await service.deleteWebhook(try webhookID(context), for: try context.requireMerchant())
+        try await webhooks.delete(try webhookID(context), for: try context.requireMerchant())
         return Response(status: .noContent)
     }
 
     /// `POST /api/v1/webhooks/{webhookId}/rotate-secret`: the endpoint with its new secret, shown this once.
     @Sendable func rotateWebhookSecret(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        let endpoint = try await service.rotateWebhookSecret(try webhookID(context), for: try context.requireMerchant())
+        let endpoint = try await webhooks.rotateSecret(try webhookID(context), for: try context.requireMerchant())
         return Self.noStore(JSONResponse.make(.ok, Self.json(endpoint, secret: true)))
     }
 
     /// `GET /api/v1/webhooks/{webhookId}/deliveries`: newest first, one page (`limit`, `before`).
     @Sendable func webhookDeliveries(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let merchant = try context.requireMerchant()
-        let page = try await service.webhookDeliveries(try webhookID(context), page: try page(request), for: merchant)
+        let page = try await webhooks.deliveries(try webhookID(context), page: try page(request), for: merchant)
         var body: [String: JSONValue] = ["deliveries": .array(page.records.map { Self.json($0, for: merchant) })]
         if let next = page.next { body["next"] = .string(String(next)) }
         return JSONResponse.make(.ok, .object(body))
@@ -72,7 +72,7 @@ extension MerchantAPI {
         guard let text = context.parameters.get("deliveryId"), let deliveryID = Int64(text), deliveryID > 0 else {
             throw APIError(.badRequest, "deliveryId must be the id of a delivery")
         }
-        let delivery = try await service.redeliver(deliveryID, of: try webhookID(context), for: merchant)
+        let delivery = try await webhooks.redeliver(deliveryID, of: try webhookID(context), for: merchant)
         return JSONResponse.make(.accepted, Self.json(delivery, for: merchant))
     }
 

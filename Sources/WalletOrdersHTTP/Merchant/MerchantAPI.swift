@@ -11,6 +11,9 @@ import WalletOrdersStore
 struct MerchantAPI: Sendable {
     let service: OrderService
     let guards: ClientGuards
+    /// The merchant's webhooks and download links: features beside the order service.
+    var webhooks: WebhookService { WebhookService(orders: service) }
+    var links: LinkService { LinkService(orders: service) }
 
     /// Orders with their assets, base64 included, stay well under this.
     static let bodyLimit = 8 * 1_024 * 1_024

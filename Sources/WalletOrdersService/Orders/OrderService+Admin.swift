@@ -66,11 +66,6 @@ extension OrderService {
         try await store.orders.versions(type: type, id: id)
     }
 
-    /// Every merchant's webhook endpoints, oldest first.
-    public func webhookEndpoints() async throws -> [WebhookEndpoint] {
-        try await store.webhooks.webhookEndpoints(merchantID: nil)
-    }
-
     /// Counts for admins.
     public func stats() async throws -> StoreStats {
         try await store.console.stats()

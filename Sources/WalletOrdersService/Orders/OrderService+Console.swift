@@ -74,14 +74,6 @@ extension OrderService {
     public func resendPushes(type: String, id: String) async throws -> Int? {
         try await store.registrations.resendPushes(type: type, id: id)
     }
-
-    /// Revokes a link of an order (an operator's action); answers whether there was such a link, unrevoked.
-    public func revokeLink(_ linkID: String, type: String, id: String) async throws -> Bool {
-        guard let link = try await store.links.orderLinks(type: type, id: id).first(where: { $0.id == linkID }) else {
-            return false
-        }
-        return try await store.links.revokeOrderLink(id: linkID, merchantID: link.merchantID, type: type, orderID: id)
-    }
 }
 
 /// One order as the console shows it: its record, its newest versions with what they changed, its devices, pushes,

@@ -5,22 +5,32 @@ import WalletOrdersWebhooks
 
 /// A merchant's webhook endpoints: URLs that hear, signed, when its orders are added to or removed from Wallet, are
 /// updated, fail to reach a device, or are downloaded through a link. Every call names endpoints of the merchant
-/// asking; another merchant's are answered as if they did not exist.
-extension OrderService {
+/// asking; another merchant's are answered as if they did not exist. A feature beside the order service: it reads the
+/// order service's merchants and clock, and keeps its endpoints in the store's `WebhookEndpointStorage`.
+public struct WebhookService: Sendable {
+    let orders: OrderService
+    let store: any WebhookEndpointStorage
+
+    /// The webhooks of `orders`' merchants, kept in its store.
+    public init(orders: OrderService) {
+        self.orders = orders
+        store = orders.store.webhooks
+    }
+
     /// The most endpoints a merchant may have.
-    public static let maxWebhooksPerMerchant = 10
+    public static let maxPerMerchant = 10
     /// How long a secret keeps signing beside its replacement after a rotation, so receivers can switch.
-    public static let webhookSecretOverlap: TimeInterval = 86_400
+    public static let secretOverlap: TimeInterval = 86_400
 
     /// Adds an endpoint of `merchant`'s for `events` (all of them when nil); answers it with its new secret.
-    public func createWebhook(url: String, events: [String]?, for merchant: Merchant) async throws -> WebhookEndpoint {
+    public func create(url: String, events: [String]?, for merchant: Merchant) async throws -> WebhookEndpoint {
         var problems: [OrderProblem] = []
-        if let problem = await WebhookURL.problem(with: url, allowPrivate: webhookAllowPrivate) {
+        if let problem = await WebhookURL.problem(with: url, allowPrivate: orders.webhookAllowPrivate) {
             problems.append(OrderProblem(path: "url", message: problem))
         }
         let chosen = Self.events(events, problems: &problems)
         guard problems.isEmpty else { throw OrderServiceError.invalidOrder("the webhook is not valid", problems: problems) }
-        let time = now()
+        let time = orders.now()
         let endpoint = WebhookEndpoint(
             id: "whk_" + Random.hex(bytes: 8),
             merchantID: merchant.id,
@@ -31,28 +41,28 @@ extension OrderService {
             updatedAt: time
         )
         do {
-            try await store.webhooks.addWebhookEndpoint(endpoint, maxPerMerchant: Self.maxWebhooksPerMerchant)
+            try await store.addWebhookEndpoint(endpoint, maxPerMerchant: Self.maxPerMerchant)
         } catch StoreError.tooManyWebhooks {
-            throw OrderServiceError.tooManyWebhooks(limit: Self.maxWebhooksPerMerchant)
+            throw OrderServiceError.tooManyWebhooks(limit: Self.maxPerMerchant)
         }
         return endpoint
     }
 
     /// `merchant`'s endpoints, oldest first.
-    public func webhooks(for merchant: Merchant) async throws -> [WebhookEndpoint] {
-        try await store.webhooks.webhookEndpoints(merchantID: merchant.id)
+    public func endpoints(for merchant: Merchant) async throws -> [WebhookEndpoint] {
+        try await store.webhookEndpoints(merchantID: merchant.id)
     }
 
     /// One of `merchant`'s endpoints.
-    public func webhook(_ id: String, for merchant: Merchant) async throws -> WebhookEndpoint {
-        guard let endpoint = try await store.webhooks.webhookEndpoints(merchantID: merchant.id).first(where: { $0.id == id }) else {
+    public func endpoint(_ id: String, for merchant: Merchant) async throws -> WebhookEndpoint {
+        guard let endpoint = try await store.webhookEndpoints(merchantID: merchant.id).first(where: { $0.id == id }) else {
             throw OrderServiceError.webhookNotFound
         }
         return endpoint
     }
 
     /// Changes an endpoint's URL, events, or whether it is enabled (enabling it sends what failed while it was not).
-    public func changeWebhook(
+    public func change(
         _ id: String,
         url: String?,
         events: [String]?,
@@ -60,41 +70,41 @@ extension OrderService {
         for merchant: Merchant
     ) async throws -> WebhookEndpoint {
         var problems: [OrderProblem] = []
-        if let url, let problem = await WebhookURL.problem(with: url, allowPrivate: webhookAllowPrivate) {
+        if let url, let problem = await WebhookURL.problem(with: url, allowPrivate: orders.webhookAllowPrivate) {
             problems.append(OrderProblem(path: "url", message: problem))
         }
         let chosen = events.map { Self.events($0, problems: &problems) }
         guard problems.isEmpty else { throw OrderServiceError.invalidOrder("the webhook is not valid", problems: problems) }
         let change = WebhookEndpointChange(url: url, events: chosen, enabled: enabled)
-        guard let endpoint = try await store.webhooks.changeWebhookEndpoint(id: id, merchantID: merchant.id, change) else {
+        guard let endpoint = try await store.changeWebhookEndpoint(id: id, merchantID: merchant.id, change) else {
             throw OrderServiceError.webhookNotFound
         }
         return endpoint
     }
 
     /// Gives an endpoint a new secret, answered this once; the old one keeps signing beside it for a day.
-    public func rotateWebhookSecret(_ id: String, for merchant: Merchant) async throws -> WebhookEndpoint {
-        let time = now()
+    public func rotateSecret(_ id: String, for merchant: Merchant) async throws -> WebhookEndpoint {
+        let time = orders.now()
         let change = WebhookEndpointChange(
             secret: WebhookSignature.newSecret(),
-            previousSecretUntil: time.addingTimeInterval(Self.webhookSecretOverlap)
+            previousSecretUntil: time.addingTimeInterval(Self.secretOverlap)
         )
-        guard let endpoint = try await store.webhooks.changeWebhookEndpoint(id: id, merchantID: merchant.id, change) else {
+        guard let endpoint = try await store.changeWebhookEndpoint(id: id, merchantID: merchant.id, change) else {
             throw OrderServiceError.webhookNotFound
         }
         return endpoint
     }
 
     /// Deletes an endpoint and what it was sent.
-    public func deleteWebhook(_ id: String, for merchant: Merchant) async throws {
-        guard try await store.webhooks.deleteWebhookEndpoint(id: id, merchantID: merchant.id) else {
+    public func delete(_ id: String, for merchant: Merchant) async throws {
+        guard try await store.deleteWebhookEndpoint(id: id, merchantID: merchant.id) else {
             throw OrderServiceError.webhookNotFound
         }
     }
 
     /// An endpoint's deliveries, newest first.
-    public func webhookDeliveries(_ id: String, page: PageRequest, for merchant: Merchant) async throws -> Page<WebhookDelivery> {
-        guard let page = try await store.webhooks.webhookDeliveries(endpointID: id, merchantID: merchant.id, page: page) else {
+    public func deliveries(_ id: String, page: PageRequest, for merchant: Merchant) async throws -> Page<WebhookDelivery> {
+        guard let page = try await store.webhookDeliveries(endpointID: id, merchantID: merchant.id, page: page) else {
             throw OrderServiceError.webhookNotFound
         }
         return page
@@ -102,9 +112,9 @@ extension OrderService {
 
     /// Sends a delivery again, now, with its message id (receivers that already took it can tell).
     public func redeliver(_ deliveryID: Int64, of id: String, for merchant: Merchant) async throws -> WebhookDelivery {
-        let endpoint = try await webhook(id, for: merchant)
+        let endpoint = try await endpoint(id, for: merchant)
         guard endpoint.disabledAt == nil else { throw OrderServiceError.webhookDisabled }
-        guard let delivery = try await store.webhooks.redeliver(deliveryID: deliveryID, endpointID: id, merchantID: merchant.id)
+        guard let delivery = try await store.redeliver(deliveryID: deliveryID, endpointID: id, merchantID: merchant.id)
         else { throw OrderServiceError.webhookNotFound }
         return delivery
     }
@@ -123,5 +133,10 @@ extension OrderService {
         }
         if names.isEmpty { problems.append(OrderProblem(path: "events", message: "must name at least one event")) }
         return events
+    }
+
+    /// Every merchant's endpoints, oldest first (the operator's view).
+    public func all() async throws -> [WebhookEndpoint] {
+        try await store.webhookEndpoints(merchantID: nil)
     }
 }

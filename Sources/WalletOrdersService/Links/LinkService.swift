@@ -4,10 +4,20 @@ import WalletOrdersStore
 
 /// Download links: the URL a "Track with Apple Wallet" button or an email points at, which answers the order's
 /// current package to whoever holds it, within Apple's three rules for such URLs (unguessable, not anonymous,
-/// not transferable) as far as a URL can keep them.
-extension OrderService {
+/// not transferable) as far as a URL can keep them. A feature beside the order service: it reads the order service's
+/// orders, packages, merchants and clock, and keeps its links in the store's `LinkStorage`.
+public struct LinkService: Sendable {
+    let orders: OrderService
+    let store: any LinkStorage
+
+    /// The download links of `orders`' orders, kept in its store.
+    public init(orders: OrderService) {
+        self.orders = orders
+        store = orders.store.links
+    }
+
     /// Makes a link to `merchant`'s order.
-    public func createLink(type: String, id: String, for merchant: Merchant, _ request: LinkRequest) async throws -> CreatedLink {
+    public func create(type: String, id: String, for merchant: Merchant, _ request: LinkRequest) async throws -> CreatedLink {
         let lifetime = request.expiresIn ?? OrderLinks.defaultLifetime
         guard (OrderLinks.minLifetime...OrderLinks.maxLifetime).contains(lifetime) else {
             throw OrderServiceError.invalidOrder(
@@ -21,10 +31,10 @@ extension OrderService {
             )
         }
         // The identifier, namespaced, is the merchant's own: no other merchant's order can be named.
-        let walletID = try await owned(id, by: merchant)
-        guard try await store.orders.orderHead(type: type, id: walletID) != nil else { throw OrderServiceError.orderNotFound }
+        let walletID = try await orders.owned(id, by: merchant)
+        guard try await orders.store.orders.orderHead(type: type, id: walletID) != nil else { throw OrderServiceError.orderNotFound }
         let (linkID, reference) = OrderLinks.make()
-        let time = now()
+        let time = orders.now()
         let link = OrderLink(
             id: linkID,
             hash: OrderLinks.hash(reference),
@@ -36,22 +46,22 @@ extension OrderService {
             expiresAt: time.addingTimeInterval(TimeInterval(lifetime))
         )
         do {
-            try await store.links.addOrderLink(link, maxLive: OrderLinks.maxLivePerOrder)
+            try await store.addOrderLink(link, maxLive: OrderLinks.maxLivePerOrder)
         } catch StoreError.tooManyLinks {
             throw OrderServiceError.tooManyLinks(limit: OrderLinks.maxLivePerOrder)
         }
         return CreatedLink(
             id: linkID,
-            url: "\(webServiceURL)/\(OrderLinks.path)/\(reference)",
+            url: "\(orders.webServiceURL)/\(OrderLinks.path)/\(reference)",
             expiresAt: link.expiresAt,
             reusable: link.reusable
         )
     }
 
     /// Revokes one of the links of `merchant`'s order.
-    public func revokeLink(_ linkID: String, type: String, id: String, for merchant: Merchant) async throws {
-        let walletID = try await owned(id, by: merchant)
-        guard try await store.links.revokeOrderLink(id: linkID, merchantID: merchant.id, type: type, orderID: walletID) else {
+    public func revoke(_ linkID: String, type: String, id: String, for merchant: Merchant) async throws {
+        let walletID = try await orders.owned(id, by: merchant)
+        guard try await store.revokeOrderLink(id: linkID, merchantID: merchant.id, type: type, orderID: walletID) else {
             throw OrderServiceError.linkNotFound
         }
     }
@@ -63,18 +73,26 @@ extension OrderService {
     public func download(reference: String, client: String?, taking: Bool = true) async throws -> LinkDownload {
         guard reference.utf8.count <= OrderLinks.maxReferenceLength else { throw OrderServiceError.linkNotFound }
         let (hash, client) = (OrderLinks.hash(reference), ConstantTime.digest(client ?? ""))
-        let use = try await priority.device {
+        let use = try await orders.priority.device {
             taking
-                ? try await store.links.useOrderLink(hash: hash, client: client, grace: OrderLinks.grace) { use in
+                ? try await store.useOrderLink(hash: hash, client: client, grace: OrderLinks.grace) { use in
                     .linkDownloaded(linkID: use.linkID, downloads: use.downloads)
                 }
-                : try await store.links.peekOrderLink(hash: hash, client: client, grace: OrderLinks.grace)
+                : try await store.peekOrderLink(hash: hash, client: client, grace: OrderLinks.grace)
         }
         guard let use else { throw OrderServiceError.linkNotFound }
-        let package = try await priority.device {
-            try await currentPackage(type: use.orderTypeIdentifier, id: use.orderIdentifier)
+        let package = try await orders.priority.device {
+            try await orders.currentPackage(type: use.orderTypeIdentifier, id: use.orderIdentifier)
         }
-        let merchant = try await merchants.merchant(id: use.merchantID) ?? .singleShop
+        let merchant = try await orders.merchants.merchant(id: use.merchantID) ?? .singleShop
         return LinkDownload(package: package, ownIdentifier: merchant.ownIdentifier(use.orderIdentifier), use: use)
+    }
+
+    /// Revokes a link of an order (an operator's action); answers whether there was such a link, unrevoked.
+    public func revoke(_ linkID: String, type: String, id: String) async throws -> Bool {
+        guard let link = try await store.orderLinks(type: type, id: id).first(where: { $0.id == linkID }) else {
+            return false
+        }
+        return try await store.revokeOrderLink(id: linkID, merchantID: link.merchantID, type: type, orderID: id)
     }
 }

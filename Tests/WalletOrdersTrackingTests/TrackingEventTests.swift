@@ -104,7 +104,7 @@ import WalletOrdersTracking
                 estimatedDeliveryWindowDuration: "PT2H"
             )
             #expect(event.instantProblems(now: now).map(\.path) == ["occurredAt", "estimatedDeliveryAt"], "\(at)")
-            let after = event.applied(to: shipping)
+            let after = event.applied(to: FulfillmentView(shipping)).fields
             let written = after["deliveredAt"]?.stringValue ?? ""
             #expect(written == "0000-01-01T00:00:00Z" || written == "9999-12-31T23:59:59Z", "\(at): \(written)")
         }
@@ -122,7 +122,7 @@ import WalletOrdersTracking
     @Test func deliveryFillsTheDatesAndKeepsTheRestOfTheFulfillment() {
         let at = Date(timeIntervalSince1970: 1_800_000_000)
         let event = TrackingEvent(id: "e", trackingNumber: "1Z999", carrier: "UPS", status: .delivered, occurredAt: at)
-        let after = event.applied(to: shipping)
+        let after = event.applied(to: FulfillmentView(shipping)).fields
         #expect(after["status"] == .string("delivered"))
         #expect(after["deliveredAt"] == .string(RFC3339.format(at)))
         #expect(after["shippedAt"] == .string(RFC3339.format(at)))
@@ -134,7 +134,7 @@ import WalletOrdersTracking
     @Test func aPickupFulfillmentIsReadyWhenTheParcelWaitsAtTheCounter() {
         let pickup = object(#"{"fulfillmentType": "pickup", "fulfillmentIdentifier": "p", "status": "processing"}"#)
         let event = TrackingEvent(id: "e", trackingNumber: "N", status: .availableForPickup, occurredAt: Date())
-        let after = event.applied(to: pickup)
+        let after = event.applied(to: FulfillmentView(pickup)).fields
         #expect(after["status"] == .string("readyForPickup"))
         #expect(after["carrier"] == nil)
         #expect(after["statusDescription"] == .string("Ready to collect from the carrier"))

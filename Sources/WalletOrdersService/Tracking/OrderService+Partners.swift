@@ -4,13 +4,6 @@ import WalletOrdersStore
 
 /// What a logistics partner's key may change: the progress of fulfillments, of its merchants' orders.
 extension OrderService {
-    /// The fields of a fulfillment a partner may change; the rest of it, and of the order, are the merchant's.
-    static let partnerFulfillmentFields: Set = [
-        "status", "statusDescription", "carrier", "trackingNumber", "trackingURL", "estimatedDeliveryAt",
-        "estimatedDeliveryWindowDuration", "shippedAt", "deliveredAt", "pickupAt", "pickupWindowDuration", "pickedUpAt",
-        "notes",
-    ]
-
     /// Changes an order of one of `partner`'s merchants, which Wallet knows as `walletID`, with a JSON merge patch
     /// that may change only fulfillments' progress; `OrderServiceError.notPartnersToChange` names every other
     /// field it would change. Another merchant's order answers exactly as a missing one; an order of a merchant
@@ -77,7 +70,7 @@ extension OrderService {
             let was = was.objectValue ?? [:]
             let now = now.objectValue ?? [:]
             for field in Set(was.keys).union(now.keys).sorted()
-            where !partnerFulfillmentFields.contains(field) && was[field] != now[field] {
+            where !FulfillmentView.progressFields.contains(field) && was[field] != now[field] {
                 problems.append(OrderProblem(path: "fulfillments[\(position)].\(field)", message: "is the merchant's to change"))
             }
         }

@@ -239,29 +239,22 @@ extension OrderService {
                 // Read again on every attempt, after the order: a write that moved a parcel on since moved the order's
                 // version on too, and this attempt's commit then fails and reads again.
                 let parcels = try await store.tracking.trackedParcels(type: key.type, id: key.id)
-                var changed = document
                 var times: [String: Date] = [:]
                 var took = Set<Int>()
-                var fulfillments = document["fulfillments"]?.arrayValue ?? []
-                for position in fulfillments.indices {
-                    guard var fulfillment = fulfillments[position].objectValue,
-                        let identifier = fulfillment["fulfillmentIdentifier"]?.stringValue,
-                        let number = fulfillment["trackingNumber"]?.stringValue
-                    else { continue }
+                let changed = document.changingFulfillments { fulfillment in
+                    guard let identifier = fulfillment.identifier, let number = fulfillment.trackingNumber else { return }
                     // A time no event could have now was kept before instants were checked: it holds nothing back.
                     var last = parcels.first { $0.fulfillmentIdentifier == identifier && $0.trackingNumber == number }?
                         .lastEventAt.flatMap { TrackingEvent.isPlausibleOccurrence($0, now: now()) ? $0 : nil }
                     for (index, event) in ordered
-                    where event.trackingNumber == number && event.matches(carrier: fulfillment["carrier"]?.stringValue) {
+                    where event.trackingNumber == number && event.matches(carrier: fulfillment.carrier) {
                         if let last, event.occurredAt < last { continue }
                         fulfillment = event.applied(to: fulfillment)
                         last = event.occurredAt
                         took.insert(index)
                         times[identifier] = event.occurredAt
                     }
-                    fulfillments[position] = .object(fulfillment)
                 }
-                if !took.isEmpty { changed["fulfillments"] = .array(fulfillments) }
                 applied.withLock { $0 = took }
                 return Revision(document: changed, assets: assets, eventTimes: times)
             }
@@ -327,16 +320,14 @@ extension OrderService {
     /// of the last event applied to each from `eventTimes` (by `fulfillmentIdentifier`; nil keeps the stored one).
     static func parcels(in document: OrderDocument, eventTimes: [String: Date] = [:]) -> [TrackedParcel] {
         var seen = Set<String>()
-        return (document["fulfillments"]?.arrayValue ?? []).compactMap { value -> TrackedParcel? in
-            guard let fulfillment = value.objectValue,
-                let identifier = fulfillment["fulfillmentIdentifier"]?.stringValue,
-                let number = fulfillment["trackingNumber"]?.stringValue, !number.isEmpty,
+        return document.fulfillmentViews.compactMap { fulfillment -> TrackedParcel? in
+            guard let identifier = fulfillment.identifier, let number = fulfillment.trackingNumber, !number.isEmpty,
                 seen.insert(identifier).inserted
             else { return nil }
             return TrackedParcel(
                 fulfillmentIdentifier: identifier,
                 trackingNumber: number,
-                carrier: fulfillment["carrier"]?.stringValue,
+                carrier: fulfillment.carrier,
                 lastEventAt: eventTimes[identifier]
             )
         }

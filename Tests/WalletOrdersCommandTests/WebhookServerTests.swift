@@ -19,7 +19,8 @@ import WalletOrdersTesting
         let created = try await Self.json(
             server.curl([
                 "-X", "POST", "\(server.base)/api/v1/webhooks", "-H", "Authorization: Bearer \(server.merchantKey)",
-                "-H", "Content-Type: application/json", "-d", #"{"url": "\#(receiver.url)"}"#,
+                "-H", "Content-Type: application/json", "-d",
+                #"{"url": "\#(receiver.url)", "events": ["order.added_to_wallet", "order.updated", "push.failed"]}"#,
             ])
         )
         let secret = try #require(created["secret"]?.stringValue, "\(created)")

@@ -118,17 +118,20 @@ import WalletOrdersWebhooks
             _ = try await LinkService(orders: service).download(reference: String(link.url.split(separator: "/").last!), client: "198.51.100.7")
 
             try await Self.running(Self.worker(store)) {
-                let received = try await receiver.waitForDeliveries(5, seconds: 60)
+                let received = try await receiver.waitForDeliveries(6, seconds: 60)
                 #expect(received)
                 // Every delivery recorded as delivered: nothing is left that could be sent again.
-                #expect(try await Self.allDelivered(service, endpoint.id, count: 5))
+                #expect(try await Self.allDelivered(service, endpoint.id, count: 6))
             }
             let verified = try await receiver.verified(secrets: [endpoint.secret])
-            #expect(verified.count == 5, "each event once: \(verified.map(\.type))")
+            #expect(verified.count == 6, "each event once: \(verified.map(\.type))")
             #expect(Set(verified.map(\.id)).count == verified.count)
             #expect(
                 verified.map(\.type).sorted()
-                    == ["link.downloaded", "order.added_to_wallet", "order.removed_from_wallet", "order.updated", "push.failed"]
+                    == [
+                        "link.downloaded", "order.added_to_wallet", "order.created", "order.removed_from_wallet", "order.updated",
+                        "push.failed",
+                    ]
             )
             for webhook in verified {
                 #expect(webhook.data["orderTypeIdentifier"] == type && webhook.data["orderIdentifier"] == id, "\(webhook.data)")
@@ -136,11 +139,12 @@ import WalletOrdersWebhooks
             }
             let byType = Dictionary(uniqueKeysWithValues: verified.map { ($0.type, $0.data) })
             #expect(byType["order.updated"]?["version"] == "2")
+            #expect(byType["order.created"]?["version"] == "1" && byType["order.created"]?["status"] == "open")
             #expect(byType["push.failed"]?["reason"] == "BadDeviceToken")
             #expect(byType["link.downloaded"]?["linkId"] == link.id)
             // The merchant sees the same: each delivered, at the first attempt.
             let deliveries = try await WebhookService(orders: service).deliveries(endpoint.id, page: PageRequest(limit: 50), for: .singleShop)
-            #expect(deliveries.records.count == 5)
+            #expect(deliveries.records.count == 6)
             #expect(deliveries.records.allSatisfy { $0.status == .delivered && $0.attempts == 1 && $0.lastStatusCode == 200 })
             #expect(Set(deliveries.records.map(\.messageID)) == Set(verified.map(\.id)))
         }

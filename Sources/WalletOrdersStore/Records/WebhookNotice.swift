@@ -20,6 +20,11 @@ public struct WebhookNotice: Sendable, Equatable {
     /// The order's last device unregistered: no Wallet holds it any more.
     public static let removedFromWallet = WebhookNotice(.orderRemovedFromWallet)
 
+    /// The order was created, with `status`.
+    public static func orderCreated(status: Order.Status) -> WebhookNotice {
+        WebhookNotice(.orderCreated, ["version": .int(1), "status": .string(status.rawValue)])
+    }
+
     /// Version `version` of the order was committed, with `status`.
     public static func orderUpdated(version: Int, status: Order.Status) -> WebhookNotice {
         WebhookNotice(.orderUpdated, ["version": .int(version), "status": .string(status.rawValue)])

@@ -13,6 +13,8 @@ public enum WebhookEvent: String, Sendable, Codable, CaseIterable {
     case pushFailed = "push.failed"
     /// A download link served the order's package.
     case linkDownloaded = "link.downloaded"
+    /// An order was created (its first version): what Apple Pay hands Wallet, and the link for its emails, can go out.
+    case orderCreated = "order.created"
 
     /// The event's bit in an endpoint's event mask.
     public var bit: Int64 {
@@ -22,6 +24,7 @@ public enum WebhookEvent: String, Sendable, Codable, CaseIterable {
         case .orderUpdated: 4
         case .pushFailed: 8
         case .linkDownloaded: 16
+        case .orderCreated: 32
         }
     }
 

@@ -180,7 +180,9 @@ let package = Package(
                 "WalletOrdersDevice",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
-            ]
+            ],
+            // The page's template, stylesheet and scripts, the preview's template and the first order.
+            resources: [.copy("Page")]
         ),
         // What APNs is to this service, as plain values: the environment, a push request and its constants, the answer
         // (every reason Apple documents), the ES256 provider token. Used by the transport, the worker and the local APNs.

@@ -121,6 +121,8 @@ let package = Package(
             name: "WalletOrdersHTTP",
             dependencies: [
                 "WalletOrdersModel",
+                // SHA-256, which names the version of a stylesheet or script the pages link to.
+                "WalletOrdersCrypto",
                 "WalletOrdersPackage",
                 "WalletOrdersStore",
                 "WalletOrdersSchemas",
@@ -134,8 +136,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
-            // The OpenAPI document of the HTTP API, served at /openapi.json.
-            resources: [.copy("openapi.json")]
+            // The OpenAPI document of the HTTP API, served at /openapi.json; the console's templates and stylesheet.
+            resources: [.copy("openapi.json"), .copy("Admin/Console")]
         ),
         // The application: the configuration and its reader, start-up checks, the store engine the configuration
         // names, the push routes, background services, Prometheus metrics, development keys; composes them with the
@@ -178,7 +180,9 @@ let package = Package(
                 "WalletOrdersDevice",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
-            ]
+            ],
+            // The page's template, stylesheet and scripts, the preview's template and the first order.
+            resources: [.copy("Page")]
         ),
         // What APNs is to this service, as plain values: the environment, a push request and its constants, the answer
         // (every reason Apple documents), the ES256 provider token. Used by the transport, the worker and the local APNs.

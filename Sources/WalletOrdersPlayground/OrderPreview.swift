@@ -1,5 +1,4 @@
 import Foundation
-import Mustache
 import WalletOrdersModel
 import WalletOrdersPackage
 
@@ -103,7 +102,8 @@ struct OrderPreview {
         if let description = text(order["statusDescription"]) { context["statusDescription"] = description }
         if let total = amount(order["payment"]?["total"]) { context["total"] = total }
         if let status = order["payment"]?["status"]?.stringValue { context["paymentStatus"] = Self.label(status) }
-        return try MustacheTemplate(string: Self.template).render(context)
+        // Every {{value}} of the template is escaped for HTML: the order's text comes from the merchant's editor.
+        return try PlaygroundAssets.loaded.get().preview.render(context)
     }
 
     /// `onTheWay` → `On the way`, as Wallet words a status.
@@ -117,22 +117,4 @@ struct OrderPreview {
         ]
         return known[status] ?? status
     }
-
-    /// Every `{{value}}` is escaped for HTML: the order's text comes from the merchant's editor.
-    static let template = """
-        <div class="wallet-card" data-localization="{{localization}}">
-        <div class="merchant">{{#logo}}<img class="logo" alt="" src="{{logo}}">{{/logo}}<strong>{{merchant}}</strong></div>
-        <p class="order-status" data-status="{{status}}">{{statusLabel}}{{#orderNumber}} · Order {{orderNumber}}{{/orderNumber}}</p>
-        {{#statusDescription}}<p class="status-description">{{statusDescription}}</p>{{/statusDescription}}
-        {{#fulfillments}}<div class="fulfillment" data-status="{{status}}"><strong>{{type}}: <span class="fulfillment-status">{{statusLabel}}</span></strong>
-        {{#carrier}}<div>Carrier: {{carrier}}</div>{{/carrier}}{{#displayName}}<div>{{displayName}}</div>{{/displayName}}
-        {{#trackingNumber}}<div>Tracking: {{#trackingURL}}<a href="{{trackingURL}}" rel="noreferrer" target="_blank">{{/trackingURL}}<span class="tracking-number">{{trackingNumber}}</span>{{#trackingURL}}</a>{{/trackingURL}}</div>{{/trackingNumber}}
-        {{#estimatedDeliveryAt}}<div>Expected {{estimatedDeliveryAt}}</div>{{/estimatedDeliveryAt}}{{#pickupAt}}<div>Pickup {{pickupAt}}</div>{{/pickupAt}}
-        {{#fulfillmentDescription}}<div>{{fulfillmentDescription}}</div>{{/fulfillmentDescription}}</div>
-        {{/fulfillments}}
-        <ul class="line-items">{{#lineItems}}<li>{{#image}}<img alt="" src="{{image}}">{{/image}}<span>{{quantity}} × {{title}}{{#subtitle}} <small>{{subtitle}}</small>{{/subtitle}}</span>{{#price}}<span class="price">{{price}}</span>{{/price}}</li>{{/lineItems}}</ul>
-        {{#total}}<p class="total">Total <strong>{{total}}</strong>{{#paymentStatus}} · {{paymentStatus}}{{/paymentStatus}}</p>{{/total}}
-        <p class="meta">Version {{version}} held by the device · updated {{updatedAt}}</p>
-        </div>
-        """
 }

@@ -7,8 +7,8 @@ import WalletOrdersService
 
 /// `GET /playground`: edit an order (validated as you type), pay, watch a simulated device register, update, and
 /// follow the push, the listing and the conditional fetch in a transcript, with a preview of the order the device
-/// holds and the checkout's code for it. One page and its scripts, all served from here: no build step, nothing
-/// fetched from elsewhere.
+/// holds and the checkout's code for it. One page (a Mustache template), its stylesheet and its scripts, files of
+/// this module (`PlaygroundAssets`) served from here: no build step, nothing fetched from elsewhere.
 ///
 /// The page is open in development; with an order type configured it is off unless `playground` is true, and then
 /// behind the admin key. Its script calls the merchant API and the routes below with the playground's own key
@@ -39,11 +39,14 @@ public struct PlaygroundPage: Sendable {
             pageGroup.add(middleware: adminGate)
         }
         pageGroup.get { _, _ in try page() }
-        router.get("playground/playground.js") { _, _ in
-            Self.text(PlaygroundAssets.script, type: "text/javascript; charset=utf-8")
-        }
-        router.get("playground/source.js") { _, _ in
-            Self.text(PlaygroundAssets.sourceScript, type: "text/javascript; charset=utf-8")
+        // Read now, at start, rather than at the first page.
+        _ = PlaygroundAssets.loaded
+        let assets: [(String, @Sendable (PlaygroundAssets) -> StaticAsset)] = [
+            ("playground/playground.css", { $0.stylesheet }), ("playground/playground.js", { $0.script }),
+            ("playground/source.js", { $0.sourceScript }),
+        ]
+        for (path, asset) in assets {
+            router.get(RouterPath(path)) { request, _ in asset(try PlaygroundAssets.loaded.get()).response(to: request) }
         }
         let api = router.group("playground/devices")
         if let playground { api.add(middleware: BearerKeyMiddleware(keys: [playground.key])) }
@@ -75,16 +78,23 @@ public struct PlaygroundPage: Sendable {
         } else {
             notes = "Development: pushes go to the embedded local APNs, which hands them to the playground's devices."
         }
-        let html = PlaygroundAssets.html
-            .replacingOccurrences(of: "{{key}}", with: playground.key)
-            .replacingOccurrences(of: "{{devices}}", with: playground.hasDevices ? "on" : "off")
-            .replacingOccurrences(of: "{{notes}}", with: notes)
-            .replacingOccurrences(of: "{{publicURL}}", with: Self.escape(webServiceURL))
-            .replacingOccurrences(of: "{{sample}}", with: Self.escape(PlaygroundAssets.sampleOrder))
+        let assets = try PlaygroundAssets.loaded.get()
+        // Every value escaped by the template ({{…}}); the script reads the key and the URL from meta elements.
+        let html = assets.page.render([
+            "key": playground.key,
+            "devices": playground.hasDevices ? "on" : "off",
+            "notes": notes,
+            "publicURL": webServiceURL,
+            "sample": assets.sampleOrder,
+            "stylesheet": assets.stylesheet.href,
+            "script": assets.script.href,
+            "sourceScript": assets.sourceScript.href,
+        ])
         var response = Self.text(html, type: "text/html; charset=utf-8")
+        // Scripts and the stylesheet are files of this server: nothing inline is allowed.
         response.headers[.contentSecurityPolicy] =
             "default-src 'none'; script-src 'self'; connect-src 'self'; "
-            + "style-src 'self' 'unsafe-inline'; img-src data:; frame-ancestors 'none'; form-action 'none'; base-uri 'none'"
+            + "style-src 'self'; img-src data:; frame-ancestors 'none'; form-action 'none'; base-uri 'none'"
         response.headers[.init("referrer-policy")!] = "no-referrer"
         return response
     }
@@ -165,10 +175,5 @@ public struct PlaygroundPage: Sendable {
         headers[.cacheControl] = "no-store"
         headers[.init("x-content-type-options")!] = "nosniff"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
-    }
-
-    private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }

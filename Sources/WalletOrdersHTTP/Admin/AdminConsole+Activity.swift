@@ -37,8 +37,8 @@ extension AdminConsole {
                 title: "Orders created and updated per day",
                 days: range,
                 series: [
-                    .init(name: "created", color: "#0a66c2", values: series(activity.ordersCreated)),
-                    .init(name: "updated", color: "#8e8e93", values: series(activity.ordersUpdated)),
+                    .init(name: "created", color: .blue, values: series(activity.ordersCreated)),
+                    .init(name: "updated", color: .gray, values: series(activity.ordersUpdated)),
                 ],
                 style: .bars,
                 unit: " orders"
@@ -46,7 +46,7 @@ extension AdminConsole {
             SVGChart(
                 title: "Orders added to Wallet per day (a device registered for the first time)",
                 days: range,
-                series: [.init(name: "added", color: "#1a7f37", values: series(activity.ordersAdded))],
+                series: [.init(name: "added", color: .green, values: series(activity.ordersAdded))],
                 style: .bars,
                 unit: " orders"
             ),
@@ -54,8 +54,8 @@ extension AdminConsole {
                 title: "Pushes per day by outcome",
                 days: range,
                 series: [
-                    .init(name: "delivered", color: "#1a7f37", values: range.map { Double(activity.pushesFinished[$0]?[.delivered] ?? 0) }),
-                    .init(name: "failed", color: "#cf222e", values: range.map { Double(activity.pushesFinished[$0]?[.failed] ?? 0) }),
+                    .init(name: "delivered", color: .green, values: range.map { Double(activity.pushesFinished[$0]?[.delivered] ?? 0) }),
+                    .init(name: "failed", color: .red, values: range.map { Double(activity.pushesFinished[$0]?[.failed] ?? 0) }),
                 ],
                 style: .stackedBars,
                 unit: " pushes"
@@ -63,7 +63,7 @@ extension AdminConsole {
             SVGChart(
                 title: "From update to delivered, seconds",
                 days: range,
-                series: [(50, "#1a7f37"), (90, "#9a6700"), (99, "#cf222e")].map { percent, color in
+                series: [(50, SVGChart.Color.green), (90, .amber), (99, .red)].map { percent, color in
                     .init(
                         name: "p\(percent)",
                         color: color,
@@ -78,11 +78,12 @@ extension AdminConsole {
             SVGChart(
                 title: "Outbox depth at the end of each day",
                 days: range,
-                series: [.init(name: "pending or sending", color: "#9a6700", values: Self.outboxDepths(activity, range))],
+                series: [.init(name: "pending or sending", color: .amber, values: Self.outboxDepths(activity, range))],
                 style: .lines,
                 unit: " pushes"
             ),
         ]
+        let chart = try ConsoleResources.loaded.get().template("chart")
         func counts<Key: RawRepresentable<String>>(_ values: [Key: Int]) -> String {
             values.isEmpty
                 ? "none" : values.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: " · ")
@@ -98,7 +99,7 @@ extension AdminConsole {
                 ["name": "Devices registered now", "value": "\(activity.registeredDevices)"],
                 ["name": "Outbox depth now", "value": "\(activity.outboxDepth)"],
             ],
-            "charts": charts.map { RawHTML(html: $0.html) },
+            "charts": charts.map { RawHTML(html: $0.html(chart)) },
             "stats": [
                 ["name": "Orders, every merchant", "value": "\(stats.orders) (\(counts(stats.ordersByStatus)))"],
                 ["name": "Registrations", "value": "\(stats.registrations) on \(stats.devices) devices"],

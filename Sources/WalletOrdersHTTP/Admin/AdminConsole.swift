@@ -5,7 +5,8 @@ import WalletOrdersModel
 import WalletOrdersService
 import WalletOrdersStore
 
-/// `/admin`: the operator's console, pages rendered on the server with no script and nothing fetched from elsewhere.
+/// `/admin`: the operator's console, pages rendered on the server from Mustache templates, with no script and nothing
+/// fetched from elsewhere than its own stylesheet (`/admin/console.css`).
 /// `/admin` finds orders (one search box, filters, pages), `/admin/order` tells one order's whole story, and
 /// `/admin/activity` draws what happened day by day.
 ///
@@ -34,10 +35,14 @@ struct AdminConsole: Sendable {
             let off: @Sendable (Request, ServiceRequestContext) async throws -> Response = { _, _ in
                 throw APIError(.notFound, "the admin console is off: set adminKey (WALLET_ORDERS_ADMIN_KEY)")
             }
-            for path in ["admin", "admin/order", "admin/order/package", "admin/activity"] { router.get(RouterPath(path), use: off) }
+            for path in ["admin", "admin/order", "admin/order/package", "admin/activity", "admin/console.css"] {
+                router.get(RouterPath(path), use: off)
+            }
             for path in ["admin/order/resend", "admin/order/revoke-link"] { router.post(RouterPath(path), use: off) }
             return
         }
+        // The templates and the stylesheet are read now, at start, rather than at the first page.
+        _ = ConsoleResources.loaded
         let console = router.group("admin").add(middleware: gate)
         console.get(use: orderList)
         console.get("order", use: orderPage)
@@ -45,6 +50,7 @@ struct AdminConsole: Sendable {
         console.post("order/resend", use: resend)
         console.post("order/revoke-link", use: revokeLink)
         console.get("activity", use: activityPage)
+        console.get("console.css") { request, _ in try ConsoleResources.loaded.get().stylesheet.response(to: request) }
     }
 
     /// Whether `request` carries the operator key: it may act, not only look.
@@ -56,20 +62,24 @@ struct AdminConsole: Sendable {
     /// A page: the template named `template` rendered with `context` (every string in it shown as `VisibleText`,
     /// `RawHTML` as it is) inside the console's layout.
     func render(_ title: String, tab: String, template: String, _ context: [String: Any], request: Request) throws -> Response {
-        let body = try ConsoleTemplates.template(template).render(Self.visible(context))
+        let resources = try ConsoleResources.loaded.get()
+        let body = try resources.template(template).render(Self.visible(context))
         let layout: [String: Any] = [
             "title": VisibleText(text: title),
+            "stylesheet": VisibleText(text: resources.stylesheet.href),
             "body": RawHTML(html: body),
             "ordersTab": tab == "orders",
             "activityTab": tab == "activity",
             "generatedAt": VisibleText(text: RFC3339.format(service.now())),
             "role": VisibleText(text: isOperator(request) ? "operator key: actions on" : "admin key: read-only"),
         ]
-        let page = try ConsoleTemplates.template("layout").render(layout)
+        let page = try resources.template("layout").render(layout)
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'"
+        // The stylesheet is the console's own file: no style in the page, and no script at all.
+        headers[.contentSecurityPolicy] =
+            "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
         headers[.init("x-content-type-options")!] = "nosniff"
         headers[.init("referrer-policy")!] = "same-origin"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page)))

@@ -1,16 +1,26 @@
 import Foundation
+import Mustache
 
-/// A chart of day-by-day values drawn on the server as inline SVG: no script, nothing fetched. Bars (side by side or
-/// stacked) or lines, an axis with the largest value, a label every week, and each point's value in its `<title>`,
-/// which a browser shows on hover.
+/// A chart of day-by-day values drawn on the server as inline SVG (the console's template `chart`): no script,
+/// nothing fetched. Bars (side by side or stacked) or lines, an axis with the largest value, a label every week, and
+/// each point's value in its `<title>`, which a browser shows on hover.
 struct SVGChart {
     /// One named row of values, one per day.
     struct Series {
         let name: String
-        /// A CSS color.
-        let color: String
+        let color: Color
         /// nil where there is nothing to draw that day (a line then has a gap).
         let values: [Double?]
+    }
+
+    /// A series' color: a class of the console's stylesheet, which paints the series' swatch in the legend and its
+    /// bars, lines and points.
+    enum Color: String {
+        case blue = "series-blue"
+        case gray = "series-gray"
+        case green = "series-green"
+        case red = "series-red"
+        case amber = "series-amber"
     }
 
     enum Style {
@@ -33,80 +43,74 @@ struct SVGChart {
     static let bottom = 22.0
     static let top = 8.0
 
-    /// The chart's HTML: a figure with its caption, legend and SVG. Names and titles are written escaped.
-    var html: String {
+    /// The chart's HTML, from the template `chart`: this computes where everything goes, and the template writes it
+    /// out with every name escaped.
+    func html(_ template: MustacheTemplate) -> String {
         let plotWidth = Self.width - Self.left - 8
         let plotHeight = Self.height - Self.top - Self.bottom
         let slot = plotWidth / Double(max(days.count, 1))
         let largest = niceCeiling(maximum)
         func y(_ value: Double) -> Double { Self.top + plotHeight * (1 - value / largest) }
-        var svg = """
-            <svg class="chart" viewBox="0 0 \(Self.width) \(Self.height)" role="img" aria-label="\(escape(title))">
-            <line x1="\(Self.left)" y1="\(y(0))" x2="\(Self.width - 8)" y2="\(y(0))" class="axis"/>
-            <line x1="\(Self.left)" y1="\(y(largest))" x2="\(Self.width - 8)" y2="\(y(largest))" class="grid"/>
-            <line x1="\(Self.left)" y1="\(y(largest / 2))" x2="\(Self.width - 8)" y2="\(y(largest / 2))" class="grid"/>
-            <text x="\(Self.left - 4)" y="\(y(largest) + 4)" text-anchor="end">\(format(largest))</text>
-            <text x="\(Self.left - 4)" y="\(y(largest / 2) + 4)" text-anchor="end">\(format(largest / 2))</text>
-            <text x="\(Self.left - 4)" y="\(y(0) + 4)" text-anchor="end">0</text>
-
-            """
-        for (index, day) in days.enumerated() where (days.count - 1 - index) % 7 == 0 {
-            let x = Self.left + slot * (Double(index) + 0.5)
-            svg += #"<text x="\#(x)" y="\#(Self.height - 6)" text-anchor="middle">\#(Self.label(day))</text>"# + "\n"
-        }
+        func x(_ index: Int) -> Double { Self.left + slot * (Double(index) + 0.5) }
+        var context: [String: Any] = [
+            "title": title, "unit": unit, "width": "\(Self.width)", "height": "\(Self.height)",
+            "left": "\(Self.left)", "right": "\(Self.width - 8)", "valueX": "\(Self.left - 4)",
+            "zero": "\(y(0))", "top": "\(y(largest))", "middle": "\(y(largest / 2))",
+            "zeroValueY": "\(y(0) + 4)", "topValueY": "\(y(largest) + 4)", "middleValueY": "\(y(largest / 2) + 4)",
+            "largest": format(largest), "half": format(largest / 2),
+            "legend": series.enumerated().map {
+                ["first": $0.offset == 0, "name": $0.element.name, "color": $0.element.color.rawValue] as [String: Any]
+            },
+            // A label every week, the last on today.
+            "days": days.enumerated().filter { (days.count - 1 - $0.offset) % 7 == 0 }.map {
+                ["x": "\(x($0.offset))", "y": "\(Self.height - 6)", "label": Self.label($0.element)]
+            },
+        ]
         switch style {
         case .bars, .stackedBars:
             let stacked = style == .stackedBars
             let width = stacked ? slot * 0.7 : slot * 0.8 / Double(max(series.count, 1))
+            var bars: [[String: Any]] = []
             for (index, day) in days.enumerated() {
                 var base = 0.0
                 for (number, row) in series.enumerated() {
                     let value = row.values[index] ?? 0
-                    let x = Self.left + slot * Double(index) + slot * (stacked ? 0.15 : 0.1) + (stacked ? 0 : width * Double(number))
+                    let left = Self.left + slot * Double(index) + slot * (stacked ? 0.15 : 0.1) + (stacked ? 0 : width * Double(number))
                     let bottom = stacked ? base : 0
-                    let height = y(bottom) - y(bottom + value)
                     if value > 0 {
-                        svg += """
-                            <rect x="\(round(x))" y="\(round(y(bottom + value)))" width="\(round(max(width, 1)))" \
-                            height="\(round(max(height, 0.5)))" fill="\(row.color)"><title>\(Self.label(day)): \
-                            \(escape(row.name)) \(format(value))\(escape(unit))</title></rect>
-
-                            """
+                        bars.append([
+                            "x": round(left), "y": round(y(bottom + value)), "width": round(max(width, 1)),
+                            "height": round(max(y(bottom) - y(bottom + value), 0.5)), "color": row.color.rawValue,
+                            "day": Self.label(day), "name": row.name, "value": format(value),
+                        ])
                     }
                     base += value
                 }
             }
+            context["bars"] = bars
         case .lines:
-            for row in series {
+            context["lines"] = series.map { row -> [String: Any] in
                 // One polyline per run of days that have a value.
                 var runs: [[String]] = [[]]
                 for (index, value) in row.values.enumerated() {
                     if let value {
-                        runs[runs.count - 1].append("\(round(Self.left + slot * (Double(index) + 0.5))),\(round(y(value)))")
+                        runs[runs.count - 1].append("\(round(x(index))),\(round(y(value)))")
                     } else if !runs[runs.count - 1].isEmpty {
                         runs.append([])
                     }
                 }
-                for points in runs where points.count > 1 {
-                    svg += #"<polyline fill="none" stroke="\#(row.color)" stroke-width="2" points="\#(points.joined(separator: " "))"/>"#
-                    svg += "\n"
-                }
-                for (index, value) in row.values.enumerated() {
-                    guard let value else { continue }
-                    svg += """
-                        <circle cx="\(round(Self.left + slot * (Double(index) + 0.5)))" cy="\(round(y(value)))" r="2.5" \
-                        fill="\(row.color)"><title>\(Self.label(days[index])): \(escape(row.name)) \
-                        \(format(value))\(escape(unit))</title></circle>
-
-                        """
-                }
+                return [
+                    "color": row.color.rawValue, "name": row.name,
+                    "runs": runs.filter { $0.count > 1 }.map { ["coordinates": $0.joined(separator: " ")] },
+                    "dots": row.values.enumerated().compactMap { index, value -> [String: Any]? in
+                        value.map {
+                            ["x": round(x(index)), "y": round(y($0)), "day": Self.label(days[index]), "value": format($0)]
+                        }
+                    },
+                ]
             }
         }
-        svg += "</svg>"
-        let legend = series.map {
-            #"<span class="key"><i style="background:\#($0.color)"></i>\#(escape($0.name))</span>"#
-        }.joined(separator: " ")
-        return #"<figure><figcaption>\#(escape(title)) \#(legend)</figcaption>\#(svg)</figure>"#
+        return template.render(context)
     }
 
     /// The largest value the chart must reach: a stack's total, or the largest point.
@@ -131,11 +135,6 @@ struct SVGChart {
     }
 
     private func round(_ value: Double) -> String { String(format: "%.1f", value) }
-
-    private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
 
     /// `11-26` for a day.
     static func label(_ day: Int64) -> String {

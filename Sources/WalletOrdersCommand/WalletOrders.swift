@@ -8,7 +8,7 @@ struct WalletOrders: AsyncParsableCommand {
         commandName: "wallet-orders",
         abstract: "An Apple Wallet Orders server: device API, signed .order packages and APNs pushes.",
         subcommands: [
-            Serve.self, Migrate.self, Doctor.self, Admin.self, Merchants.self, Partners.self, Keys.self, Package.self, Verify.self,
+            Serve.self, Migrate.self, Doctor.self, Admin.self, Merchants.self, Partners.self, Shops.self, Keys.self, Package.self, Verify.self,
             APNSSandbox.self, Device.self, Conformance.self,
         ]
     )

@@ -10,4 +10,4 @@
 /// counts.
 public typealias OrderStore = StoreLifecycle & OrderStorage & RegistrationStorage & DeviceLogStorage
     & PushOutboxStorage & WebhookEndpointStorage & WebhookOutboxStorage & MerchantStorage & PartnerStorage
-    & TrackingStorage & LinkStorage & ConsoleStorage
+    & TrackingStorage & LinkStorage & ConsoleStorage & ShopConnectionStorage

@@ -25,6 +25,8 @@ public struct StoreCapabilities: Sendable {
     public var links: any LinkStorage
     /// The operator's counts and activity.
     public var console: any ConsoleStorage
+    /// Merchants' connected shops.
+    public var shops: any ShopConnectionStorage
 
     /// Every capability of `store`.
     public init(_ store: any OrderStore) {
@@ -40,5 +42,6 @@ public struct StoreCapabilities: Sendable {
         tracking = store
         links = store
         console = store
+        shops = store
     }
 }

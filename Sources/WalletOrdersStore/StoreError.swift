@@ -20,6 +20,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyLinks
     /// The merchant has as many webhook endpoints as it may.
     case tooManyWebhooks
+    /// The merchant has as many connected shops as it may.
+    case tooManyShops
     /// The database cannot be reached now (down, restarting, the connection lost): try again shortly.
     case unavailable(String)
     /// The disk holding the database is full: the write was not stored, and writes succeed again once there is room.
@@ -38,6 +40,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooManyDevices: "the order has as many devices registered as it may"
         case .tooManyLinks: "the order has as many live download links as it may"
         case .tooManyWebhooks: "the merchant has as many webhook endpoints as it may"
+        case .tooManyShops: "the merchant has as many connected shops as it may"
         case .unavailable(let detail): detail
         case .diskFull: "the disk holding the database is full"
         case .unexpected(let detail): detail

@@ -27,6 +27,7 @@ struct OperatorAPI: Sendable {
         api.put("merchants/:slug/template", use: setTemplate)
         api.delete("merchants/:slug/template", use: removeTemplate)
         addPartnerRoutes(to: api)
+        addShopRoutes(to: api)
     }
 
     var registry: MerchantRegistry { MerchantRegistry(service: service) }

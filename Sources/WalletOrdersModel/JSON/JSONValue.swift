@@ -25,6 +25,11 @@ public enum JSONValue: Sendable, Hashable {
         if case .array(let value) = self { value } else { nil }
     }
 
+    /// The boolean, when this is `true` or `false`.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { value } else { nil }
+    }
+
     /// The integer, when this is a whole number.
     public var intValue: Int? {
         switch self {

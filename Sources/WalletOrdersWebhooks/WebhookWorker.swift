@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WalletOrdersStore
+import WalletOrdersWebhookModel
 
 /// Sends what the webhook outbox holds and records each outcome. Like the push worker: the outbox is the source of
 /// truth, deliveries survive restarts, and any number of instances can run a worker on one database.

@@ -38,7 +38,8 @@ let package = Package(
         .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
-        // System libraries, each wrapped once by a Swift module that owns its pointers.
+        // System libraries, each wrapped once by a Swift module that owns its pointers: COpenSSL by WalletOrdersCrypto,
+        // CZip by WalletOrdersPackage, CCurl by WalletOrdersCurl.
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "openssl",
@@ -57,6 +58,11 @@ let package = Package(
 
         // What an order is and what makes one valid: pure values, no I/O.
         .target(name: "WalletOrdersModel"),
+        // The libcurl layer, the only module that links CCurl: global set-up once and checked, every return code
+        // through one check, header lists and easy and multi handles owned by Swift types, and the two ways the
+        // transports run transfers (a multi handle on a thread of its own for HTTP/2 streams; a few threads, each
+        // performing on an easy handle of its own). No C pointer leaves it.
+        .target(name: "WalletOrdersCurl", dependencies: ["CCurl"]),
         // OpenSSL: digests, keys, certificates, CMS signatures.
         .target(name: "WalletOrdersCrypto", dependencies: ["COpenSSL"]),
         // The signed `.order` package: templates, manifest, signature, zip.
@@ -107,8 +113,8 @@ let package = Package(
             name: "WalletOrdersService",
             dependencies: [
                 "WalletOrdersModel", "WalletOrdersCrypto", "WalletOrdersPackage", "WalletOrdersStore",
-                // Webhook URLs are checked by the same address policy the deliveries keep.
-                "WalletOrdersWebhooks",
+                // Webhook URLs are checked by the same address policy the deliveries keep; no transport, no worker.
+                "WalletOrdersWebhookModel",
                 "WalletOrdersTracking",
                 // ByteBuffer only: packages are kept in the fetch cache as the bytes the HTTP layer sends.
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -155,6 +161,7 @@ let package = Package(
                 "WalletOrdersAPNS",
                 "WalletOrdersOutbox",
                 "WalletOrdersPush",
+                "WalletOrdersWebhookModel",
                 "WalletOrdersWebhooks",
                 "WalletOrdersHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -196,11 +203,12 @@ let package = Package(
             name: "WalletOrdersOutbox",
             dependencies: ["WalletOrdersStore", .product(name: "Logging", package: "swift-log")]
         ),
-        // Telling devices that orders changed: the libcurl HTTP/2 transport and the push lane of the outbox engine.
+        // Telling devices that orders changed: the HTTP/2 transport (on the libcurl layer) and the push lane of the
+        // outbox engine.
         .target(
             name: "WalletOrdersPush",
             dependencies: [
-                "CCurl",
+                "WalletOrdersCurl",
                 "WalletOrdersAPNS",
                 "WalletOrdersOutbox",
                 "WalletOrdersCrypto",
@@ -212,16 +220,23 @@ let package = Package(
         // What a carrier said about a parcel: the tracking events vocabulary, how an event changes a Wallet fulfillment,
         // and the carrier aggregators' webhooks (their payloads and signatures) turned into events. No I/O.
         .target(name: "WalletOrdersTracking", dependencies: ["WalletOrdersModel", "WalletOrdersCrypto"]),
-        // Telling merchants what happened: Standard Webhooks signatures, the address policy that keeps deliveries off
-        // private networks, the libcurl transport and the delivery lane of the outbox engine.
+        // What a webhook is to this service, as plain values and pure rules: URL rules, the address policy's
+        // classification of addresses, Standard Webhooks signatures and secrets, the payload, a request and its answer.
+        // No I/O (a host is looked up through what the caller gives), so the order service may link it.
+        .target(
+            name: "WalletOrdersWebhookModel",
+            dependencies: ["WalletOrdersCrypto", "WalletOrdersModel", "WalletOrdersStore"]
+        ),
+        // Telling merchants what happened: the transport (on the libcurl layer) that keeps deliveries off private
+        // networks as each connection opens, the system's lookup of a webhook host, and the delivery lane of the outbox
+        // engine.
         .target(
             name: "WalletOrdersWebhooks",
             dependencies: [
-                "CCurl",
+                "WalletOrdersCurl",
                 "WalletOrdersOutbox",
-                "WalletOrdersCrypto",
-                "WalletOrdersModel",
                 "WalletOrdersStore",
+                "WalletOrdersWebhookModel",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -338,7 +353,7 @@ let package = Package(
         .executableTarget(
             name: "webhook-benchmark",
             dependencies: [
-                "WalletOrdersStore", "WalletOrdersModel", "WalletOrdersWebhooks",
+                "WalletOrdersStore", "WalletOrdersModel", "WalletOrdersWebhookModel", "WalletOrdersWebhooks",
                 "WalletOrdersTesting",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -434,11 +449,17 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
+        .testTarget(name: "WalletOrdersWebhookModelTests", dependencies: ["WalletOrdersWebhookModel"]),
+        .testTarget(
+            // The layer against a real HTTP server on loopback (Tests/curl/answer.py).
+            name: "WalletOrdersCurlTests",
+            dependencies: ["WalletOrdersCurl", "WalletOrdersTesting"]
+        ),
         .testTarget(
             name: "WalletOrdersWebhooksTests",
             dependencies: [
-                "WalletOrdersWebhooks", "WalletOrdersService", "WalletOrdersStore", "WalletOrdersModel", "WalletOrdersPackage",
-                "WalletOrdersCrypto", "WalletOrdersTesting",
+                "WalletOrdersWebhooks", "WalletOrdersWebhookModel", "WalletOrdersService", "WalletOrdersStore",
+                "WalletOrdersModel", "WalletOrdersPackage", "WalletOrdersCrypto", "WalletOrdersTesting",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -13,6 +13,7 @@
 # and for PostgreSQL its server (Debian's postgresql); run as root (the cluster runs as postgres).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Benchmarks/lib/postgres.sh
 pushes=${1:-1000000}
 down=${2:-120}
 engines=${3:-sqlite postgres}
@@ -24,19 +25,12 @@ swift build -c "$build" --product scale-benchmark >/dev/null
 bin=$PWD/.build/$build
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/wo-pg-outage.XXXXXX")
-chmod 755 "$work"
 server=""
 apns=""
-pgdata=""
-pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-stop_pg() {
-  if [ -n "$pgdata" ]; then runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdata" -m fast -w stop >/dev/null 2>&1 || true; fi
-  pgdata=""
-}
 cleanup() {
   [ -n "$server" ] && kill "$server" 2>/dev/null
   [ -n "$apns" ] && kill "$apns" 2>/dev/null
-  stop_pg
+  pg_stop
   [ -n "${KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
 }
 trap cleanup EXIT
@@ -70,16 +64,9 @@ for engine in $engines; do
       database="$work/sqlite/orders.sqlite"
       query() { sqlite3 "$database" "$1"; } ;;
     postgres)
-      mkdir -p "$work/pg"; chown postgres "$work/pg"
-      pgdata="$work/pg/data"
-      pgport=25438
-      runuser -u postgres -- "$pgbin/initdb" -D "$pgdata" -U postgres -A trust -E UTF8 >/dev/null
-      runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdata" -l "$work/pg/server.log" -w -o \
-        "-c listen_addresses=127.0.0.1 -c port=$pgport -c unix_socket_directories=$work/pg -c max_connections=100" \
-        start >/dev/null
-      "$pgbin/psql" -X -q -h 127.0.0.1 -p $pgport -U postgres -c "CREATE DATABASE orders"
-      database="postgres://postgres@127.0.0.1:$pgport/orders?sslmode=disable"
-      query() { "$pgbin/psql" -X -q -A -t -h 127.0.0.1 -p $pgport -U postgres -d orders -c "$1"; } ;;
+      pg_start --database orders --in "$work"
+      database=$PG_URL
+      query() { pg_psql -A -t -d orders -c "$1"; } ;;
     *) echo "engine: sqlite or postgres"; exit 2 ;;
   esac
   started=$(date +%s.%N)
@@ -146,5 +133,5 @@ PY
   echo "  with APNs up, one more update of every order: $((delivered - before)) delivered in $(python3 -c "print(f'{$drained - $again:.1f} s: {($delivered - $before) / ($drained - $again):,.0f} pushes/s')") (updates included)"
   kill "$server"; wait "$server" 2>/dev/null || true; server=""
   kill "$apns"; wait "$apns" 2>/dev/null || true; apns=""
-  stop_pg
+  pg_stop
 done

@@ -8,9 +8,9 @@
 # Usage: Benchmarks/compare.sh DATABASE KEYS BINARY...
 #   DATABASE  a database seeded and kept by `KEEP=1 Benchmarks/scale.sh sqlite ORDERS DEVICES PER_DEVICE`
 #             (data/orders.sqlite in the kept folder; checkpoint it first: sqlite3 DB "PRAGMA wal_checkpoint(TRUNCATE)"),
-#             or a PostgreSQL URL of one seeded by `KEEP=1 Benchmarks/scale.sh postgres …`, its cluster started again
-#             (runuser -u postgres -- pg_ctl -D KEPT/pg/data -w start): each binary serves a copy made from it as a
-#             template (`compare_copy` on the same server)
+#             or the folder `KEEP=1 Benchmarks/scale.sh postgres …` kept (its cluster, in pg/, is started on a free
+#             port and stopped at the end; Benchmarks/lib/postgres.sh), or the URL of a PostgreSQL database seeded so:
+#             each binary serves a copy made from it as a template (`compare_copy` on the same server)
 #   KEYS      that folder's keys/ (the order type and signing identity the database was seeded with)
 #   BINARY    wallet-orders builds, each copied aside into a folder of its own together with the build's
 #             .build/release/*.resources folders: a binary finds its migrations beside itself, or else in the build
@@ -20,6 +20,7 @@
 # whose template.json is the seeding template's; OrderTemplates/sample).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Benchmarks/lib/postgres.sh
 database=${1:?usage: Benchmarks/compare.sh DATABASE KEYS BINARY...}
 keys=${2:?usage: Benchmarks/compare.sh DATABASE KEYS BINARY...}
 shift 2
@@ -27,8 +28,17 @@ duration=${DURATION:-8}
 connections=${CONNECTIONS:-8}
 work=$(mktemp -d "${TMPDIR:-/tmp}/wo-compare.XXXXXX")
 server=""
-cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"; }
+cleanup() {
+  [ -n "$server" ] && kill "$server" 2>/dev/null
+  pg_stop
+  rm -rf "$work"
+}
 trap cleanup EXIT
+
+if [ -d "$database/pg" ]; then
+  pg_resume "$database"
+  database=$(pg_url orders)
+fi
 
 set -a; . "$keys/dev.env"; set +a
 key=merchant-key-for-the-scale-benchmark

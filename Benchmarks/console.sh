@@ -10,6 +10,7 @@
 # PostgreSQL runs in a throwaway cluster with production settings (fsync and synchronous commit on).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Benchmarks/lib/postgres.sh
 engine=${1:?usage: Benchmarks/console.sh sqlite|postgres [ORDERS] [MERCHANTS]}
 orders=${2:-1000000}
 merchants=${3:-1000}
@@ -24,12 +25,10 @@ swift build -c "$build" --product console-benchmark >/dev/null
 bin=.build/$build
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/wo-console.XXXXXX")
-chmod 755 "$work"
 pids=()
-pgdata=""
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  if [ -n "$pgdata" ]; then runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdata" -m fast -w stop >/dev/null 2>&1 || true; fi
+  pg_stop
   [ -n "${KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
 }
 trap cleanup EXIT
@@ -41,15 +40,8 @@ type=$WALLET_ORDERS_ORDER_TYPE
 case "$engine" in
   sqlite) data=${SEEDED:-$work/data}; database="$data/orders.sqlite"; mkdir -p "$data" ;;
   postgres)
-    pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-    pgdata="$work/pg/data"; mkdir -p "$work/pg"; chown postgres "$work/pg"
-    pgport=25433
-    runuser -u postgres -- "$pgbin/initdb" -D "$pgdata" -U postgres -A trust -E UTF8 >/dev/null
-    runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdata" -l "$work/pg/server.log" -w -o \
-      "-c listen_addresses=127.0.0.1 -c port=$pgport -c unix_socket_directories=$work/pg -c shared_buffers=1GB \
-       -c max_wal_size=8GB -c checkpoint_timeout=30min -c max_connections=100" start >/dev/null
-    "$pgbin/psql" -h 127.0.0.1 -p $pgport -U postgres -qc "CREATE DATABASE orders"
-    database="postgres://postgres@127.0.0.1:$pgport/orders?sslmode=disable" ;;
+    pg_start --settings bulk --database orders --in "$work"
+    database=$PG_URL ;;
   *) echo "engine: sqlite or postgres"; exit 2 ;;
 esac
 

@@ -11,6 +11,7 @@
 # PostgreSQL runs in a throwaway cluster with production settings (fsync and synchronous commit on).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Benchmarks/lib/postgres.sh
 orders=${1:-100000}
 engines=${2:-sqlite postgres}
 for tool in curl openssl python3; do
@@ -19,12 +20,10 @@ done
 swift build -c release --product wallet-orders >/dev/null
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/wo-import.XXXXXX")
-chmod 755 "$work"
 server=""
-pgdata=""
 cleanup() {
   [ -n "$server" ] && kill "$server" 2>/dev/null
-  if [ -n "$pgdata" ]; then runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdata" -m fast -w stop >/dev/null 2>&1 || true; fi
+  pg_stop
   [ -n "${KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
 }
 trap cleanup EXIT
@@ -73,15 +72,8 @@ for engine in $engines; do
   case "$engine" in
     sqlite) database="$work/sqlite/orders.sqlite"; mkdir -p "$work/sqlite" ;;
     postgres)
-      pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-      pgdata="$work/pg/data"; mkdir -p "$work/pg"; chown postgres "$work/pg"
-      pgport=25434
-      runuser -u postgres -- "$pgbin/initdb" -D "$pgdata" -U postgres -A trust -E UTF8 >/dev/null
-      runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdata" -l "$work/pg/server.log" -w -o \
-        "-c listen_addresses=127.0.0.1 -c port=$pgport -c unix_socket_directories=$work/pg -c shared_buffers=1GB \
-         -c max_wal_size=8GB -c checkpoint_timeout=30min -c max_connections=100" start >/dev/null
-      "$pgbin/psql" -h 127.0.0.1 -p $pgport -U postgres -qc "CREATE DATABASE orders"
-      database="postgres://postgres@127.0.0.1:$pgport/orders?sslmode=disable" ;;
+      pg_start --settings bulk --database orders --in "$work"
+      database=$PG_URL ;;
     *) echo "engine: sqlite or postgres"; exit 2 ;;
   esac
 

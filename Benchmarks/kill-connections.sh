@@ -11,6 +11,7 @@
 # as root (the cluster runs as postgres).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Benchmarks/lib/postgres.sh
 seconds=${1:-60}
 interval=${2:-0.3}
 build=${BUILD:-release}
@@ -18,25 +19,16 @@ swift build -c "$build" --product wallet-orders >/dev/null
 bin=$PWD/.build/$build
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/wo-pg-kills.XXXXXX")
-chmod 755 "$work"
 pids=()
-pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-pgdata="$work/pg/data"
 cleanup() {
   for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
-  runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdata" -m immediate -w stop >/dev/null 2>&1 || true
+  pg_stop immediate
   [ -n "${KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
 }
 trap cleanup EXIT
 
 # A durable cluster with PostgreSQL's defaults.
-mkdir -p "$work/pg"; chown postgres "$work/pg"
-pgport=25441
-runuser -u postgres -- "$pgbin/initdb" -D "$pgdata" -U postgres -A trust -E UTF8 >/dev/null
-runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdata" -l "$work/pg/server.log" -w -o \
-  "-c listen_addresses=127.0.0.1 -c port=$pgport -c unix_socket_directories=$work/pg" start >/dev/null
-psql() { "$pgbin/psql" -X -q -A -t -h 127.0.0.1 -p $pgport -U postgres "$@"; }
-psql -c "CREATE DATABASE orders"
+pg_start --database orders --in "$work"
 
 "$bin/wallet-orders" keys dev --out "$work/keys" >/dev/null
 set -a; . "$work/keys/dev.env"; set +a
@@ -44,7 +36,7 @@ set -a; . "$work/keys/dev.env"; set +a
 pids+=($!)
 for _ in $(seq 100); do grep -q "WALLET_ORDERS_APNS_CA" "$work/apns.log" && break; sleep 0.1; done
 export $(grep -o 'WALLET_ORDERS_APNS_ENVIRONMENT=[^ ]*' "$work/apns.log") $(grep -o 'WALLET_ORDERS_APNS_CA=[^ ]*' "$work/apns.log")
-export WALLET_ORDERS_DATABASE="postgres://postgres@127.0.0.1:$pgport/orders?sslmode=disable" \
+export WALLET_ORDERS_DATABASE="$PG_URL" \
   WALLET_ORDERS_MERCHANT_KEY=merchant-key-for-the-kill-loop WALLET_ORDERS_PUBLIC_URL=https://orders.example.com \
   WALLET_ORDERS_TEMPLATE=OrderTemplates/sample WALLET_ORDERS_MERCHANT_LIMIT=off
 servers=()
@@ -56,7 +48,7 @@ done
 
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $build build, $(nproc) cores shared, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "every connection of two instances killed every $interval s for $seconds s under merchant writes"
-python3 - "$WALLET_ORDERS_MERCHANT_KEY" "$seconds" "$interval" "$pgbin/psql" "$pgport" "$work" <<'PY'
+python3 - "$WALLET_ORDERS_MERCHANT_KEY" "$seconds" "$interval" "$PG_BIN/psql" "$PG_PORT" "$work" <<'PY'
 import http.client, json, subprocess, sys, threading, time
 key, seconds, interval, psql, pgport, work = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
 merchant = {"Authorization": f"Bearer {key}"}

@@ -9,6 +9,7 @@
 # Settings: DURATION (seconds per wrk run, 10), CONNECTIONS (8), KEEP=1 keeps the data folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Benchmarks/lib/postgres.sh
 engine=${1:?usage: Benchmarks/merchants.sh sqlite|postgres [ORDERS] [MERCHANTS]}
 orders=${2:-1000000}
 many=${3:-1000}
@@ -21,12 +22,10 @@ swift build -c release --product wallet-orders >/dev/null
 swift build -c release --product merchant-benchmark >/dev/null
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/wo-merchants.XXXXXX")
-chmod 755 "$work"
 server=""
-pgdata=""
 cleanup() {
   [ -n "$server" ] && kill "$server" 2>/dev/null
-  if [ -n "$pgdata" ]; then runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdata" -m fast -w stop >/dev/null 2>&1 || true; fi
+  pg_stop
   [ -n "${KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
 }
 trap cleanup EXIT
@@ -38,20 +37,13 @@ type=$WALLET_ORDERS_ORDER_TYPE
 database() { # merchants: where that store lives
   case "$engine" in
     sqlite) echo "$work/m$1/orders.sqlite" ;;
-    postgres) echo "postgres://postgres@127.0.0.1:$pgport/m$1?sslmode=disable" ;;
+    postgres) pg_url "m$1" ;;
   esac
 }
 case "$engine" in
   sqlite) ;;
   postgres)
-    pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-    pgdata="$work/pg/data"; mkdir -p "$work/pg"; chown postgres "$work/pg"
-    pgport=25433
-    runuser -u postgres -- "$pgbin/initdb" -D "$pgdata" -U postgres -A trust -E UTF8 >/dev/null
-    runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdata" -l "$work/pg/server.log" -w -o \
-      "-c listen_addresses=127.0.0.1 -c port=$pgport -c unix_socket_directories=$work/pg -c shared_buffers=2GB \
-       -c max_wal_size=8GB -c checkpoint_timeout=30min -c max_connections=100" start >/dev/null
-    for count in 1 "$many"; do "$pgbin/psql" -h 127.0.0.1 -p $pgport -U postgres -qc "CREATE DATABASE m$count"; done ;;
+    pg_start --settings bulk -c shared_buffers=2GB --database m1 --database "m$many" --in "$work" ;;
   *) echo "engine: sqlite or postgres"; exit 2 ;;
 esac
 

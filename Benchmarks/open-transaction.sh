@@ -12,6 +12,7 @@
 # KEEP=1 keeps the work folder. Needs psql and the PostgreSQL server (Debian's postgresql), curl, python3; run as root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Benchmarks/lib/postgres.sh
 hold=${1:-600}
 baseline=${2:-120}
 build=${BUILD:-debug}
@@ -21,26 +22,18 @@ swift build -c "$build" --product scale-benchmark >/dev/null
 bin=.build/$build
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/wo-pg-opentx.XXXXXX")
-chmod 755 "$work"
 pids=()
-pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-pgdata="$work/pg/data"
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdata" -m fast -w stop >/dev/null 2>&1 || true
+  pg_stop
   [ -n "${KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
 }
 trap cleanup EXIT
 
 # A durable cluster with PostgreSQL's defaults, as production runs (autovacuum on).
-mkdir -p "$work/pg"; chown postgres "$work/pg"
-pgport=25437
-runuser -u postgres -- "$pgbin/initdb" -D "$pgdata" -U postgres -A trust -E UTF8 >/dev/null
-runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdata" -l "$work/pg/server.log" -w -o \
-  "-c listen_addresses=127.0.0.1 -c port=$pgport -c unix_socket_directories=$work/pg -c max_connections=100" start >/dev/null
-export PATH="$pgbin:$PATH"
-psql -X -q -h 127.0.0.1 -p $pgport -U postgres -c "CREATE DATABASE orders" -c "CREATE DATABASE reports"
-database="postgres://postgres@127.0.0.1:$pgport/orders?sslmode=disable"
+pg_start --database orders --database reports --in "$work"
+export PATH="$PG_BIN:$PATH"
+database=$PG_URL
 
 "$bin/wallet-orders" keys dev --out "$work/keys" >/dev/null
 set -a; . "$work/keys/dev.env"; set +a
@@ -81,12 +74,12 @@ json.dump(watched, open("watched.json", "w"))
 json.dump([{"type": kind, "id": f"o{n}"} for n in range(100)], open("load.json", "w"))
 PY
 driver=$OLDPWD/Benchmarks/open-transaction.py
-psql_url="postgresql://postgres@127.0.0.1:$pgport/orders"
+psql_url="postgresql://postgres@127.0.0.1:$PG_PORT/orders"
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $build build, $(nproc) cores shared, load $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 "$driver" "$base" "$key" "$psql_url" "without an open transaction" "$baseline"
 
 # The transaction: it takes a transaction ID and a snapshot, then sleeps; nothing it does touches the service's rows.
-psql -X -q -h 127.0.0.1 -p $pgport -U postgres -d "$hold_database" >"$work/hold.log" 2>&1 <<SQL &
+pg_psql -d "$hold_database" >"$work/hold.log" 2>&1 <<SQL &
 BEGIN ISOLATION LEVEL REPEATABLE READ;
 SELECT pg_current_xact_id();
 SELECT count(*) FROM pg_class;

@@ -15,6 +15,7 @@
 # PostgreSQL runs in a throwaway cluster with production settings (fsync and synchronous commit on).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Benchmarks/lib/postgres.sh
 engine=${1:?usage: Benchmarks/tracking.sh sqlite|postgres [ORDERS] [EVENTS]}
 orders=${2:-10000}
 events=${3:-100000}
@@ -30,13 +31,12 @@ swift build -c release --product wallet-orders >/dev/null
 bin=.build/release/wallet-orders
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/wo-tracking.XXXXXX")
-chmod 755 "$work"  # the postgres user reads its cluster folder in it
-apns="" server="" pgdata="" perf=""
+apns="" server="" perf=""
 cleanup() {
   [ -n "$perf" ] && kill -INT "$perf" 2>/dev/null
   [ -n "$server" ] && kill "$server" 2>/dev/null
   [ -n "$apns" ] && kill "$apns" 2>/dev/null
-  if [ -n "$pgdata" ]; then runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdata" -m fast -w stop >/dev/null 2>&1 || true; fi
+  pg_stop
   [ -n "${KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
 }
 trap cleanup EXIT
@@ -58,18 +58,11 @@ case "$engine" in
     export WALLET_ORDERS_DATABASE="$work/orders.sqlite"
     store_query() { sqlite3 "$WALLET_ORDERS_DATABASE" "$1"; } ;;
   postgres)
-    pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-    pgdata="$work/pg/data"; mkdir -p "$work/pg"; chown postgres "$work/pg"
-    pgport=$(free_port)
-    runuser -u postgres -- "$pgbin/initdb" -D "$pgdata" -U postgres -A trust -E UTF8 >/dev/null
-    runuser -u postgres -- "$pgbin/pg_ctl" -D "$pgdata" -l "$work/pg/server.log" -w -o \
-      "-c listen_addresses=127.0.0.1 -c port=$pgport -c unix_socket_directories=$work/pg -c shared_buffers=1GB \
-       -c max_wal_size=8GB -c checkpoint_timeout=30min -c max_connections=100 \
-       ${STATEMENTS:+-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all}" start >/dev/null
-    "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -qc "CREATE DATABASE orders"
-    [ -n "${STATEMENTS:-}" ] && "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -d orders -qc "CREATE EXTENSION pg_stat_statements"
-    export WALLET_ORDERS_DATABASE="postgres://postgres@127.0.0.1:$pgport/orders?sslmode=disable"
-    store_query() { "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -d orders -AtF '|' -c "$1"; } ;;
+    pg_start --settings bulk --database orders --in "$work" \
+      ${STATEMENTS:+-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all}
+    [ -n "${STATEMENTS:-}" ] && pg_psql -d orders -c "CREATE EXTENSION pg_stat_statements"
+    export WALLET_ORDERS_DATABASE=$PG_URL
+    store_query() { pg_psql -d orders -AtF '|' -c "$1"; } ;;
 esac
 
 # The merchant and its partner, made as an operator makes them, on the migrated database before the server starts.
@@ -114,7 +107,7 @@ phase() {
 }
 
 # The driver counts the CPU each of these used in each phase, and what the rest of the (shared) machine used.
-export WATCH_PIDS="server=$server,apns=$apns${pgdata:+,postgres=$(head -1 "$pgdata/postmaster.pid")}"
+export WATCH_PIDS="server=$server,apns=$apns${PG_DATA:+,postgres=$(head -1 "$PG_DATA/postmaster.pid")}"
 echo "$engine: $orders orders, $events events, $connections connections; $(nproc) cores shared, load $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 Benchmarks/tracking.py setup "$base" "$type" "$merchant_key" "$orders" "$connections" "$work/state.json" | tee "$work/setup.json"
 # Each version is signed once: one process's RSA-2048 signatures per second is the reference for versions per second.

@@ -5,6 +5,7 @@
 # Usage: Benchmarks/webhooks.sh [EVENTS] [CONCURRENCY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Benchmarks/lib/postgres.sh
 events=${1:-20000}
 concurrency=${2:-16}
 for tool in wrk nginx curl; do
@@ -13,11 +14,10 @@ done
 swift build -c release --product webhook-benchmark >/dev/null
 
 work=$(mktemp -d)
-chmod 755 "$work"  # the postgres user reads its cluster folder in it
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  [ -d "$work/pg" ] && runuser -u postgres -- /usr/lib/postgresql/*/bin/pg_ctl stop -D "$work/pg/data" -m fast >/dev/null 2>&1 || true
+  pg_stop
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -55,14 +55,9 @@ echo "== the webhook outbox → nginx, SQLite"
 .build/release/webhook-benchmark "$work/webhooks.sqlite" "http://127.0.0.1:$nginx_port/hook" "$events" "$concurrency"
 
 echo "== the webhook outbox → nginx, PostgreSQL"
-mkdir -p "$work/pg" && chown postgres "$work/pg"
-bin=$(ls -d /usr/lib/postgresql/*/bin | tail -1)
-runuser -u postgres -- "$bin/initdb" -D "$work/pg/data" -A trust -U postgres >/dev/null
-pg_port=25433
-runuser -u postgres -- "$bin/pg_ctl" start -D "$work/pg/data" -l "$work/pg/log" -w \
-  -o "-p $pg_port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$work/pg" >/dev/null
-.build/release/webhook-benchmark "postgres://postgres@127.0.0.1:$pg_port/postgres" "http://127.0.0.1:$nginx_port/hook" \
-  "$events" "$concurrency"
+pg_start
+.build/release/webhook-benchmark "$PG_URL" "http://127.0.0.1:$nginx_port/hook" "$events" "$concurrency"
+pg_stop
 
 echo "== pushes, for comparison (Benchmarks/push.sh 20000)"
 Benchmarks/push.sh 20000 | tail -4

@@ -4,6 +4,7 @@ import Synchronization
 import WalletOrdersModel
 import WalletOrdersStore
 import WalletOrdersTesting
+import WalletOrdersWebhookModel
 import WalletOrdersWebhooks
 
 // Webhook deliveries per second for Benchmarks/webhooks.sh: queues EVENTS events for one endpoint at URL through the
@@ -95,6 +96,7 @@ while delivered.load(ordering: .relaxed) < events && Date().timeIntervalSince(st
 let seconds = Date().timeIntervalSince(start)
 task.cancel()
 await task.value
+await worker.shutdown()
 print(
     String(
         format: "delivered %d webhooks in %.2f s: %.0f deliveries/s (%d not 2xx, retried), %d requests at once",

@@ -4,6 +4,7 @@ import ServiceLifecycle
 import WalletOrdersPush
 import WalletOrdersService
 import WalletOrdersStore
+import WalletOrdersWebhookModel
 import WalletOrdersWebhooks
 
 /// Turns a configuration into a ready service: database opened and migrated, order types loaded and checked,
@@ -142,7 +143,8 @@ public struct ServiceBootstrap: Sendable {
                 merchantKeys: configuration.merchantKeys + extraMerchantKeys,
                 maxDevicesPerOrder: configuration.maxDevicesPerOrder,
                 minFreeDiskBytes: configuration.minFreeDiskBytes,
-                webhookAllowPrivate: configuration.webhookAllowPrivate
+                webhookAllowPrivate: configuration.webhookAllowPrivate,
+                webhookHostLookup: .system
             ),
             metrics: metrics,
             store: store,

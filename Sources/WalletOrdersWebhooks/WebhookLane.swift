@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import WalletOrdersOutbox
 import WalletOrdersStore
+import WalletOrdersWebhookModel
 
 /// Webhook deliveries as an outbox lane: sending each signed delivery through the transport, and when to give up.
 /// An endpoint that does not answer 2xx is tried again with exponential backoff and jitter for about three days

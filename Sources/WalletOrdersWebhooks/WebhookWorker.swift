@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import WalletOrdersOutbox
 import WalletOrdersStore
+import WalletOrdersWebhookModel
 
 /// Sends what the webhook outbox holds: the outbox engine (`OutboxWorker`) driving the webhook lane (`WebhookLane`).
 public typealias WebhookWorker = OutboxWorker<WebhookLane>

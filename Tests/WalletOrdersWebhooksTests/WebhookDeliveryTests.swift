@@ -7,6 +7,7 @@ import WalletOrdersPackage
 import WalletOrdersService
 import WalletOrdersStore
 import WalletOrdersTesting
+import WalletOrdersWebhookModel
 import WalletOrdersWebhooks
 
 /// Webhooks from the change that causes them to a real receiver on loopback: the store queues each event in the
@@ -26,7 +27,8 @@ import WalletOrdersWebhooks
             store: StoreCapabilities(store),
             orderTypes: [type],
             webServiceURL: "https://orders.example.com",
-            webhookAllowPrivate: allowPrivate
+            webhookAllowPrivate: allowPrivate,
+            webhookHostLookup: .system
         )
     }
 

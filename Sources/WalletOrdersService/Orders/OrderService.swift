@@ -1,6 +1,7 @@
 import Foundation
 import WalletOrdersModel
 import WalletOrdersStore
+import WalletOrdersWebhookModel
 
 /// What the HTTP layer asks of the service: orders written, read and packaged, devices registered and answered,
 /// with every rule applied here, not in the routes. Knows nothing of HTTP or of wire formats: it takes domain
@@ -35,6 +36,8 @@ public struct OrderService: Sendable {
     public let merchants: MerchantDirectory
     /// Whether webhook URLs may name loopback and private addresses: for tests and development only.
     public let webhookAllowPrivate: Bool
+    /// How the hosts of webhook URLs are looked up when a merchant names one.
+    public let webhookHostLookup: WebhookHostLookup
 
     /// How many times a write reads and builds again after losing a race to a write from another instance.
     static let maxWriteAttempts = 10
@@ -49,8 +52,10 @@ public struct OrderService: Sendable {
     /// enough to act on `/healthz` before writes fail.
     public static let defaultMinFreeDiskBytes = 64 << 20
 
-    /// A service over `store` (`StoreCapabilities(store)` for every capability of one), with a fetch cache of `cacheCapacity` bytes (0: none). `merchantKeys` (the
-    /// configuration's) speak for the default merchant beside the keys stored for it.
+    /// A service over `store` (`StoreCapabilities(store)` for every capability of one), with a fetch cache of
+    /// `cacheCapacity` bytes (0: none). `merchantKeys` (the configuration's) speak for the default merchant beside the
+    /// keys stored for it. `webhookHostLookup` is the system's resolver in a server (`WebhookHostLookup.system`, with
+    /// the transport); without it, webhook URLs must name their host by address.
     public init(
         store: StoreCapabilities,
         orderTypes: [OrderType],
@@ -61,11 +66,13 @@ public struct OrderService: Sendable {
         merchantKeys: [String] = [],
         maxDevicesPerOrder: Int? = OrderService.defaultMaxDevicesPerOrder,
         minFreeDiskBytes: Int? = OrderService.defaultMinFreeDiskBytes,
-        webhookAllowPrivate: Bool = false
+        webhookAllowPrivate: Bool = false,
+        webhookHostLookup: WebhookHostLookup = .literalsOnly
     ) {
         self.store = store
         self.minFreeDiskBytes = minFreeDiskBytes
         self.webhookAllowPrivate = webhookAllowPrivate
+        self.webhookHostLookup = webhookHostLookup
         self.logLimits = logLimits
         self.maxDevicesPerOrder = maxDevicesPerOrder
         self.orderTypes = Dictionary(uniqueKeysWithValues: orderTypes.map { ($0.identifier, $0) })

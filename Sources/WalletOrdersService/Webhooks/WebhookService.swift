@@ -1,7 +1,7 @@
 import Foundation
 import WalletOrdersModel
 import WalletOrdersStore
-import WalletOrdersWebhooks
+import WalletOrdersWebhookModel
 
 /// A merchant's webhook endpoints: URLs that hear, signed, when its orders are added to or removed from Wallet, are
 /// updated, fail to reach a device, or are downloaded through a link. Every call names endpoints of the merchant
@@ -25,7 +25,7 @@ public struct WebhookService: Sendable {
     /// Adds an endpoint of `merchant`'s for `events` (all of them when nil); answers it with its new secret.
     public func create(url: String, events: [String]?, for merchant: Merchant) async throws -> WebhookEndpoint {
         var problems: [OrderProblem] = []
-        if let problem = await WebhookURL.problem(with: url, allowPrivate: orders.webhookAllowPrivate) {
+        if let problem = await WebhookURL.problem(with: url, allowPrivate: orders.webhookAllowPrivate, lookup: orders.webhookHostLookup) {
             problems.append(OrderProblem(path: "url", message: problem))
         }
         let chosen = Self.events(events, problems: &problems)
@@ -70,7 +70,7 @@ public struct WebhookService: Sendable {
         for merchant: Merchant
     ) async throws -> WebhookEndpoint {
         var problems: [OrderProblem] = []
-        if let url, let problem = await WebhookURL.problem(with: url, allowPrivate: orders.webhookAllowPrivate) {
+        if let url, let problem = await WebhookURL.problem(with: url, allowPrivate: orders.webhookAllowPrivate, lookup: orders.webhookHostLookup) {
             problems.append(OrderProblem(path: "url", message: problem))
         }
         let chosen = events.map { Self.events($0, problems: &problems) }

@@ -6,8 +6,9 @@ import Darwin
 
 /// Which addresses a webhook may be delivered to. A merchant names the URL, so a delivery is a request this server
 /// makes on someone else's say: without this check a merchant could reach the server's own loopback services, the
-/// private network behind it, or a cloud metadata service. Every address is checked after the name is resolved and
-/// again on every connection (a name may resolve differently the second time).
+/// private network behind it, or a cloud metadata service. Every address is checked after the name is resolved (when
+/// the URL is named) and again on every connection (a name may resolve differently the second time). Pure: the
+/// resolving and the connecting are the transport's (`WalletOrdersWebhooks`).
 public enum AddressPolicy {
     /// Whether a delivery may connect to `address` (4 or 16 bytes): a public unicast address.
     public static func isPublic(_ address: [UInt8]) -> Bool {
@@ -62,45 +63,13 @@ public enum AddressPolicy {
         return true
     }
 
-    /// The bytes of the address a socket address holds: 4 for IPv4, 16 for IPv6, nil for anything else.
-    public static func bytes(of address: UnsafePointer<sockaddr>) -> [UInt8]? {
-        switch Int32(address.pointee.sa_family) {
-        case AF_INET:
-            return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet in
-                withUnsafeBytes(of: inet.pointee.sin_addr) { Array($0) }
-            }
-        case AF_INET6:
-            return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { inet in
-                withUnsafeBytes(of: inet.pointee.sin6_addr) { Array($0) }
-            }
-        default:
-            return nil
-        }
-    }
-
-    /// Every address `host` resolves to (an address literal is its own); throws when it resolves to none.
-    public static func resolve(_ host: String) throws(AddressError) -> [[UInt8]] {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #else
-        hints.ai_socktype = SOCK_STREAM
-        #endif
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, nil, &hints, &list)
-        guard status == 0, let list else { throw AddressError.unresolved(host) }
-        defer { freeaddrinfo(list) }
-        var addresses: [[UInt8]] = []
-        var entry: UnsafeMutablePointer<addrinfo>? = list
-        while let current = entry {
-            if let address = current.pointee.ai_addr, let bytes = bytes(of: address), !addresses.contains(bytes) {
-                addresses.append(bytes)
-            }
-            entry = current.pointee.ai_next
-        }
-        guard !addresses.isEmpty else { throw AddressError.unresolved(host) }
-        return addresses
+    /// The address `text` writes, when it is an IPv4 or IPv6 literal ("93.184.216.34", "::1"); nil for a name.
+    public static func literal(_ text: String) -> [UInt8]? {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: v4) { Array($0) } }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: v6) { Array($0) } }
+        return nil
     }
 
     /// An address as people write it.
@@ -109,19 +78,5 @@ public enum AddressPolicy {
         let family = address.count == 4 ? AF_INET : AF_INET6
         guard inet_ntop(family, address, &buffer, socklen_t(buffer.count)) != nil else { return "?" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-}
-
-/// Why a webhook URL's host cannot be used.
-public enum AddressError: Error, Equatable, CustomStringConvertible {
-    case unresolved(String)
-    case notPublic(host: String, address: String)
-
-    public var description: String {
-        switch self {
-        case .unresolved(let host): "\(host) does not resolve to an address"
-        case .notPublic(let host, let address):
-            "\(host) resolves to \(address), which is not a public address (loopback, private, link-local, metadata, documentation and other special-purpose addresses are refused)"
-        }
     }
 }

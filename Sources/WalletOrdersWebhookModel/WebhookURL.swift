@@ -6,9 +6,9 @@ public enum WebhookURL {
     public static let maxLength = 2_048
 
     /// What is wrong with `text` as a webhook URL, or nil when nothing is: https (http too when private addresses
-    /// are allowed, for development), a host, no user or password, and a host that resolves to public addresses only
-    /// (unless `allowPrivate`). Resolving the name blocks, so this runs off the caller's thread.
-    public static func problem(with text: String, allowPrivate: Bool) async -> String? {
+    /// are allowed, for development), a host, no user or password, and a host that `lookup` finds public addresses
+    /// only for (unless `allowPrivate`).
+    public static func problem(with text: String, allowPrivate: Bool, lookup: WebhookHostLookup) async -> String? {
         guard text.utf8.count <= maxLength else { return "the URL is longer than \(maxLength) bytes" }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
             let host = components.host, !host.isEmpty
@@ -19,17 +19,9 @@ public enum WebhookURL {
         guard components.user == nil, components.password == nil else { return "the URL must not carry a user or password" }
         guard !allowPrivate else { return nil }
         let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: Self.addressProblem(name))
-            }
-        }
-    }
-
-    private static func addressProblem(_ host: String) -> String? {
-        do {
-            for address in try AddressPolicy.resolve(host) where !AddressPolicy.isPublic(address) {
-                return AddressError.notPublic(host: host, address: AddressPolicy.text(address)).description
+        do throws(AddressError) {
+            for address in try await lookup.addresses(of: name) where !AddressPolicy.isPublic(address) {
+                return AddressError.notPublic(host: name, address: AddressPolicy.text(address)).description
             }
             return nil
         } catch {

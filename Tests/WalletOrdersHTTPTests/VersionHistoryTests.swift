@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 import WalletOrdersModel
+import WalletOrdersService
 import WalletOrdersStore
 import WalletOrdersTesting
 
@@ -23,6 +24,22 @@ import WalletOrdersTesting
         .object(Dictionary(uniqueKeysWithValues: wideNames.map { ($0, removing ? JSONValue.null : .string("v")) }))
     }
 
+    /// The wide patch through the service, as the merchant API's route calls it: a 4.5 MB body through a debug build's
+    /// JSON parser takes longer on a loaded machine than the test client waits (20 s), and its parsing is not what
+    /// this checks.
+    func widePatch(
+        _ client: ServiceHarness.Client,
+        _ order: ServiceHarness.OrderDetails,
+        removing: Bool,
+        merchant slug: String
+    )
+        async throws -> WrittenOrder
+    {
+        let merchant = try #require(try await client.service.merchants.merchant(slug: slug))
+        let patch = OrderPatch(changes: Self.wideMembers(removing: removing).objectValue ?? [:])
+        return try await client.service.patch(type: order.type, id: order.id, patch, for: merchant)
+    }
+
     func page(_ client: ServiceHarness.Client, _ uri: String) async throws -> TestResponse {
         try await client.request(.get, uri, headers: [.authorization: "Bearer \(Self.adminKey)"])
     }
@@ -34,8 +51,7 @@ import WalletOrdersTesting
             let key = try await client.addMerchant("wide")
             let order = try await client.createOrder(id: "W-1", key: key)
             for round in 0..<8 {
-                let answer = try await client.patch(order, Self.wideMembers(removing: round % 2 == 1), key: key)
-                #expect(answer.status == .ok, "\(String(buffer: answer.body).prefix(300))")
+                _ = try await widePatch(client, order, removing: round % 2 == 1, merchant: "wide")
             }
             let versions = try await client.store.versions(type: order.type, id: order.id)
             #expect(versions.count == 9)
@@ -49,7 +65,7 @@ import WalletOrdersTesting
             #expect(usage.historyBytes > 0 && usage.historyBytes <= 8 * OrderVersion.maxRecordBytes, "\(usage)")
 
             // One more leaves the members in the order: its page shows the start of its 4.5 MB and says so.
-            #expect(try await client.patch(order, Self.wideMembers(removing: false), key: key).status == .ok)
+            _ = try await widePatch(client, order, removing: false, merchant: "wide")
             let html = try await page(client, "/admin/order?type=\(order.type)&id=\(order.id)")
             #expect(html.status == .ok)
             // Before: 40 MB of HTML.
@@ -63,11 +79,16 @@ import WalletOrdersTesting
             // The limit on files counts history too: a merchant with little room left is refused the next version.
             let small = try await client.addMerchant("small", limits: MerchantLimits(maxAssetBytes: 2 * OrderVersion.maxRecordBytes))
             let tight = try await client.createOrder(id: "S-1", key: small)
-            #expect(try await client.patch(tight, Self.wideMembers(removing: false), key: small).status == .ok)
-            #expect(try await client.patch(tight, Self.wideMembers(removing: true), key: small).status == .ok)
-            let refused = try await client.patch(tight, Self.wideMembers(removing: false), key: small)
-            #expect(refused.status == .forbidden && refused.json["limit"] == .string("maxAssetBytes"))
-            #expect(refused.json["error"]?.stringValue?.contains("version history") == true)
+            _ = try await widePatch(client, tight, removing: false, merchant: "small")
+            _ = try await widePatch(client, tight, removing: true, merchant: "small")
+            do {
+                _ = try await widePatch(client, tight, removing: false, merchant: "small")
+                Issue.record("a version past the limit was written")
+            } catch let error as OrderServiceError {
+                guard case .limitReached(let limit, _) = error else { throw error }
+                #expect(limit == .maxAssetBytes)
+                #expect(error.description.contains("version history"), "\(error)")
+            }
             #expect(try await client.store.order(type: tight.type, id: tight.id)?.version == 3)
         }
     }

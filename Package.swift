@@ -121,6 +121,8 @@ let package = Package(
             name: "WalletOrdersHTTP",
             dependencies: [
                 "WalletOrdersModel",
+                // ConstantTime, for the operator's and merchants' keys.
+                "WalletOrdersCrypto",
                 "WalletOrdersPackage",
                 "WalletOrdersStore",
                 "WalletOrdersSchemas",

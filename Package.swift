@@ -210,6 +210,13 @@ let package = Package(
         // What a carrier said about a parcel: the tracking events vocabulary, how an event changes a Wallet fulfillment,
         // and the carrier aggregators' webhooks (their payloads and signatures) turned into events. No I/O.
         .target(name: "WalletOrdersTracking", dependencies: ["WalletOrdersModel", "WalletOrdersCrypto"]),
+        // Shops that write no code: Shopify's, WooCommerce's and UCP's webhooks, their signatures checked as each
+        // platform documents them, their orders and shipments turned into what a Wallet order holds (shipments in the
+        // tracking events' vocabulary). No I/O: the service calls it.
+        .target(
+            name: "WalletOrdersShops",
+            dependencies: ["WalletOrdersModel", "WalletOrdersCrypto", "WalletOrdersTracking"]
+        ),
         // Telling merchants what happened: Standard Webhooks signatures, the address policy that keeps deliveries off
         // private networks, the libcurl transport and the delivery lane of the outbox engine.
         .target(
@@ -382,6 +389,11 @@ let package = Package(
             name: "WalletOrdersTrackingTests",
             // The providers' signatures are computed by the `openssl` command, not by the code under test.
             dependencies: ["WalletOrdersTracking", "WalletOrdersModel", "WalletOrdersTesting"]
+        ),
+        .testTarget(
+            name: "WalletOrdersShopsTests",
+            // The platforms' signatures are made by the `openssl` command, not by the code under test.
+            dependencies: ["WalletOrdersShops", "WalletOrdersModel", "WalletOrdersTracking", "WalletOrdersTesting"]
         ),
         .testTarget(name: "WalletOrdersCryptoTests", dependencies: ["WalletOrdersCrypto", "WalletOrdersTesting"]),
         .testTarget(

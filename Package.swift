@@ -127,7 +127,7 @@ let package = Package(
             name: "WalletOrdersHTTP",
             dependencies: [
                 "WalletOrdersModel",
-                // SHA-256, which names the version of a stylesheet or script the pages link to.
+                // SHA-256, which names the version of a stylesheet or script the pages link to; ConstantTime, for keys.
                 "WalletOrdersCrypto",
                 "WalletOrdersPackage",
                 "WalletOrdersStore",
@@ -226,6 +226,13 @@ let package = Package(
         .target(
             name: "WalletOrdersWebhookModel",
             dependencies: ["WalletOrdersCrypto", "WalletOrdersModel", "WalletOrdersStore"]
+        ),
+        // Shops that write no code: Shopify's, WooCommerce's and UCP's webhooks, their signatures checked as each
+        // platform documents them, their orders and shipments turned into what a Wallet order holds (shipments in the
+        // tracking events' vocabulary). No I/O: the service calls it.
+        .target(
+            name: "WalletOrdersShops",
+            dependencies: ["WalletOrdersModel", "WalletOrdersCrypto", "WalletOrdersTracking"]
         ),
         // Telling merchants what happened: the transport (on the libcurl layer) that keeps deliveries off private
         // networks as each connection opens, the system's lookup of a webhook host, and the delivery lane of the outbox
@@ -399,6 +406,11 @@ let package = Package(
             name: "WalletOrdersTrackingTests",
             // The providers' signatures are computed by the `openssl` command, not by the code under test.
             dependencies: ["WalletOrdersTracking", "WalletOrdersModel", "WalletOrdersTesting"]
+        ),
+        .testTarget(
+            name: "WalletOrdersShopsTests",
+            // The platforms' signatures are made by the `openssl` command, not by the code under test.
+            dependencies: ["WalletOrdersShops", "WalletOrdersModel", "WalletOrdersTracking", "WalletOrdersTesting"]
         ),
         .testTarget(name: "WalletOrdersCryptoTests", dependencies: ["WalletOrdersCrypto", "WalletOrdersTesting"]),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import WalletOrdersCrypto
 import WalletOrdersModel
 
 /// A carrier aggregator whose webhook this service takes: its requests are checked with the secret the merchant
@@ -63,10 +64,10 @@ public enum TrackingProvider: String, CaseIterable, Sendable {
         let given = signature.trimmingCharacters(in: .whitespaces)
         switch self {
         case .aftership:
-            return constantTimeEqual(Array(given.utf8), Array(AfterShipWebhook.signature(of: body, secret: secret).utf8))
+            return ConstantTime.equals(given, AfterShipWebhook.signature(of: body, secret: secret))
         case .easypost:
             // Hex is hex in either case; EasyPost's own libraries compare the lowercase form it sends.
-            return constantTimeEqual(Array(given.lowercased().utf8), Array(EasyPostWebhook.signature(of: body, secret: secret).utf8))
+            return ConstantTime.equals(given.lowercased(), EasyPostWebhook.signature(of: body, secret: secret))
         }
     }
 }
@@ -74,14 +75,4 @@ public enum TrackingProvider: String, CaseIterable, Sendable {
 /// The value of header `name` (lowercase), whatever case `headers` spells it in.
 private func header(_ name: String, in headers: [String: String]) -> String? {
     headers[name] ?? headers.first { $0.key.lowercased() == name }?.value
-}
-
-/// Whether `a` and `b` hold the same bytes, in a time that depends on their length only, never on where they differ,
-/// so that timing tells a forger nothing of how much of a signature was right. Lengths are not secret: every
-/// signature of a provider has the same one.
-private func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-    guard a.count == b.count else { return false }
-    var difference: UInt8 = 0
-    for index in a.indices { difference |= a[index] ^ b[index] }
-    return difference == 0
 }

@@ -71,13 +71,7 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     /// Whether this is an elliptic-curve key on P-256.
-    public var isP256: Bool {
-        guard EVP_PKEY_get_base_id(pointer) == EVP_PKEY_EC else { return false }
-        var name = [CChar](repeating: 0, count: 64)
-        guard EVP_PKEY_get_group_name(pointer, &name, name.count, nil) == 1 else { return false }
-        let group = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return group == "prime256v1" || group == "P-256"
-    }
+    public var isP256: Bool { EVPKey.isP256(pointer) }
 
     /// An ES256 signature of `message` (ECDSA P-256 with SHA-256), as JOSE wants it: `r ‖ s`, 64 bytes.
     public func signES256(_ message: Data) throws -> Data {

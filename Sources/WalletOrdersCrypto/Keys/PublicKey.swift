@@ -20,6 +20,36 @@ public final class PublicKey: @unchecked Sendable {
         self.init(owning: key)
     }
 
+    /// Reads a DER SubjectPublicKeyInfo (RFC 5280), the form a JWK's coordinates are put into.
+    public convenience init(der: Data) throws {
+        var key: OpaquePointer?
+        der.withUnsafeBytes { raw in
+            var cursor = raw.bindMemory(to: UInt8.self).baseAddress
+            key = d2i_PUBKEY(nil, &cursor, raw.count)
+        }
+        guard let key else { throw CryptoError("reading a public key: not a DER SubjectPublicKeyInfo") }
+        self.init(owning: key)
+    }
+
+    /// Whether this is an elliptic-curve key on P-256 (ES256).
+    public var isP256: Bool { EVPKey.isP256(pointer) }
+
+    /// Whether this is an Ed25519 key.
+    public var isEd25519: Bool { EVP_PKEY_get_base_id(pointer) == EVP_PKEY_ED25519 }
+
+    /// Whether `signature` (64 bytes, RFC 8032) is an Ed25519 signature of `message` by this key.
+    public func isValidEd25519(_ signature: Data, for message: Data) -> Bool {
+        defer { clearOpenSSLErrors() }
+        guard isEd25519, signature.count == 64, let context = EVP_MD_CTX_new() else { return false }
+        defer { EVP_MD_CTX_free(context) }
+        // Ed25519 hashes inside the signature scheme: no digest is named, and the message goes in one call.
+        guard EVP_DigestVerifyInit(context, nil, nil, nil, pointer) == 1 else { return false }
+        let bytes = [UInt8](signature)
+        return message.withUnsafeBytes { raw in
+            EVP_DigestVerify(context, bytes, bytes.count, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
+        } == 1
+    }
+
     /// Whether `signature` (raw `r ‖ s`) is an ES256 signature of `message` by this key.
     public func isValidES256(_ signature: Data, for message: Data) -> Bool {
         defer { clearOpenSSLErrors() }

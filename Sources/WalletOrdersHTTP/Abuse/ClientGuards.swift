@@ -1,5 +1,6 @@
 import Hummingbird
 import Synchronization
+import WalletOrdersCrypto
 import WalletOrdersService
 import WalletOrdersStore
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Mustache
+import WalletOrdersCrypto
 import WalletOrdersModel
 import WalletOrdersService
 import WalletOrdersStore

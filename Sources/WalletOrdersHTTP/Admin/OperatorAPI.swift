@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import WalletOrdersCrypto
 import WalletOrdersModel
 import WalletOrdersService
 import WalletOrdersStore

@@ -1,4 +1,5 @@
 import Hummingbird
+import WalletOrdersCrypto
 import WalletOrdersService
 
 /// Lets a request through only with `Authorization: Bearer <key>` for one of `keys`, compared in constant time.

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WalletOrdersCrypto
 import WalletOrdersModel
 import WalletOrdersPackage
 import WalletOrdersStore

@@ -1,4 +1,5 @@
 import Foundation
+import WalletOrdersCrypto
 import WalletOrdersModel
 import WalletOrdersStore
 

@@ -1,7 +1,7 @@
 import Foundation
-import WalletOrdersCrypto
 
-/// Comparisons whose time does not depend on where two secrets differ.
+/// Comparisons whose time does not depend on where two secrets differ: for keys, tokens and signatures, in every module
+/// that checks one (the HTTP layer, the services, the tracking and shop webhooks).
 public enum ConstantTime {
     /// Whether `a` and `b` are equal, looking at every byte of the longer one whatever they hold.
     public static func equals(_ a: String, _ b: String) -> Bool {

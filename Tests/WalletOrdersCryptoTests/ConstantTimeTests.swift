@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WalletOrdersService
+import WalletOrdersCrypto
 
 @Suite(.timeLimit(.minutes(5))) struct ConstantTimeTests {
     @Test func secretsOfDifferentLengthsNeverMatchEvenWhenTheExtraBytesAreNUL() {

@@ -116,6 +116,8 @@ let package = Package(
                 // Webhook URLs are checked by the same address policy the deliveries keep; no transport, no worker.
                 "WalletOrdersWebhookModel",
                 "WalletOrdersTracking",
+                // A connected shop's payloads, mapped and their signatures checked.
+                "WalletOrdersShops",
                 // ByteBuffer only: packages are kept in the fetch cache as the bytes the HTTP layer sends.
                 .product(name: "NIOCore", package: "swift-nio"),
             ]

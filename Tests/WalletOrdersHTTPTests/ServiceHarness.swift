@@ -28,6 +28,8 @@ final class ManualClock: Sendable {
 /// with the sample template and development keys.
 final class ServiceHarness: Sendable {
     static let merchantKey = "merchant-key-for-tests-0123456789"
+    /// The service's public URL: a proxy maps it to the server's root.
+    static let webServiceURL = "https://orders.example.com/wallet"
     let engine: StoreEngine
     let folder: TemporaryDirectory
     let clock = ManualClock()
@@ -71,7 +73,7 @@ final class ServiceHarness: Sendable {
         let service = OrderService(
             store: StoreCapabilities(store),
             orderTypes: [try Self.orderType()],
-            webServiceURL: "https://orders.example.com/wallet",
+            webServiceURL: Self.webServiceURL,
             counters: metrics.serviceCounters,
             logLimits: logLimits,
             merchantKeys: [Self.merchantKey]

@@ -46,6 +46,7 @@ public enum ServiceRouter {
         DeviceAPI(service: service, guards: guards).add(to: router)
         OperatorAPI(service: service, guards: guards, operatorKey: operatorKey).add(to: router)
         MerchantAPI(service: service, guards: guards).add(to: router)
+        ShopHookRoute(service: service, guards: guards).add(to: router)
         TrackingHookRoute(service: service, guards: guards).add(to: router)
         AdminConsole(service: service, gate: adminGate, operatorKey: operatorKey).add(to: router)
         OperationsRoutes(service: service, metrics: metrics, guards: guards, adminGate: adminGate).add(to: router)

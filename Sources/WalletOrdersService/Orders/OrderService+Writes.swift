@@ -8,15 +8,34 @@ import WalletOrdersStore
 extension OrderService {
     /// Creates an order for `merchant` from what it sent: order.json fields and optional per-order files.
     public func create(_ input: OrderInput, for merchant: Merchant = .singleShop) async throws -> WrittenOrder {
+        try await create(input, for: merchant, author: .merchant(merchant.slug))
+    }
+
+    /// Creates an order for `merchant` as `author` writes it, created at `createdAt` (now when nil).
+    func create(
+        _ input: OrderInput,
+        for merchant: Merchant,
+        author: VersionAuthor,
+        createdAt: Date? = nil
+    ) async throws
+        -> WrittenOrder
+    {
         let written = try await priority.merchantWrite(waited: counters.merchantWriteWaited) {
-            try await WritePool.shared.run { try await createOnPool(input, for: merchant) }
+            try await WritePool.shared.run { try await createOnPool(input, for: merchant, author: author, createdAt: createdAt) }
         }
         return try await applyingWaitingEvents(written, merchant: merchant)
     }
 
-    private func createOnPool(_ input: OrderInput, for merchant: Merchant) async throws -> WrittenOrder {
+    private func createOnPool(
+        _ input: OrderInput,
+        for merchant: Merchant,
+        author: VersionAuthor,
+        createdAt: Date?
+    ) async throws
+        -> WrittenOrder
+    {
         let token = Random.token()
-        let createdAt = Date(unixSeconds: now().unixSeconds)
+        let createdAt = Date(unixSeconds: (createdAt ?? now()).unixSeconds)
         let new = try await newOrder(input, for: merchant, token: token, createdAt: createdAt)
         let (type, id) = (new.type.identifier, new.id)
         let package = try await build(new.type, new.template, new.document, new.assets)
@@ -34,7 +53,7 @@ extension OrderService {
                 package: package.stored,
                 merchantID: merchant.id,
                 limits: merchant.limits,
-                author: .merchant(merchant.slug),
+                author: author,
                 tracking: parcels.isEmpty ? nil : parcels
             )
             // A new order tells the merchant's endpoints; no device can be registered for it yet.

@@ -105,6 +105,8 @@ public struct VersionAuthor: Sendable, Equatable, Hashable, CustomStringConverti
     public static func merchant(_ slug: String) -> VersionAuthor { VersionAuthor(text: "merchant:\(slug)") }
     public static func partner(_ name: String) -> VersionAuthor { VersionAuthor(text: "partner:\(name)") }
     public static let `operator` = VersionAuthor(text: "operator")
+    /// A connected shop's webhook, by the connection's id.
+    public static func shop(_ id: String) -> VersionAuthor { VersionAuthor(text: "shop:\(id)") }
 
     public var description: String { text }
 }

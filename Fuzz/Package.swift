@@ -34,7 +34,8 @@ let package = Package(
             dependencies: ["CFuzzer", .product(name: "WalletOrdersPackage", package: "wallet-orders")]
         ),
         // Tracking events from outside: AfterShip's and EasyPost's payloads, signed, and the tracking events API's
-        // objects, then each event applied to a fulfillment.
+        // objects, then each event applied to a fulfillment; the input and each event's number as a tracking number whose
+        // carrier is recognised and filled into a fulfillment.
         .executableTarget(
             name: "FuzzTrackingPayloads",
             dependencies: [

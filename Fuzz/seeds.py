@@ -241,6 +241,15 @@ api_events = [{"id": f"e{index}", "trackingNumber": "1Z999", "status": status, "
 put("tracking-payloads", "api-events", json.dumps({"events": api_events}))
 for event in api_events:
     put("tracking-payloads", "api-" + event["id"], json.dumps(event))
+# Tracking numbers of every format Carrier.recognizing knows (the published examples of the carrier recognition tests), as
+# they come: spaced, dashed, lowercase, one digit off, and inside a tracking events API event.
+for index, number in enumerate(["1Z 999 AA1 01 2345 6784", "1z999aa10123456785", "123456789012", "0123 4567 8983",
+                                "123456770100011", "9611020123456770100011", "9400 1000 0000 0000 0000 06",
+                                "7112 3456 7890 0000 0010", "EA 473 124 829 US", "1234567891", "00340434161094042557",
+                                "201298452283", "JJD1410302937991", "JVGL9999999999", "GM99999999999", "01015026003653c",
+                                "RR-473-124-829-GB", "AB 123 456 785 CA", "8D00432154798", "TBA123456789012"]):
+    put("tracking-payloads", f"number-{index}", number)
+    put("tracking-payloads", f"number-event-{index}", json.dumps(dict(api_events[0], trackingNumber=number)))
 with open(os.path.join(OUT, "tracking.dict"), "w") as f:
     for word in ["event", "event_id", "tracking_update", "edd_revise", "msg", "ts", "tracking_number", "slug", "tag",
                  "subtag", "checkpoints", "checkpoint_time", "created_at", "updated_at", "message", "subtag_message",
@@ -254,6 +263,9 @@ with open(os.path.join(OUT, "tracking.dict"), "w") as f:
                  "9999-12-31T23:59:59Z", "0000-01-01T00:00:00Z", "2026-11-25T10:15:30Z", "+23:59", "PT2H"]:
         # Member names and words as JSON strings (quoted); numbers, times' pieces and offsets bare.
         token = word if word[0].isdigit() or word[0] in "-+" else json.dumps(word)
+        f.write(json.dumps(token) + "\n")
+    # Tracking numbers' pieces, bare: prefixes, S10 countries, separators.
+    for token in ["1Z", "96", "92", "94", "0034043", "JJD", "JVGL", "GM", "TBA", "GB", "US", "CA", "AU", "NL", "FR", "DE", " ", "-"]:
         f.write(json.dumps(token) + "\n")
 
 for target in sorted(os.listdir(OUT)):

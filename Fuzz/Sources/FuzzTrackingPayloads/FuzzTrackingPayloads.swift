@@ -14,15 +14,19 @@ private let pickup: [String: JSONValue] = [
 ]
 
 /// One input: any bytes, as the body of an AfterShip and of an EasyPost webhook (each signed as its provider signs),
-/// and as the tracking events API's body (`{"events": [...]}`) or one of its events.
+/// as the tracking events API's body (`{"events": [...]}`) or one of its events, and as a tracking number whose
+/// carrier is recognised (so is every event's).
 ///
 /// Properties besides not crashing: an event the API decodes has its instants in the window; every event, whatever
 /// its instants, applies to a shipping and a pickup fulfillment, and every date it writes there is an RFC 3339
 /// date-time that reads back; an event in the window survives the round trip through the encoding the service keeps
-/// it in, and applies after it as before.
+/// it in, and applies after it as before. A recognised number has an https tracking page that ends with the number
+/// as recognition reads it, and that number is recognised alike; filling a fulfillment from it writes the carrier's
+/// name and page, changes nothing the second time, and never changes a fulfillment that names a carrier and a page.
 func fuzzTrackingPayloads(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let bytes else { return 0 }
     let body = Array(UnsafeBufferPointer(start: bytes, count: count))
+    checkRecognition(of: String(decoding: body, as: UTF8.self))
     var events: [TrackingEvent] = []
     for provider in TrackingProvider.allCases {
         let headers = [provider.signatureHeader: provider.signature(of: body, secret: secret)]
@@ -35,8 +39,34 @@ func fuzzTrackingPayloads(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
             events.append(event)
         }
     }
-    for event in events { check(event) }
+    for event in events {
+        check(event)
+        checkRecognition(of: event.trackingNumber)
+    }
     return 0
+}
+
+private func checkRecognition(of number: String) {
+    var fulfillment = shipping
+    fulfillment["trackingNumber"] = .string(number)
+    var view = FulfillmentView(fulfillment)
+    let filled = view.fillCarrierFromTrackingNumber()
+    guard let carrier = Carrier.recognizing(trackingNumber: number) else {
+        precondition(!filled, "a fulfillment was filled from a number no carrier was recognised by")
+        return
+    }
+    guard let url = carrier.trackingURL(for: number), url.scheme == "https", let host = url.host, !host.isEmpty else {
+        preconditionFailure("\(carrier.name) has no https tracking page for a number it was recognised by")
+    }
+    let normalized = String(number.unicodeScalars.filter { $0 != " " && $0 != "-" }).uppercased()
+    precondition(url.absoluteString.hasSuffix(normalized), "the tracking page does not end with the number")
+    precondition(Carrier.recognizing(trackingNumber: normalized) == carrier, "the normalised number is recognised otherwise")
+    precondition(filled && view.carrier == carrier.name && view.trackingURL == url.absoluteString, "the fulfillment was not filled")
+    precondition(!view.fillCarrierFromTrackingNumber(), "filling twice changed the fulfillment again")
+    fulfillment["carrier"] = .string("Shop Carrier")
+    fulfillment["trackingURL"] = .string("https://shop.example.com/track")
+    var given = FulfillmentView(fulfillment)
+    precondition(!given.fillCarrierFromTrackingNumber() && given.fields == fulfillment, "what the shop gave was changed")
 }
 
 private func check(_ event: TrackingEvent) {

@@ -3,6 +3,7 @@ import NIOCore
 import WalletOrdersModel
 import WalletOrdersPackage
 import WalletOrdersStore
+import WalletOrdersTracking
 
 /// A new order as the service completes it from what a merchant sent, and the checks it must pass before it is signed.
 extension OrderService {
@@ -62,10 +63,17 @@ extension OrderService {
         if document["orderType"] == nil { document["orderType"] = .string("ecommerce") }
         document["authenticationToken"] = .string(token)
         document["webServiceURL"] = .string(webServiceURL)
-        document = template.applyingDefaults(to: document)
+        document = Self.completed(document, by: template)
         document["createdAt"] = .string(RFC3339.format(createdAt))
         document["updatedAt"] = document["createdAt"]
         return NewOrder(type: type, template: template, id: walletID, document: document, assets: assets)
+    }
+
+    /// What the service completes in every order it writes, whoever wrote it (merchant API, import, partner, tracking
+    /// event, shop): the template's defaults for what the order leaves out, then the carrier and its tracking page
+    /// for each parcel whose number says which carrier it is and that names neither (never replacing one it names).
+    static func completed(_ document: OrderDocument, by template: OrderTemplate) -> OrderDocument {
+        template.applyingDefaults(to: document).changingFulfillments { _ = $0.fillCarrierFromTrackingNumber() }
     }
 
     /// The order type and Wallet's identifier of the new order `input` describes for `merchant`, the identifier

@@ -206,7 +206,7 @@ extension OrderService {
             }
             guard problems.isEmpty else { throw OrderServiceError.invalid(problems) }
             let template = try await merchants.template(for: merchant.id, of: orderType)
-            document = template.applyingDefaults(to: document)
+            document = Self.completed(document, by: template)
             if assets == current.assets {
                 var same = document
                 same["updatedAt"] = previous.document["updatedAt"]

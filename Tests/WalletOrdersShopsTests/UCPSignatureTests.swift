@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrdersModel
+import WalletOrdersTesting
 
 @testable import WalletOrdersShops
 

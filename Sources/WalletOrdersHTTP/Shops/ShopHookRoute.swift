@@ -30,7 +30,9 @@ struct ShopHookRoute: Sendable {
             method: request.method.rawValue,
             scheme: base?.scheme ?? "https",
             authority: base.map { url in url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } ?? "" } ?? "",
-            path: request.uri.path,
+            // The address the platform was given, which a UCP signature covers: the web service's path, which a
+            // proxy maps to this server's root, and the request's.
+            path: (base?.path ?? "") + request.uri.path,
             query: request.uri.query,
             headers: request.headers.map { ($0.name.canonicalName, $0.value) },
             body: Array(buffer: body)

@@ -177,7 +177,7 @@ extension ShopService {
                 secret: connection.secret
             )
         case .ucp:
-            guard let key = try? UCPSigningKey(pem: connection.secret) else { return false }
+            let keys = ucpKeys(connection.secret)
             let request = UCPWebhook.Request(
                 method: webhook.method,
                 scheme: webhook.scheme,
@@ -187,7 +187,7 @@ extension ShopService {
                 headers: webhook.headers,
                 body: webhook.body
             )
-            return UCPWebhook.verify(request, keys: [key], now: now)
+            return !keys.isEmpty && UCPWebhook.verify(request, keys: keys, now: now)
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import WalletOrdersCrypto
 import WalletOrdersModel
+import WalletOrdersShops
 import WalletOrdersStore
 
 /// Shops that write no code: a merchant's Shopify store, WooCommerce site or UCP sender, connected by an operator, whose
@@ -134,11 +135,26 @@ public struct ShopService: Sendable {
             }
             return []
         case .ucp:
-            guard secret.utf8.count <= 8_192, (try? PublicKey(pem: Data(secret.utf8))) != nil else {
-                return [OrderProblem(path: "secret", message: "must be the sender's public key in PEM (BEGIN PUBLIC KEY)")]
+            guard secret.utf8.count <= 16_384, !ucpKeys(secret).isEmpty else {
+                return [
+                    OrderProblem(
+                        path: "secret",
+                        message: "must be the sender's public key: its UCP profile's JSON, a JWK, or PEM (BEGIN PUBLIC KEY)"
+                    )
+                ]
             }
             return []
         }
+    }
+
+    /// The keys a UCP connection's `secret` holds: the sender's profile (`/.well-known/ucp`, its `keys`), one JWK, or
+    /// a PEM public key; the P-256 and Ed25519 ones, which are those UCP signs with.
+    static func ucpKeys(_ secret: String) -> [UCPSigningKey] {
+        guard secret.utf8.count <= 16_384 else { return [] }
+        guard secret.first == "{" else { return (try? UCPSigningKey(pem: secret)).map { [$0] } ?? [] }
+        guard let json = try? JSONValue.parse(Data(secret.utf8)) else { return [] }
+        if json["kty"] != nil { return (try? UCPSigningKey(jwk: json)).map { [$0] } ?? [] }
+        return UCPSigningKey.keys(inProfile: json)
     }
 
     /// What is wrong with an order page template: an https address, with `{id}` or `{number}` for the shop's order.

@@ -214,6 +214,49 @@ import WalletOrdersTesting
         }
     }
 
+    @Test(arguments: StoreEngine.allCases)
+    func aMerchantsKeyNeverReachesShopConnectionsAndAnotherMerchantsConnectionIsNotFound(engine: StoreEngine) async throws {
+        try await ServiceHarness(engine).run(operatorKey: Self.operatorKey) { client in
+            let acmeKey = try await client.addMerchant("acme")
+            _ = try await client.addMerchant("bravo")
+            let acme = try await Self.connect(client, "acme")
+            let acmeID = String(acme.split(separator: "/").last ?? "")
+            let routes: [(HTTPRequest.Method, String, JSONValue?)] = [
+                (.get, "/api/v1/admin/merchants/acme/shops", nil),
+                (
+                    .post, "/api/v1/admin/merchants/acme/shops",
+                    .object(["kind": .string("shopify"), "shop": .string("x.myshopify.com"), "secret": .string(Self.secret)])
+                ),
+                (.patch, "/api/v1/admin/merchants/acme/shops/\(acmeID)", .object(["skipApplePay": .bool(false)])),
+                (.delete, "/api/v1/admin/merchants/acme/shops/\(acmeID)", nil),
+            ]
+            // A merchant's key is no operator's, even for its own shops: answered as a wrong key is.
+            for (method, path, body) in routes {
+                let answer = try await client.merchant(method, path, json: body, key: acmeKey)
+                let wrong = try await client.merchant(method, path, json: body, key: "not-a-key-0123456789abcdef")
+                #expect(answer.status == .unauthorized && Data(buffer: answer.body) == Data(buffer: wrong.body), "\(method) \(path)")
+            }
+            // The operator naming acme's connection under bravo finds what a missing one finds, and changes nothing.
+            for (method, body) in [(HTTPRequest.Method.patch, JSONValue.object(["skipApplePay": .bool(false)])), (.delete, nil)] {
+                let crossed = try await client.merchant(method, "/api/v1/admin/merchants/bravo/shops/\(acmeID)", json: body, key: Self.operatorKey)
+                let missing = try await client.merchant(
+                    method,
+                    "/api/v1/admin/merchants/bravo/shops/shp_0000000000000000",
+                    json: body,
+                    key: Self.operatorKey
+                )
+                #expect(crossed.status == missing.status && crossed.status != .ok && crossed.status != .noContent)
+                #expect(
+                    Data(buffer: crossed.body) == Data(buffer: missing.body).replacing(Data("shp_0000000000000000".utf8), with: Data(acmeID.utf8))
+                )
+            }
+            let listed = try await client.merchant(.get, "/api/v1/admin/merchants/acme/shops", key: Self.operatorKey)
+            #expect(listed.json["shops"]?.arrayValue?.first?["skipApplePay"] == .bool(true))
+            let bravos = try await client.merchant(.get, "/api/v1/admin/merchants/bravo/shops", key: Self.operatorKey)
+            #expect(bravos.json["shops"] == .array([]))
+        }
+    }
+
     @Test func anOrderPaidWithApplePayIsSkippedWhenTheConnectionSaysSo() async throws {
         try await ServiceHarness().run(operatorKey: Self.operatorKey) { client in
             _ = try await client.addMerchant("acme")

@@ -10,9 +10,9 @@ struct Shops: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Connect a merchant's Shopify store, WooCommerce site or UCP sender, list and change its shops.",
         discussion: """
-            A connected shop's order and fulfillment webhooks, sent to <publicURL>/hooks/<kind>/<id> and checked with \
-            the secret in --secret-file (for ucp, the sender's public key in PEM), create and update the merchant's \
-            Wallet orders with no code of the merchant's. Orders paid with Apple Pay are skipped unless \
+            A connected shop's order and fulfillment webhooks, sent to <webServiceURL>/hooks/<kind>/<id> and checked \
+            with the secret in --secret-file (for ucp, the sender's UCP profile, a JWK or a PEM public key), create \
+            and update the merchant's Wallet orders with no code of the merchant's. Orders paid with Apple Pay are skipped unless \
             --keep-apple-pay: the platform hands Apple Pay its own order details then.
             """,
         subcommands: [ShopsConnect.self, ShopsList.self, ShopsChange.self, ShopsDisconnect.self]
@@ -58,7 +58,7 @@ struct ShopsConnect: AsyncParsableCommand {
     @Option(help: "shopify, woocommerce or ucp.") var kind: ShopKind
     @Option(help: "The shop: a Shopify shop's *.myshopify.com domain, a WooCommerce site's or a UCP sender's https address.")
     var shop: String
-    @Option(help: "A file holding the webhook secret (for ucp, the sender's public key in PEM); not on the command line.")
+    @Option(help: "A file holding the webhook secret (for ucp, the sender's UCP profile JSON, a JWK or a PEM public key); not on the command line.")
     var secretFile: String
     @Option(help: "The customer's order page, https, with {id} or {number} for the shop's order (never its status link).")
     var orderManagementURL: String?

@@ -151,7 +151,7 @@ struct MerchantAPI: Sendable {
     }
 
     /// The merchant's orders newest first, or with `orderNumber` its orders with that number of its own, each with
-    /// the `orderDetails` a checkout hands Apple Pay.
+    /// the `orderDetails` a checkout hands Apple Pay and the order's own download link for the shop's emails.
     @Sendable func list(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let merchant = try context.requireMerchant()
         let query = request.uri.queryParameters
@@ -164,7 +164,14 @@ struct MerchantAPI: Sendable {
                 .ok,
                 .object([
                     "orders": .array(
-                        orders.map { .object(["orderDetails": orderDetails($0), "order": $0.document.json]) }
+                        orders.map {
+                            .object([
+                                "orderDetails": orderDetails($0), "order": $0.document.json,
+                                "downloadURL": .string(
+                                    service.ownLinkURL(type: $0.orderTypeIdentifier, id: $0.orderIdentifier, token: $0.authenticationToken)
+                                ),
+                            ])
+                        }
                     )
                 ])
             )

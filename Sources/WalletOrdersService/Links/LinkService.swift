@@ -72,6 +72,7 @@ public struct LinkService: Sendable {
     /// `taking` false (a `HEAD`) the answer is the same and the link is left as it was: not used up, no download
     /// counted, no `link.downloaded` webhook.
     public func download(reference: String, client: String?, taking: Bool = true) async throws -> LinkDownload {
+        if let own = OwnLink.claim(reference) { return try await download(own: own) }
         guard reference.utf8.count <= OrderLinks.maxReferenceLength else { throw OrderServiceError.linkNotFound }
         let (hash, client) = (OrderLinks.hash(reference), ConstantTime.digest(client ?? ""))
         let use = try await orders.priority.device {

@@ -30,7 +30,8 @@ public struct LinkDownload: Sendable {
     public let package: FetchedPackage
     /// The order's identifier as its merchant knows it, for the file's name.
     public let ownIdentifier: String
-    public let use: OrderLinkUse
+    /// The stored link's use; nil for an order's own link (`OwnLink`), which is stored nowhere.
+    public let use: OrderLinkUse?
 }
 
 /// The rules of download links.

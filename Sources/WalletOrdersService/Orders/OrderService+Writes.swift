@@ -57,7 +57,9 @@ extension OrderService {
                 tracking: parcels.isEmpty ? nil : parcels
             )
             // A new order tells the merchant's endpoints; no device can be registered for it yet.
-            write.effects = WriteEffects(webhooks: [.orderCreated(status: write.status)])
+            write.effects = WriteEffects(
+                webhooks: [.orderCreated(status: write.status, downloadURL: ownLinkURL(type: type, id: id, token: token))]
+            )
             let order = try await store.orders.createOrder(write)
             cache?.written(type: type, id: id, head: order.head, package: ByteBuffer(bytes: package.data), ticket: ticket)
             return WrittenOrder(
@@ -244,7 +246,13 @@ extension OrderService {
             // What a new version causes: every registered device is told, and so are the merchant's endpoints.
             write.effects = WriteEffects(
                 pushRegisteredDevices: true,
-                webhooks: [.orderUpdated(version: previous.version + 1, status: write.status)]
+                webhooks: [
+                    .orderUpdated(
+                        version: previous.version + 1,
+                        status: write.status,
+                        downloadURL: ownLinkURL(type: type, id: id, token: previous.authenticationToken)
+                    )
+                ]
             )
             do {
                 let ticket = cache?.ticket()

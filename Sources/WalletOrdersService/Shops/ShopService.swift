@@ -25,7 +25,7 @@ public struct ShopService: Sendable {
     }
 
     /// Connects a shop of `kind` to the merchant `slug`: `shop` names it as its platform does, `secret` is what it signs
-    /// webhooks with (for UCP, the sender's public key in PEM). Answers the connection, whose id its webhook URL ends
+    /// webhooks with (for UCP, the sender's UCP profile, a JWK or a PEM public key). Answers the connection, whose id its webhook URL ends
     /// with.
     public func connect(
         merchant slug: String,

@@ -20,7 +20,7 @@ public struct ShopConnection: Sendable, Equatable, Codable {
     public let kind: ShopKind
     /// The shop as its platform names it: a Shopify shop domain, a WooCommerce site URL, a UCP sender's profile.
     public var shop: String
-    /// The HMAC secret (Shopify, WooCommerce) or the sender's public key in PEM (UCP).
+    /// The HMAC secret (Shopify, WooCommerce) or the sender's public keys (UCP: its profile's JSON, a JWK or PEM).
     public var secret: String
     /// The order page Wallet links to, with `{id}` and `{number}` for the shop's order id and number; nil leaves
     /// `orderManagementURL` to the merchant's template.

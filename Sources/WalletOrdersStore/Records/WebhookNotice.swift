@@ -20,14 +20,20 @@ public struct WebhookNotice: Sendable, Equatable {
     /// The order's last device unregistered: no Wallet holds it any more.
     public static let removedFromWallet = WebhookNotice(.orderRemovedFromWallet)
 
-    /// The order was created, with `status`.
-    public static func orderCreated(status: Order.Status) -> WebhookNotice {
-        WebhookNotice(.orderCreated, ["version": .int(1), "status": .string(status.rawValue)])
+    /// The order was created, with `status`; `downloadURL` is the order's own link, for the shop's emails.
+    public static func orderCreated(status: Order.Status, downloadURL: String? = nil) -> WebhookNotice {
+        WebhookNotice(.orderCreated, withLink(["version": .int(1), "status": .string(status.rawValue)], downloadURL))
     }
 
-    /// Version `version` of the order was committed, with `status`.
-    public static func orderUpdated(version: Int, status: Order.Status) -> WebhookNotice {
-        WebhookNotice(.orderUpdated, ["version": .int(version), "status": .string(status.rawValue)])
+    /// Version `version` of the order was committed, with `status`; `downloadURL` as for `orderCreated`.
+    public static func orderUpdated(version: Int, status: Order.Status, downloadURL: String? = nil) -> WebhookNotice {
+        WebhookNotice(.orderUpdated, withLink(["version": .int(version), "status": .string(status.rawValue)], downloadURL))
+    }
+
+    private static func withLink(_ fields: [String: JSONValue], _ downloadURL: String?) -> [String: JSONValue] {
+        var fields = fields
+        if let downloadURL { fields["downloadURL"] = .string(downloadURL) }
+        return fields
     }
 
     /// A push to one of the order's devices failed for good after `attempts` attempts, for `reason`.

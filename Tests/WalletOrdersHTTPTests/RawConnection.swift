@@ -99,8 +99,8 @@ final class RawConnection {
     }
 
     /// Sends `request` and answers what the server sends back, read until a whole final response is in (see
-    /// `holdsResponse`) or `limit` passes.
-    func exchange(_ request: String, within limit: Duration = .seconds(5)) async throws -> String {
+    /// `holdsResponse`) or `limit` passes (generous: a loaded machine answers late, and a whole answer ends the wait).
+    func exchange(_ request: String, within limit: Duration = .seconds(60)) async throws -> String {
         guard send(request) else { return "" }
         return try await receive(within: limit, until: Self.holdsResponse)
     }

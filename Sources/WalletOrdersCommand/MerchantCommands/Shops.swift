@@ -33,16 +33,22 @@ extension AdminOptions {
 
     /// Prints shops as JSON or a table, each with the address its webhooks go to.
     func output(_ shops: [ShopConnection], webServiceURL: String) throws {
+        func url(_ shop: ShopConnection) -> String { "\(webServiceURL)/hooks/\(shop.kind.rawValue)/\(shop.id)" }
+        var objects: [JSONValue] = []
+        for shop in shops {
+            var object = try JSONValue.encoding(shop).objectValue ?? [:]
+            object["webhookURL"] = .string(url(shop))
+            objects.append(.object(object))
+        }
         try output(
-            .object(["shops": try JSONValue.encoding(shops)]),
+            .object(["shops": .array(objects)]),
+            // The webhook URL whole: it is pasted into the platform's settings.
             table: TextTable(
                 ["ID", "KIND", "SHOP", "WEBHOOK URL", "APPLE PAY", "CREATED"],
                 shops.map {
-                    [
-                        $0.id, $0.kind.rawValue, $0.shop, "\(webServiceURL)/hooks/\($0.kind.rawValue)/\($0.id)",
-                        $0.skipApplePay ? "skipped" : "kept", RFC3339.format($0.createdAt),
-                    ]
-                }
+                    [$0.id, $0.kind.rawValue, $0.shop, url($0), $0.skipApplePay ? "skipped" : "kept", RFC3339.format($0.createdAt)]
+                },
+                widths: [24, 12, 48, 160, 8, 20]
             ).text
         )
     }

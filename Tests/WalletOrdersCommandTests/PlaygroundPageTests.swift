@@ -25,10 +25,12 @@ import WalletOrdersTesting
         #expect(png.starts(with: [0x89, 0x50, 0x4e, 0x47]), "a PNG screenshot is kept at \(screenshot)")
 
         // The Source view's last code, as the page showed it (Chromium and node checked the JavaScript): the Swift
-        // parses as Swift, and the curl command as a shell command.
+        // (PassKit's, and the app's part of Stripe's) parses as Swift, and the curl command as a shell command.
         let source = try #require(run.output.firstMatch(of: /source: (\S+)/)?.1, "\(run.output)")
-        let swift = try await Command.run("swiftc", ["-parse", "\(source)/passkit.swift"])
-        #expect(swift.status == 0, "\(swift.error)")
+        for file in ["passkit.swift", "stripe-app.swift"] {
+            let swift = try await Command.run("swiftc", ["-parse", "\(source)/\(file)"])
+            #expect(swift.status == 0, "\(file): \(swift.error)")
+        }
         let shell = try await Command.run("sh", ["-n", "\(source)/curl.sh"])
         #expect(shell.status == 0, "\(shell.error)")
 

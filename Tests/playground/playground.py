@@ -3,8 +3,9 @@ the order and a simulated device registers; a download link is made; Update chan
 transcript shows the push, the listing, the conditional fetch and the check, and the preview the new status; the
 "Track with Apple Wallet" button then downloads the order through the link made before the update. All along, the
 Source view's code follows the order as edited, names the orderDetails the service issued once it exists, parses,
-and its Copy buttons copy it. Keeps screenshots, the downloaded .order and the last code shown (source/) in
-OUTPUT_DIR.
+and its Copy buttons copy it; the server's part of the Stripe and Adyen code, run in the page, finds those
+orderDetails by the order number, and the tabs answer clicks and arrow keys. Keeps screenshots, the downloaded .order
+and the last code shown (source/, the Stripe and Adyen code also in its parts) in OUTPUT_DIR.
 
     playground.py BASE_URL OUTPUT_DIR
 Exits 1 with the reason on the first thing that is not as it should be."""
@@ -83,8 +84,10 @@ def type_order(order):
     editor.send_keys(json.dumps(order, indent=2))
 
 
-SNIPPETS = {"payment-request": "js", "apple-pay-js": "js", "passkit": "swift", "curl": "sh", "node": "js",
-            "wallet-button": "html"}
+SNIPPETS = {"payment-request": "js", "apple-pay-js": "js", "passkit": "swift", "stripe": "txt", "adyen": "js",
+            "curl": "sh", "node": "js", "wallet-button": "html"}
+# Stripe's and Adyen's code is two programs: the shop's server's, then the app's or the page's.
+PARTS = {"stripe": ("server.js", "app.swift"), "adyen": ("server.js", "browser.js")}
 FIELDS = ["orderTypeIdentifier", "orderIdentifier", "webServiceURL", "authenticationToken"]
 
 
@@ -98,9 +101,35 @@ def sources():
     return {name: source(name) for name in SNIPPETS}
 
 
+def parts(code, name):
+    """The shop's server's part of the Stripe or Adyen code, and the app's or the page's: each starts at its heading."""
+    text = code[name]
+    server = text.find("\n// On your server")
+    client = text.find("\n// In ", server + 1)
+    if server < 0 or client < 0:
+        fail(f"{name} has no server part followed by its app's or page's: {text}")
+    return text[server + 1:client], text[client + 1:]
+
+
+def route(order_number):
+    """The path of the shop's route that the Stripe and Adyen code asks for the orderDetails."""
+    return "/checkout/orders/" + urllib.parse.quote(order_number, safe="") + "/order-details"
+
+
+def routes_problem(code, order_number):
+    """What the Stripe and Adyen code gets wrong about the route for `order_number`, or None."""
+    path = route(order_number)
+    expected = {"stripe": f'let url = URL(string: "https://shop.example.com{path}")!',
+                "adyen": f'const answer = await fetch("{path}", {{ credentials: "same-origin" }});'}
+    for name, line in expected.items():
+        if line not in parts(code, name)[1]:
+            return f"{name} does not call its route for order number {order_number}: {code[name]}"
+    return None
+
+
 def hand_off_problem(code, details):
     """What the Apple Pay hand-off code gets wrong about `details` (the four orderDetails values), or None."""
-    for name in ["payment-request", "apple-pay-js"]:
+    for name in ["payment-request", "apple-pay-js", "stripe", "adyen"]:
         for field in FIELDS:
             if f"{field}: {json.dumps(details[field])}," not in code[name]:
                 return f"{name} does not name {field} {details[field]}: {code[name]}"
@@ -123,13 +152,17 @@ def created_order(code):
 
 
 def check_code_parses(code, stage):
-    """Each JavaScript snippet (and each inline script of the button's HTML) compiles in Chromium, and with node when
-    it is installed; the HTML of the link snippet puts the link in the button's onclick."""
-    scripts = {name: code[name] for name, language in SNIPPETS.items() if language == "js"}
-    for index, script in enumerate(re.findall(r"<script>(.*?)</script>", code["wallet-button"], re.S)):
-        scripts[f"wallet-button-{index}"] = script
-    if len(scripts) != 4:
-        fail(f"{stage}: the button's HTML has no inline script: {code['wallet-button']}")
+    """Each JavaScript snippet (the Stripe and Adyen code's JavaScript parts each on its own, and the inline script of
+    the button's HTML) compiles in Chromium, and with node when it is installed."""
+    scripts = {name: code[name] for name, language in SNIPPETS.items() if language == "js" and name not in PARTS}
+    for name, files in PARTS.items():
+        for file, part in zip(files, parts(code, name)):
+            if file.endswith(".js"):
+                scripts[f"{name}-{file[:-3]}"] = part
+    inline = re.findall(r"<script>(.*?)</script>", code["wallet-button"], re.S)
+    if len(inline) != 1:
+        fail(f"{stage}: the button's HTML has not one inline script: {code['wallet-button']}")
+    scripts["wallet-button-0"] = inline[0]
     for name, script in scripts.items():
         compiled = driver.execute_cdp_cmd("Runtime.compileScript",
                                           {"expression": script, "sourceURL": f"{name}.js", "persistScript": False})
@@ -145,6 +178,71 @@ def check_code_parses(code, stage):
             checked = subprocess.run(["node", "--check", path], capture_output=True, text=True)
             if checked.returncode != 0:
                 fail(f"{stage}: {name} does not parse with node: {checked.stderr}")
+
+
+def in_page(what, script):
+    """What `script`, an expression, comes to in the page once its promise settles."""
+    answer = driver.execute_cdp_cmd("Runtime.evaluate", {"expression": script, "awaitPromise": True, "returnByValue": True})
+    if "exceptionDetails" in answer:
+        fail(f"{what} does not run: {answer['exceptionDetails']}\n{script}")
+    return answer["result"]["value"]
+
+
+def server_scope(code, name, key, public_url):
+    """The server's part of the Stripe or Adyen code as a function of its own, which answers its orderDetailsFor when
+    given fetch and a process whose MERCHANT_KEY is `key`. The service's public URL in the code becomes BASE: a server
+    started on port 0 names port 0 in its public URL."""
+    lookup = json.dumps(public_url + "/api/v1/orders?orderNumber=")
+    server = parts(code, name)[0]
+    if server.count(lookup) != 1:
+        fail(f"the server's part of {name} does not look the order up at {public_url}: {server}")
+    server = server.replace(lookup, json.dumps(BASE + "/api/v1/orders?orderNumber="))
+    return ("((fetch, process) => {\n" + server + "\nreturn orderDetailsFor;\n})(window.fetch.bind(window), " +
+            "{env: {MERCHANT_KEY: " + json.dumps(key) + "}})")
+
+
+def lookup_by_number(code, name, order_number, key, public_url):
+    """Runs the server's part of the Stripe or Adyen code in the page, as the shop's server would run it, and answers
+    what its orderDetailsFor(order_number) returns (or the error it throws)."""
+    return in_page(f"the server's part of {name}", "(async () => { const orderDetailsFor = " +
+                   server_scope(code, name, key, public_url) + ";\ntry { return {details: await orderDetailsFor(" +
+                   json.dumps(order_number) + ")}; } catch (error) { return {error: String(error)}; } })()")
+
+
+def adyen_hand_off(code, key, public_url):
+    """Runs the whole Adyen code in the page: its browser part with a stand-in for Adyen Web's ApplePay (as Adyen Web
+    declares it: new ApplePay(checkout, configuration), mount(container), configuration.onOrderTrackingRequest(resolve,
+    reject)), whose fetch of the shop's route gets what the server's part answers for the number in the route's path.
+    Answers {resolved: the orderDetails given to resolve} or {rejected: true}."""
+    return in_page("the Adyen code", "(async () => { const orderDetailsFor = " + server_scope(code, "adyen", key, public_url) +
+                   """;
+const route = async (url) => {
+  const match = /^\\/checkout\\/orders\\/([^/]+)\\/order-details$/.exec(url);
+  const details = match && await orderDetailsFor(decodeURIComponent(match[1]));
+  return details ? new Response(JSON.stringify(details), {status: 200}) : new Response("", {status: 404});
+};
+const mounted = [];
+const AdyenWeb = {ApplePay: class { constructor(checkout, configuration) { this.configuration = configuration; }
+                                    mount(container) { mounted.push(this); } }};
+const mountApplePay = ((fetch, window) => {
+""" + parts(code, "adyen")[1] + """
+return mountApplePay;
+})(route, {AdyenWeb});
+mountApplePay({}, "#apple-pay");
+return await new Promise((settle) => mounted[0].configuration.onOrderTrackingRequest(
+  (orderDetails) => settle({resolved: orderDetails}), () => settle({rejected: true})));
+})()""")
+
+
+def tabs():
+    """The Source view's tabs in order, which one is selected and focused, and which panels show."""
+    return driver.execute_script(
+        "const root = document.querySelector('[data-testid=source]');"
+        "return {tabs: Array.from(root.querySelectorAll('[role=tab]')).map((tab) => tab.dataset.testid),"
+        " selected: Array.from(root.querySelectorAll('[role=tab][aria-selected=true]')).map((tab) => tab.dataset.testid),"
+        " focused: document.activeElement.dataset.testid || null,"
+        " shown: Array.from(root.querySelectorAll('[role=tabpanel]')).filter((panel) => panel.offsetParent !== null)"
+        "   .map((panel) => panel.dataset.testid)}")
 
 
 def copy_and_read(name):
@@ -205,19 +303,26 @@ try:
         fail(f"the hand-off before Pay does not name the service's URL {public_url}: {code['apple-pay-js']}")
     if public_url + "/api/v1/orders" not in code["curl"]:
         fail(f"curl does not call the service's public URL {public_url}: {code['curl']}")
-    if not all("authenticationToken: made by the service" in code[name] for name in ["payment-request", "passkit"]):
+    if not all("authenticationToken: made by the service" in code[name] for name in ["payment-request", "passkit", "adyen"]):
         fail(f"before Pay, the token is not a placeholder that says where it comes from: {code['passkit']}")
+    if routes_problem(code, ORDER["orderNumber"]):
+        fail(routes_problem(code, ORDER["orderNumber"]))
+    if not all(f'fetch({json.dumps(public_url + "/api/v1/orders?orderNumber=")} + encodeURIComponent(orderNumber)'
+               in parts(code, name)[0] for name in PARTS):
+        fail(f"the server's part does not look the order up by number at {public_url}: {code['adyen']}")
     check_code_parses(code, "before Pay")
 
-    # Editing the identifier changes the code.
+    # Editing the identifier and the order number changes the code; the number needs escaping in a path, and in the
+    # lookup's query when the server's code runs after Pay.
     ORDER["orderIdentifier"] = "A-1002"
+    ORDER["orderNumber"] = "#1002/B 7"
     type_order(ORDER)
-    until("the Source view follows the identifier edited",
+    until("the Source view follows the identifier and the number edited",
           lambda: all(f"orderIdentifier: {json.dumps(ORDER['orderIdentifier'])}," in source(name)
-                      for name in ["payment-request", "apple-pay-js"]) and
-          created_order(sources()) == (ORDER, ORDER))
-    if any("A-1001" in text for text in sources().values()):
-        fail(f"the identifier edited away is still in the code: {sources()}")
+                      for name in ["payment-request", "apple-pay-js", "stripe", "adyen"]) and
+          created_order(sources()) == (ORDER, ORDER) and routes_problem(sources(), ORDER["orderNumber"]) is None)
+    if any("A-1001" in text or "/checkout/orders/1001/" in text for text in sources().values()):
+        fail(f"the identifier or the number edited away is still in the code: {sources()}")
     until("the order with its identifier is valid", lambda: testid("problems").get_attribute("data-valid") == "true")
 
     # Pay: orderDetails shown, the simulated device fetches, checks and registers.
@@ -238,6 +343,32 @@ try:
           lambda: hand_off_problem(sources(), issued) is None)
     if any("made by the service" in text for text in sources().values()):
         fail(f"a placeholder is left after Pay: {sources()}")
+    # The shop's server, as the Stripe and Adyen code writes it, finds the same orderDetails by the order number.
+    for name in PARTS:
+        found = lookup_by_number(sources(), name, ORDER["orderNumber"], key, public_url)
+        if found != {"details": issued}:
+            fail(f"the server's part of {name} finds {found} by number {ORDER['orderNumber']}, not {issued}")
+    if lookup_by_number(sources(), "adyen", "no-such-number", key, public_url) != {"details": None}:
+        fail("the server's part of adyen finds an order for a number no order has")
+    # The page's part hands Adyen's component what the shop's route answers.
+    handed = adyen_hand_off(sources(), key, public_url)
+    if handed != {"resolved": issued}:
+        fail(f"the Adyen code hands Apple Pay {handed}, not {issued}")
+
+    # Stripe and Adyen sit beside PassKit: a click selects a tab, the arrow keys move along them, and only the
+    # selected tab's panel shows.
+    listed = tabs()["tabs"]
+    if listed[:5] != [f"source-tab-{name}" for name in ["payment-request", "apple-pay-js", "passkit", "stripe", "adyen"]]:
+        fail(f"the Source view's tabs are not in order: {listed}")
+    testid("source-tab-passkit").click()
+    for key_pressed, name in [(Keys.ARROW_RIGHT, "stripe"), (Keys.ARROW_RIGHT, "adyen"), (Keys.ARROW_LEFT, "stripe")]:
+        driver.switch_to.active_element.send_keys(key_pressed)
+        expected = {"selected": [f"source-tab-{name}"], "focused": f"source-tab-{name}", "shown": [f"source-panel-{name}"]}
+        until(f"the arrow keys select {name}", lambda: {k: v for k, v in tabs().items() if k != "tabs"} == expected)
+    testid("source-tab-adyen").click()
+    until("a click selects adyen", lambda: tabs()["shown"] == ["source-panel-adyen"])
+    if not testid("source-adyen").is_displayed() or "onOrderTrackingRequest" not in source("adyen"):
+        fail(f"the Adyen tab does not show its code: {source('adyen')}")
     until("the device registers (201)", lambda: ("device", "register", "201") in entries())
     until("the preview shows the order", lambda: "Processing" in testid("preview").text)
     if "Ceramic mug" not in testid("preview").text or not testid("preview").find_elements(By.CSS_SELECTOR, "ul.line-items img"):
@@ -327,15 +458,21 @@ try:
     for name, language in SNIPPETS.items():
         with open(os.path.join(folder, f"{name}.{language}"), "w") as file:
             file.write(code[name])
+    for name, files in PARTS.items():
+        for file, part in zip(files, parts(code, name)):
+            with open(os.path.join(folder, f"{name}-{file}"), "w") as written:
+                written.write(part)
     print(f"source: {folder}")
 
     problems = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     if problems:
         fail(f"the browser console reports errors: {problems}")
 
-    testid("source-tab-payment-request").click()
-    driver.execute_script("document.querySelector('[data-testid=source]').previousElementSibling.scrollIntoView()")
-    driver.save_screenshot(os.path.join(OUTPUT, "source.png"))
+    for name, screenshot in [("stripe", "source-stripe.png"), ("adyen", "source-adyen.png"),
+                             ("payment-request", "source.png")]:
+        testid(f"source-tab-{name}").click()
+        driver.execute_script("document.querySelector('[data-testid=source]').previousElementSibling.scrollIntoView()")
+        driver.save_screenshot(os.path.join(OUTPUT, screenshot))
     driver.execute_script("window.scrollTo(0, 0)")
     screenshot = os.path.join(OUTPUT, "playground.png")
     driver.save_screenshot(screenshot)

@@ -119,6 +119,128 @@ window.playgroundSource = (root, publicURL) => {
     ].join("\n");
   }
 
+  // The shop's own order number, by which its server finds the hand-off, and the route of that server that the
+  // page or the app calls: {orderNumber} stands in the path when the order names none.
+  function numbered(state) {
+    const number = state.order.orderNumber;
+    const known = typeof number === "string" && number !== "";
+    return {known, route: "/checkout/orders/" + (known ? path(number) : "{orderNumber}") + "/order-details"};
+  }
+
+  // The shop's server for the payment SDKs that ask for the hand-off once the payment succeeds (Stripe's, Adyen's):
+  // it finds the order by the shop's own number, with the merchant key that only the server holds.
+  function lookup(state) {
+    const {details, comment} = handOff(state);
+    const {known, route} = numbered(state);
+    return [
+      "// On your server (Node.js 18 or later); MERCHANT_KEY is the merchant API key, which never leaves it.",
+      "// Your route GET " + route + " answers orderDetailsFor(orderNumber) as JSON (404 for null)",
+      "// only to the customer whose session placed that order: the token lets whoever holds it follow the order.",
+      "async function orderDetailsFor(orderNumber) {",
+      "  const response = await fetch(" + js(publicURL + "/api/v1/orders?orderNumber=") +
+        " + encodeURIComponent(orderNumber), {",
+      "    headers: { \"Authorization\": \"Bearer \" + process.env.MERCHANT_KEY },",
+      "  });",
+      "  const answer = await response.json();",
+      "  if (response.status !== 200) {",
+      "    throw new Error(answer.error);",
+      "  }",
+      "  // The orders with this number, newest first; none until your server has created it.",
+      "  if (answer.orders.length === 0) {",
+      "    return null;",
+      "  }",
+      ...(known ? [] : ["  // This order names no orderNumber: the lookup finds none until it does."]),
+      "  // " + comment,
+      "  // For this order, it answers:",
+      ...fields.map((name) => "  //   " + name + ": " + js(details[name]) + ","),
+      "  return answer.orders[0].orderDetails;",
+      "}",
+    ].join("\n");
+  }
+
+  function stripe(state) {
+    const {route} = numbered(state);
+    return [
+      "// Stripe's iOS SDK: PaymentSheet calls authorizationResultHandler once the payment is confirmed, before the",
+      "// Apple Pay sheet closes, and Wallet takes the orderDetails set on the result. The app asks your server for them,",
+      "// which asks this service by the shop's own order number. (In React Native, setOrderTracking, in",
+      "// initPaymentSheet's applePay or on PlatformPayButton, hands the same four values to its completion:",
+      "// completion(orderIdentifier, orderTypeIdentifier, authenticationToken, webServiceUrl).)",
+      "",
+      lookup(state),
+      "",
+      "// In your app (Swift, StripePaymentSheet; Wallet takes the order on iOS 16 and later):",
+      "import PassKit",
+      "import StripePaymentSheet",
+      "",
+      "struct OrderDetails: Decodable {",
+      "    let orderTypeIdentifier: String",
+      "    let orderIdentifier: String",
+      "    let webServiceURL: String",
+      "    let authenticationToken: String",
+      "}",
+      "",
+      "func applePayConfiguration(merchantId: String, merchantCountryCode: String) -> PaymentSheet.ApplePayConfiguration {",
+      "    PaymentSheet.ApplePayConfiguration(",
+      "        merchantId: merchantId,",
+      "        merchantCountryCode: merchantCountryCode,",
+      "        customHandlers: .init(authorizationResultHandler: { result in",
+      "            // Your server's route above, called as the customer, as your app's other calls to it are.",
+      "            let url = URL(string: " + swift("https://shop.example.com" + route) + ")!",
+      "            do {",
+      "                let (data, response) = try await URLSession.shared.data(from: url)",
+      "                guard (response as? HTTPURLResponse)?.statusCode == 200 else { return result }",
+      "                let details = try JSONDecoder().decode(OrderDetails.self, from: data)",
+      "                guard let webServiceURL = URL(string: details.webServiceURL) else { return result }",
+      "                result.orderDetails = PKPaymentOrderDetails(",
+      "                    orderTypeIdentifier: details.orderTypeIdentifier,",
+      "                    orderIdentifier: details.orderIdentifier,",
+      "                    webServiceURL: webServiceURL,",
+      "                    authenticationToken: details.authenticationToken",
+      "                )",
+      "            } catch {",
+      "                // The payment stands all the same; only Wallet does not take the order.",
+      "            }",
+      "            return result",
+      "        })",
+      "    )",
+      "}",
+    ].join("\n");
+  }
+
+  function adyen(state) {
+    const {route} = numbered(state);
+    return [
+      "// Adyen Web 6: its Apple Pay component calls onOrderTrackingRequest once the payment succeeds, before the",
+      "// Apple Pay sheet closes, and Wallet takes the orderDetails given to resolve(). The page asks your server for",
+      "// them, which asks this service by the shop's own order number.",
+      "",
+      lookup(state),
+      "",
+      "// In the browser, with Adyen Web from Adyen's CDN (from npm: import { ApplePay } from \"@adyen/adyen-web\").",
+      "// checkout is your AdyenCheckout instance; its onSubmit makes the payment, as for any Apple Pay payment.",
+      "const { ApplePay } = window.AdyenWeb;",
+      "",
+      "function mountApplePay(checkout, container) {",
+      "  const applePay = new ApplePay(checkout, {",
+      "    onOrderTrackingRequest: async (resolve, reject) => {",
+      "      // Your server's route above. reject() leaves the payment as it is; only Wallet does not take the order.",
+      "      try {",
+      "        const answer = await fetch(" + js(route) + ", { credentials: \"same-origin\" });",
+      "        if (answer.status !== 200) {",
+      "          throw new Error(\"no orderDetails: \" + answer.status);",
+      "        }",
+      "        resolve(await answer.json());",
+      "      } catch (_) {",
+      "        reject();",
+      "      }",
+      "    },",
+      "  });",
+      "  applePay.mount(container);",
+      "}",
+    ].join("\n");
+  }
+
   function curl(state) {
     return [
       "# Your server creates the order as the payment completes; MERCHANT_KEY is its merchant API key.",
@@ -200,6 +322,12 @@ window.playgroundSource = (root, publicURL) => {
      about: "In the browser: ApplePaySession.completePayment() hands orderDetails to Wallet."},
     {name: "passkit", title: "iOS (PassKit)", make: passKit,
      about: "In an app: PKPaymentAuthorizationResult.orderDetails, a PKPaymentOrderDetails."},
+    {name: "stripe", title: "Stripe", make: stripe,
+     about: "With Stripe's iOS SDK: PaymentSheet's authorizationResultHandler sets orderDetails, which the app " +
+       "asks of your server, and your server of this service by the order number."},
+    {name: "adyen", title: "Adyen", make: adyen,
+     about: "With Adyen Web: the Apple Pay component's onOrderTrackingRequest resolves orderDetails, which the page " +
+       "asks of your server, and your server of this service by the order number."},
     {name: "curl", title: "Server: curl", make: curl,
      about: "On the shop's server: the merchant API call that creates this order and answers its orderDetails."},
     {name: "node", title: "Server: Node.js", make: node,

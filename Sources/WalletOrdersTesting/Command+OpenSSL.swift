@@ -17,4 +17,22 @@ extension Command {
             ]
         )
     }
+
+    /// The base64 HMAC-SHA256 of `body` under the UTF-8 bytes of `secret`, by `openssl dgst`: what Shopify and
+    /// WooCommerce send. Throws when openssl fails.
+    public static func hmacSHA256Base64(_ body: [UInt8], secret: String) async throws -> String {
+        let hex = Array(secret.utf8).map { String(format: "%02x", $0) }.joined()
+        let signed = try await run(
+            "/bin/sh",
+            ["-c", "openssl dgst -sha256 -mac HMAC -macopt hexkey:\(hex) -binary | openssl base64 -A"],
+            input: Data(body)
+        )
+        guard signed.status == 0 else { throw OpenSSLFailure(description: signed.error) }
+        return signed.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// What the `openssl` command wrote when it failed.
+    public struct OpenSSLFailure: Error, CustomStringConvertible {
+        public let description: String
+    }
 }

@@ -23,14 +23,7 @@ import WalletOrdersTesting
 
     /// The base64 HMAC-SHA256 of `body` under `secret`, by `openssl dgst`: what Shopify and WooCommerce send.
     static func hmac(_ body: [UInt8], secret: String = ShopHookTests.secret) async throws -> String {
-        let hex = secret.utf8.map { String(format: "%02x", $0) }.joined()
-        let signed = try await Command.run(
-            "/bin/sh",
-            ["-c", "openssl dgst -sha256 -mac HMAC -macopt hexkey:\(hex) -binary | openssl base64 -A"],
-            input: Data(body)
-        )
-        try #require(signed.status == 0, "\(signed.error)")
-        return signed.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await Command.hmacSHA256Base64(body, secret: secret)
     }
 
     /// Posts `body` as Shopify would to `path`, under `topic`, with the delivery id `id`.

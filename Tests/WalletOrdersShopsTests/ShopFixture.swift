@@ -52,17 +52,9 @@ enum ShopFixture {
         ])
     }
 
-    /// The base64 HMAC-SHA256 of `body` under the UTF-8 bytes of `secret`, by `openssl dgst`: what Shopify and
-    /// WooCommerce send.
+    /// The base64 HMAC-SHA256 of `body` under `secret`, by `openssl dgst`: what Shopify and WooCommerce send.
     static func hmac(_ body: [UInt8], secret: String) async throws -> String {
-        let hex = Array(secret.utf8).map { String(format: "%02x", $0) }.joined()
-        let signed = try await Command.run(
-            "/bin/sh",
-            ["-c", "openssl dgst -sha256 -mac HMAC -macopt hexkey:\(hex) -binary | openssl base64 -A"],
-            input: Data(body)
-        )
-        try #require(signed.status == 0, "\(signed.error)")
-        return signed.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await Command.hmacSHA256Base64(body, secret: secret)
     }
 
     /// Every copy of `text` with one byte changed: each position in turn, its low bit flipped (within printable

@@ -11,40 +11,9 @@ extension ShopService {
     /// The largest body taken: a shop's order with a few hundred line items is far below it.
     public static let bodyLimit = 1 << 20
 
-    /// A request to a shop's webhook endpoint, as the HTTP layer hands it over.
-    public struct Webhook: Sendable {
-        public var method: String
-        /// This service's public scheme and authority, and the request's path and query: what a UCP signature covers.
-        public var scheme: String
-        public var authority: String
-        public var path: String
-        public var query: String?
-        /// Every header, names in lower case, in the order they came.
-        public var headers: [(name: String, value: String)]
-        public var body: [UInt8]
-
-        public init(
-            method: String,
-            scheme: String,
-            authority: String,
-            path: String,
-            query: String?,
-            headers: [(name: String, value: String)],
-            body: [UInt8]
-        ) {
-            self.method = method
-            self.scheme = scheme
-            self.authority = authority
-            self.path = path
-            self.query = query
-            self.headers = headers
-            self.body = body
-        }
-
-        func header(_ name: String) -> String? {
-            headers.first { $0.name == name }?.value
-        }
-    }
+    /// A request to a shop's webhook endpoint, as the HTTP layer hands it over: what a UCP signature covers (this
+    /// service's public scheme and authority, the path the sender was given), every header and the body.
+    public typealias Webhook = UCPWebhook.Request
 
     /// The connection `id` of `kind`, when `webhook` is signed by it: nil alike for a connection that does not exist,
     /// is of another kind, or did not sign it (one 401 for all).
@@ -178,16 +147,7 @@ extension ShopService {
             )
         case .ucp:
             let keys = ucpKeys(connection.secret)
-            let request = UCPWebhook.Request(
-                method: webhook.method,
-                scheme: webhook.scheme,
-                authority: webhook.authority,
-                path: webhook.path,
-                query: webhook.query,
-                headers: webhook.headers,
-                body: webhook.body
-            )
-            return !keys.isEmpty && UCPWebhook.verify(request, keys: keys, now: now)
+            return !keys.isEmpty && UCPWebhook.verify(webhook, keys: keys, now: now)
         }
     }
 
@@ -239,4 +199,11 @@ public enum ShopIntakeResult: Sendable, Equatable {
     case unreadable(String)
     /// The Wallet order it would make or change is not valid (the merchant's template lacks what Wallet requires).
     case invalid([OrderProblem])
+}
+
+extension UCPWebhook.Request {
+    /// The value of the first header named `name` (in lower case), in any case.
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name }?.value
+    }
 }

@@ -230,6 +230,10 @@ public final class PushLane: OutboxLane {
                 return .retry(after: 0, reason: reason)
             }
             return .failed(reason: reason, notice: gaveUp)
+        case .notAnswered where job.attempts == 1:
+            // The connection was lost under the push (APNs closes idle connections and sends GOAWAY): it never
+            // reached APNs, so it is sent again at once, on a new connection. A second loss backs off as below.
+            return .retry(after: 0, reason: reason)
         case .answered(429, _), .answered(500, _), .answered(503, _), .notAnswered:
             guard job.attempts < Self.maxAttempts else {
                 let reason = "gave up after \(job.attempts) attempts: \(reason)"

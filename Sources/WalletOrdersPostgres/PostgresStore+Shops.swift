@@ -72,11 +72,10 @@ extension PostgresStore {
         ) == 1
     }
 
-    public func forgetShopWebhook(connectionID: String, webhookID: String) async throws {
-        try await client.query(
-            "DELETE FROM shop_webhooks WHERE connection_id = \(connectionID) AND webhook_id = \(webhookID)",
-            logger: logger
-        )
+    public func hasTakenShopWebhook(connectionID: String, webhookID: String) async throws -> Bool {
+        try await count(
+            "SELECT count(*) FROM shop_webhooks WHERE connection_id = \(connectionID) AND webhook_id = \(webhookID)"
+        ) == 1
     }
 
     public func pruneShopWebhooks(olderThan age: TimeInterval) async throws -> Int {

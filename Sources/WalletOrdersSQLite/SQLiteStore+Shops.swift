@@ -86,12 +86,13 @@ extension SQLiteStore {
         }
     }
 
-    public func forgetShopWebhook(connectionID: String, webhookID: String) async throws {
-        try await write { db in
-            try db.execute(
-                sql: "DELETE FROM shop_webhooks WHERE connection_id = ? AND webhook_id = ?",
+    public func hasTakenShopWebhook(connectionID: String, webhookID: String) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(
+                db,
+                sql: "SELECT 1 FROM shop_webhooks WHERE connection_id = ? AND webhook_id = ?",
                 arguments: [connectionID, webhookID]
-            )
+            ) ?? false
         }
     }
 

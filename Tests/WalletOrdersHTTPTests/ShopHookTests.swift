@@ -250,6 +250,25 @@ import WalletOrdersTesting
         }
     }
 
+    @Test(arguments: StoreEngine.allCases)
+    func aWebhookThatFailedIsTakenAgainWhenThePlatformSendsItAgain(engine: StoreEngine) async throws {
+        try await ServiceHarness(engine).run(operatorKey: Self.operatorKey) { client in
+            let key = try await client.addMerchant("acme", limits: MerchantLimits(maxOrders: 1))
+            _ = try await client.createOrder(id: "first", key: key)
+            let path = try await Self.connect(client, "acme")
+            let body = try Self.fixture("shopify/orders-create.json")
+            // The merchant's limit refuses the order: not taken, so Shopify's retry of the same delivery is.
+            let refused = try await Self.shopify(client, path, topic: "orders/create", body: body, id: "r-1")
+            #expect(refused.status.code >= 400 && refused.status.code < 500, "\(refused.status) \(String(buffer: refused.body))")
+            _ = try await MerchantRegistry(service: client.service).update("acme", MerchantChange(limits: MerchantLimits(maxOrders: 10)))
+            try await client.service.merchants.reload()
+            let retried = try await Self.shopify(client, path, topic: "orders/create", body: body, id: "r-1")
+            #expect(retried.json["result"] == .string("created"), "\(retried.json)")
+            let again = try await Self.shopify(client, path, topic: "orders/create", body: body, id: "r-1")
+            #expect(again.json["result"] == .string("duplicate"))
+        }
+    }
+
     @Test func anOrderPaidWithApplePayIsSkippedWhenTheConnectionSaysSo() async throws {
         try await ServiceHarness().run(operatorKey: Self.operatorKey) { client in
             _ = try await client.addMerchant("acme")

@@ -31,16 +31,14 @@ extension ShopService {
         }
         guard merchant.status == .active else { throw OrderServiceError.merchantSuspended(merchant.slug) }
         let delivery = Self.deliveryID(of: webhook, kind: connection.kind)
-        if let delivery, !(try await store.takeShopWebhook(connectionID: connection.id, webhookID: delivery)) {
+        if let delivery, try await store.hasTakenShopWebhook(connectionID: connection.id, webhookID: delivery) {
             return .duplicate
         }
-        do {
-            return try await apply(webhook, from: connection, for: merchant)
-        } catch {
-            // Not applied: the platform's retry of it must be taken again.
-            if let delivery { try? await store.forgetShopWebhook(connectionID: connection.id, webhookID: delivery) }
-            throw error
-        }
+        let result = try await apply(webhook, from: connection, for: merchant)
+        // Noted once applied: a webhook that failed is taken again when the platform sends it again, and one whose
+        // note a crash prevented is applied again, which changes nothing (the same payload maps to the same order).
+        if let delivery { _ = try await store.takeShopWebhook(connectionID: connection.id, webhookID: delivery) }
+        return result
     }
 
     private func apply(

@@ -14,11 +14,11 @@ public protocol ShopConnectionStorage: Sendable {
     func replaceShopConnection(_ connection: ShopConnection) async throws -> Bool
     /// Deletes the connection `id` of `merchantID` and the webhooks taken from it; answers whether there was one.
     func deleteShopConnection(id: String, merchantID: Int64) async throws -> Bool
+    /// Whether the webhook `webhookID` of connection `connectionID` was taken already (the platform sent it again).
+    func hasTakenShopWebhook(connectionID: String, webhookID: String) async throws -> Bool
     /// Notes that the webhook `webhookID` of connection `connectionID` was taken; answers false when it had been
-    /// taken already (the platform sent it again).
+    /// noted already.
     func takeShopWebhook(connectionID: String, webhookID: String) async throws -> Bool
-    /// Forgets a webhook taken but not applied (its write failed), so that the platform's retry is taken again.
-    func forgetShopWebhook(connectionID: String, webhookID: String) async throws
     /// Deletes the notes of webhooks taken more than `age` seconds ago; answers how many.
     @discardableResult
     func pruneShopWebhooks(olderThan age: TimeInterval) async throws -> Int

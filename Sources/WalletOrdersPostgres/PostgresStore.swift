@@ -31,6 +31,8 @@ public final class PostgresStore: OrderStore {
     static let channel = "wallet_orders"
 
     public var location: String { url.description }
+    /// Several instances write one PostgreSQL database; each hears the others' writes through `NOTIFY`.
+    public var isShared: Bool { true }
 
     /// Connects to the database at `url` with up to `connections` connections for queries (and one more to
     /// listen for other instances once someone subscribes to `events()`), reading times from `clock`. Call

@@ -27,6 +27,8 @@ public final class SQLiteStore: OrderStore {
     public let clock: StoreClock
 
     public var location: String { path }
+    /// One instance per host writes a SQLite file.
+    public var isShared: Bool { false }
 
     /// Opens (creating if needed) the database at `path`, reading times from `clock`. Call `migrate()` before use.
     public init(path: String, clock: StoreClock = StoreClock()) throws {

@@ -67,7 +67,7 @@ import WalletOrdersTesting
     }
 
     @Test(arguments: StoreEngine.allCases)
-    func aFetchTheCacheHoldsAnswersNotModifiedWithoutReadingTheStore(engine: StoreEngine) async throws {
+    func aFetchTheCacheHoldsAnswersNotModifiedWithoutReadingTheStoreUnlessOtherInstancesWriteIt(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
             let counting = CountingStore(store)
             let service = try OrderServiceTests.service(store, orders: counting)
@@ -85,7 +85,9 @@ import WalletOrdersTesting
                 Issue.record("answered the package")
                 return
             }
-            #expect(counting.total == 0)
+            // SQLite's one instance holds every version it answers; on PostgreSQL another instance's newer version
+            // may not have reached this cache yet, so a 304 is decided from one read of the order's head.
+            #expect(counting.calls == (engine == .sqlite ? [:] : ["orderForFetch": 1]), "\(counting.calls)")
         }
     }
 

@@ -108,9 +108,14 @@ extension OrderService {
         // A wrong token goes on to the store read, as an order the cache does not hold (or that does not exist)
         // does: timing tells nothing of which orders exist.
         if let entry = cache?.entry(type: type, id: id), let head = try? Self.check(token, entry.head) {
-            if condition.isNotModified(head) { return .notModified(head) }
-            counters.packageCacheHit()
-            return .modified(FetchedPackage(head: head, package: entry.package))
+            if !condition.isNotModified(head) {
+                counters.packageCacheHit()
+                return .modified(FetchedPackage(head: head, package: entry.package))
+            }
+            // Not modified, by what this instance holds. When other instances write the same database, their newest
+            // version reaches this cache a moment after it commits: the store's head decides a 304 then, so that a
+            // device that has just listed the order as changed is never told it did not change.
+            if !store.lifecycle.isShared { return .notModified(head) }
         }
         // Taken before the read: a version committed after it cannot be overwritten by what the read returns.
         let ticket = cache?.ticket()

@@ -5,6 +5,9 @@ import Foundation
 public protocol StoreLifecycle: Sendable {
     /// Where the data lives, for people: a file path or `postgres://user@host:port/db` without the password.
     var location: String { get }
+    /// Whether other instances write to the same database (PostgreSQL): what this process caches of it then hears
+    /// of their writes a moment after they commit, not at once.
+    var isShared: Bool { get }
     /// Applies the migrations not yet applied, in order, and returns their names.
     func migrate() async throws -> [String]
     /// The migrations not yet applied, in order.

@@ -4,7 +4,7 @@ import WalletOrdersModel
 
 /// The typed view of a fulfillment keeps every member it does not name, so that code that changes a fulfillment
 /// never drops what a merchant sent.
-@Suite struct FulfillmentViewTests {
+@Suite(.timeLimit(.minutes(1))) struct FulfillmentViewTests {
     static let sent: [String: JSONValue] = [
         "fulfillmentType": .string("shipping"), "fulfillmentIdentifier": .string("f1"), "status": .string("processing"),
         "carrier": .string("UPS"), "lineItems": .array([.string("sku-1")]), "x-merchant-note": .object(["a": .int(1)]),

@@ -62,14 +62,16 @@ extension LinkService {
         guard claim.expiresAt > now, claim.expiresAt.timeIntervalSince(now) <= TimeInterval(OrderLinks.maxLifetime + 60),
             orders.orderTypes[claim.type] != nil
         else { throw OrderServiceError.linkNotFound }
+        // The code is checked against the order's head before any package work, so that a made-up link costs one
+        // read and never an assembly or a signature.
+        let head = try await orders.priority.device { try await orders.store.orders.orderHead(type: claim.type, id: claim.id) }
+        guard let head,
+            OwnLink.isValid(claim.code, type: claim.type, id: claim.id, expiresAt: claim.expiresAt, token: head.authenticationToken)
+        else { throw OrderServiceError.linkNotFound }
         let package: FetchedPackage
         do {
             package = try await orders.priority.device { try await orders.currentPackage(type: claim.type, id: claim.id) }
         } catch OrderServiceError.orderNotFound {
-            throw OrderServiceError.linkNotFound
-        }
-        let token = package.head.authenticationToken
-        guard OwnLink.isValid(claim.code, type: claim.type, id: claim.id, expiresAt: claim.expiresAt, token: token) else {
             throw OrderServiceError.linkNotFound
         }
         var own = claim.id

@@ -13,26 +13,47 @@ struct ShopHookRoute: Sendable {
     let service: OrderService
     let guards: ClientGuards
 
+    /// The web service's public address, which the platforms were given and a UCP signature covers: its scheme,
+    /// authority and path (a proxy maps that path to this server's root).
+    struct PublicAddress: Sendable {
+        let scheme: String
+        let authority: String
+        let path: String
+
+        init(_ webServiceURL: String) {
+            let url = URL(string: webServiceURL)
+            scheme = url?.scheme ?? "https"
+            let host = url?.host ?? ""
+            authority = url?.port.map { "\(host):\($0)" } ?? host
+            path = url?.path ?? ""
+        }
+    }
+
     func add(to router: Router<ServiceRequestContext>) {
+        let address = PublicAddress(service.webServiceURL)
         for kind in ShopKind.allCases {
             router.post("\(TrackingHookRoute.path)/\(kind.rawValue)/:connection") { request, context in
-                try await receive(request, context, kind: kind)
+                try await receive(request, context, kind: kind, address: address)
             }
         }
     }
 
-    func receive(_ request: Request, _ context: ServiceRequestContext, kind: ShopKind) async throws -> Response {
+    func receive(
+        _ request: Request,
+        _ context: ServiceRequestContext,
+        kind: ShopKind,
+        address: PublicAddress
+    ) async throws
+        -> Response
+    {
         let id = context.parameters.get("connection") ?? ""
         let body = try await request.collectedBody(limit: ShopService.bodyLimit)
         let shops = ShopService(orders: service)
-        let base = URL(string: service.webServiceURL)
         let webhook = ShopService.Webhook(
             method: request.method.rawValue,
-            scheme: base?.scheme ?? "https",
-            authority: base.map { url in url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } ?? "" } ?? "",
-            // The address the platform was given, which a UCP signature covers: the web service's path, which a
-            // proxy maps to this server's root, and the request's.
-            path: (base?.path ?? "") + request.uri.path,
+            scheme: address.scheme,
+            authority: address.authority,
+            path: address.path + request.uri.path,
             query: request.uri.query,
             headers: request.headers.map { ($0.name.canonicalName, $0.value) },
             body: Array(buffer: body)
@@ -40,8 +61,11 @@ struct ShopHookRoute: Sendable {
         let connection = try await guards.authenticatingKey(client: context.clientAddress, key: "\(kind.rawValue) \(id)") {
             try await shops.authenticate(webhook, kind: kind, connection: id)
         }
-        if let merchant = try await service.merchants.merchant(id: connection.merchantID) { try guards.takeMerchant(merchant) }
-        let result = try await shops.take(webhook, from: connection)
+        guard let merchant = try await service.merchants.merchant(id: connection.merchantID) else {
+            throw OrderServiceError.orderNotFound
+        }
+        try guards.takeMerchant(merchant)
+        let result = try await shops.take(webhook, from: connection, for: merchant)
         return JSONResponse.make(.ok, Self.json(result))
     }
 

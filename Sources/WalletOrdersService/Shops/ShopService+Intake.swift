@@ -24,11 +24,15 @@ extension ShopService {
         return Self.isSigned(webhook, by: connection, now: orders.now()) ? connection : nil
     }
 
-    /// Takes `webhook`, signed by `connection` (see `authenticate`): what it came to.
-    public func take(_ webhook: Webhook, from connection: ShopConnection) async throws -> ShopIntakeResult {
-        guard let merchant = try await orders.merchants.merchant(id: connection.merchantID) else {
-            throw OrderServiceError.orderNotFound
-        }
+    /// Takes `webhook`, signed by `connection` of `merchant` (see `authenticate`): what it came to.
+    public func take(
+        _ webhook: Webhook,
+        from connection: ShopConnection,
+        for merchant: Merchant
+    ) async throws
+        -> ShopIntakeResult
+    {
+        guard merchant.id == connection.merchantID else { throw OrderServiceError.orderNotFound }
         guard merchant.status == .active else { throw OrderServiceError.merchantSuspended(merchant.slug) }
         let delivery = Self.deliveryID(of: webhook, kind: connection.kind)
         if let delivery, try await store.hasTakenShopWebhook(connectionID: connection.id, webhookID: delivery) {

@@ -28,9 +28,10 @@ public struct ServiceBootstrap: Sendable {
 
     /// What runs beside the HTTP server: the span exporter when tracing is on (listed first, so it stops last and
     /// sends the spans of everything else's stopping), the store's upkeep (next, so it closes the store after the
-    /// workers), the store's clock, the push worker and the webhook worker.
+    /// workers), the store's clock, the look for stalled parcels, the push worker and the webhook worker.
     public var services: [any Service] {
         (tracing.map { [$0] } ?? []) + [StoreUpkeepService(store: store), StoreClockService(clock: clock, store: store)]
+            + [StalledParcelService(service: service)]
             + (pushWorker.map { [OutboxWorkerService(worker: $0)] } ?? [])
             + [OutboxWorkerService(worker: webhookWorker)]
     }

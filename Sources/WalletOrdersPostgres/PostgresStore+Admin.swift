@@ -42,6 +42,7 @@ extension PostgresStore {
     }
 
     public func importRecords(orders: [ImportedOrder], registrations: [ImportedRegistration]) async throws {
+        let now = clock.now()
         // Arrays bound as parameters and unnested: a whole batch in a few statements, with no SQL built from data.
         try await transaction { connection in
             if !orders.isEmpty {
@@ -85,12 +86,13 @@ extension PostgresStore {
                     try await connection.query(
                         """
                         INSERT INTO order_tracking (order_type_identifier, order_identifier, fulfillment_identifier,
-                                                    merchant_id, tracking_number, carrier)
-                        SELECT t, i, f, m, n, NULLIF(c, '')
+                                                    merchant_id, tracking_number, carrier, in_transit, heard_at)
+                        SELECT t, i, f, m, n, NULLIF(c, ''), r, \(now.unixSeconds)
                         FROM unnest(\(parcels.map(\.0.orderTypeIdentifier))::text[], \(parcels.map(\.0.orderIdentifier))::text[],
                                     \(parcels.map(\.1.fulfillmentIdentifier))::text[], \(parcels.map(\.0.merchantID))::bigint[],
-                                    \(parcels.map(\.1.trackingNumber))::text[], \(parcels.map { $0.1.carrier ?? "" })::text[])
-                             AS p(t, i, f, m, n, c)
+                                    \(parcels.map(\.1.trackingNumber))::text[], \(parcels.map { $0.1.carrier ?? "" })::text[],
+                                    \(parcels.map { $0.1.inTransit ?? false })::boolean[])
+                             AS p(t, i, f, m, n, c, r)
                         ON CONFLICT DO NOTHING
                         """,
                         logger: self.logger

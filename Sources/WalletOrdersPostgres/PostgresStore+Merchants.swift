@@ -66,7 +66,9 @@ extension PostgresStore {
                                      order_types = \(Merchant.orderTypesText(change.orderTypes ?? merchant.orderTypes)),
                                      requests_per_second = \(limits.requestsPerSecond.map(Int64.init)),
                                      max_orders = \(limits.maxOrders.map(Int64.init)),
-                                     max_asset_bytes = \(limits.maxAssetBytes.map(Int64.init)), updated_at = \(now.unixSeconds)
+                                     max_asset_bytes = \(limits.maxAssetBytes.map(Int64.init)),
+                                     stalled_parcel_hours = \((change.stalledParcelAfterHours ?? merchant.stalledParcelAfterHours).map(Int32.init)),
+                                     updated_at = \(now.unixSeconds)
                 WHERE id = \(merchant.id)
                 RETURNING \(unescaped: Self.merchantColumns)
                 """,
@@ -209,7 +211,7 @@ extension PostgresStore {
 
     static let merchantColumns = """
         id, slug, display_name, status, order_types, requests_per_second, max_orders, max_asset_bytes, orders_stored,
-        asset_bytes, history_bytes, template_version, created_at, updated_at
+        asset_bytes, history_bytes, template_version, stalled_parcel_hours, created_at, updated_at
         """
 
     static func merchant(_ row: PostgresRow) throws -> Merchant {
@@ -231,6 +233,7 @@ extension PostgresStore {
                 historyBytes: Int(try columns["history_bytes"] as Int64)
             ),
             templateVersion: Int(try columns["template_version"] as Int32),
+            stalledParcelAfterHours: (try columns["stalled_parcel_hours"] as Int32?).map(Int.init),
             createdAt: Date(unixSeconds: try columns["created_at"]),
             updatedAt: Date(unixSeconds: try columns["updated_at"])
         )

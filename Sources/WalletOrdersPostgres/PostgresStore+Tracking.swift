@@ -9,9 +9,12 @@ import WalletOrdersStore
 extension PostgresStore {
     /// Replaces the parcels an order follows with those `order` names, when it names them, in the write's
     /// transaction. A parcel keeps the time of the last event applied to it while its tracking number stays the
-    /// same, unless the write brings a time of its own.
+    /// same, unless the write brings a time of its own. It is heard of now when it is new or the write is news of
+    /// it, and a stall found before ends when the write says so (`TrackedParcel.isNews`, `endsStall`: the service
+    /// decides both).
     func replaceTracking(_ connection: PostgresConnection, _ order: OrderWrite) async throws {
         guard let parcels = order.tracking else { return }
+        let now = clock.now()
         let type = order.orderTypeIdentifier
         let id = order.orderIdentifier
         let fulfillments = parcels.map(\.fulfillmentIdentifier)
@@ -23,57 +26,85 @@ extension PostgresStore {
             """,
             logger: logger
         )
-        guard !parcels.isEmpty else { return }
-        // Arrays cannot hold nulls as bound here: an empty carrier and -1 stand for none.
-        let numbers = parcels.map(\.trackingNumber)
-        let carriers = parcels.map { $0.carrier ?? "" }
-        let times = parcels.map { $0.lastEventAt?.unixSeconds ?? -1 }
-        try await connection.query(
-            """
-            INSERT INTO order_tracking AS t (order_type_identifier, order_identifier, fulfillment_identifier, merchant_id,
-                                             tracking_number, carrier, last_event_at)
-            SELECT \(type), \(id), p.f, \(order.merchantID), p.n, NULLIF(p.c, ''), NULLIF(p.e, -1)
-            FROM unnest(\(fulfillments)::text[], \(numbers)::text[], \(carriers)::text[], \(times)::bigint[]) AS p(f, n, c, e)
-            ON CONFLICT (order_type_identifier, order_identifier, fulfillment_identifier) DO UPDATE SET
-                carrier = excluded.carrier,
-                last_event_at = CASE WHEN excluded.tracking_number = t.tracking_number
-                                     THEN COALESCE(excluded.last_event_at, t.last_event_at)
-                                     ELSE excluded.last_event_at END,
-                tracking_number = excluded.tracking_number
-            """,
-            logger: logger
-        )
+        // One statement a parcel (an order has one or two): whether the write is news of it is bound per parcel.
+        for parcel in parcels {
+            try await connection.query(
+                """
+                INSERT INTO order_tracking AS t (order_type_identifier, order_identifier, fulfillment_identifier, merchant_id,
+                                                 tracking_number, carrier, last_event_at, in_transit, heard_at)
+                VALUES (\(type), \(id), \(parcel.fulfillmentIdentifier), \(order.merchantID), \(parcel.trackingNumber),
+                        \(parcel.carrier), \(parcel.lastEventAt?.unixSeconds), \(parcel.inTransit ?? false), \(now.unixSeconds))
+                ON CONFLICT (order_type_identifier, order_identifier, fulfillment_identifier) DO UPDATE SET
+                    carrier = excluded.carrier,
+                    last_event_at = CASE WHEN excluded.tracking_number = t.tracking_number
+                                         THEN COALESCE(excluded.last_event_at, t.last_event_at)
+                                         ELSE excluded.last_event_at END,
+                    heard_at = CASE WHEN \(parcel.isNews) THEN excluded.heard_at ELSE t.heard_at END,
+                    stalled_at = CASE WHEN \(parcel.endsStall) THEN NULL ELSE t.stalled_at END,
+                    in_transit = excluded.in_transit,
+                    tracking_number = excluded.tracking_number
+                """,
+                logger: logger
+            )
+        }
     }
+
+    /// The columns `parcel(_:)` and `fulfillment(_:)` read.
+    static let parcelColumns = """
+        order_type_identifier, order_identifier, fulfillment_identifier, merchant_id, tracking_number, carrier,
+        last_event_at, in_transit, heard_at, stalled_at
+        """
 
     public func trackedFulfillments(trackingNumbers: [String], merchantIDs: [Int64]) async throws -> [TrackedFulfillment] {
         guard !trackingNumbers.isEmpty, !merchantIDs.isEmpty else { return [] }
         return try await client.query(
             """
-            SELECT order_type_identifier, order_identifier, fulfillment_identifier, merchant_id, tracking_number, carrier,
-                   last_event_at
-            FROM order_tracking
+            SELECT \(unescaped: Self.parcelColumns) FROM order_tracking
             WHERE tracking_number = ANY(\(trackingNumbers)::text[]) AND merchant_id = ANY(\(merchantIDs)::bigint[])
             """,
             logger: logger
-        ).map { row in
-            let columns = Columns(row)
-            return TrackedFulfillment(
-                orderTypeIdentifier: try columns["order_type_identifier"],
-                orderIdentifier: try columns["order_identifier"],
-                merchantID: try columns["merchant_id"],
-                parcel: try Self.parcel(columns)
-            )
-        }
+        ).map { try Self.fulfillment(Columns($0)) }
     }
 
     public func trackedParcels(type: String, id: String) async throws -> [TrackedParcel] {
         try await client.query(
             """
-            SELECT fulfillment_identifier, tracking_number, carrier, last_event_at FROM order_tracking
+            SELECT \(unescaped: Self.parcelColumns) FROM order_tracking
             WHERE order_type_identifier = \(type) AND order_identifier = \(id) ORDER BY fulfillment_identifier
             """,
             logger: logger
         ).map { try Self.parcel(Columns($0)) }
+    }
+
+    /// The query `quietParcels` runs: its conditions are those of `order_tracking_quiet`, which holds only parcels
+    /// that may stall, so that a pass reads those alone, however many delivered ones the merchant keeps.
+    static func quietParcelsQuery(merchantID: Int64, heardBefore: Date, limit: Int) -> PostgresQuery {
+        """
+        SELECT \(unescaped: parcelColumns) FROM order_tracking
+        WHERE merchant_id = \(merchantID) AND stalled_at IS NULL AND in_transit IS NOT FALSE
+          AND heard_at < \(heardBefore.unixSeconds)
+        ORDER BY heard_at LIMIT \(limit)
+        """
+    }
+
+    public func quietParcels(merchantID: Int64, heardBefore: Date, limit: Int) async throws -> [TrackedFulfillment] {
+        try await client.query(
+            Self.quietParcelsQuery(merchantID: merchantID, heardBefore: heardBefore, limit: limit),
+            logger: logger
+        ).map { try Self.fulfillment(Columns($0)) }
+    }
+
+    public func markStalled(_ parcel: TrackedFulfillment, heardBefore: Date) async throws {
+        try await client.query(
+            """
+            UPDATE order_tracking SET stalled_at = \(clock.now().unixSeconds)
+            WHERE order_type_identifier = \(parcel.orderTypeIdentifier) AND order_identifier = \(parcel.orderIdentifier)
+              AND fulfillment_identifier = \(parcel.parcel.fulfillmentIdentifier)
+              AND tracking_number = \(parcel.parcel.trackingNumber) AND heard_at < \(heardBefore.unixSeconds)
+              AND stalled_at IS NULL
+            """,
+            logger: logger
+        )
     }
 
     public func receiveTrackingEvents(_ events: [TrackingEventRecord]) async throws -> [TrackingEventState?] {
@@ -189,7 +220,19 @@ extension PostgresStore {
             fulfillmentIdentifier: try columns["fulfillment_identifier"],
             trackingNumber: try columns["tracking_number"],
             carrier: try columns["carrier"],
-            lastEventAt: (try columns["last_event_at"] as Int64?).map(Date.init(unixSeconds:))
+            lastEventAt: (try columns["last_event_at"] as Int64?).map(Date.init(unixSeconds:)),
+            inTransit: try columns["in_transit"],
+            heardAt: Date(unixSeconds: try columns["heard_at"]),
+            stalledAt: (try columns["stalled_at"] as Int64?).map(Date.init(unixSeconds:))
+        )
+    }
+
+    private static func fulfillment(_ columns: Columns) throws -> TrackedFulfillment {
+        TrackedFulfillment(
+            orderTypeIdentifier: try columns["order_type_identifier"],
+            orderIdentifier: try columns["order_identifier"],
+            merchantID: try columns["merchant_id"],
+            parcel: try parcel(columns)
         )
     }
 }

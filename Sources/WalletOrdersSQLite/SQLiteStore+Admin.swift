@@ -36,6 +36,7 @@ extension SQLiteStore {
     }
 
     public func importRecords(orders: [ImportedOrder], registrations: [ImportedRegistration]) async throws {
+        let now = clock.now()
         try await write { db in
             if !orders.isEmpty {
                 guard
@@ -69,8 +70,8 @@ extension SQLiteStore {
                 let insertParcel = try db.makeStatement(
                     sql: """
                         INSERT OR IGNORE INTO order_tracking (order_type_identifier, order_identifier, fulfillment_identifier,
-                                                              merchant_id, tracking_number, carrier)
-                        VALUES (?, ?, ?, ?, ?, ?)
+                                                              merchant_id, tracking_number, carrier, in_transit, heard_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """
                 )
                 for (merchant, count) in Dictionary(grouping: orders, by: \.merchantID).mapValues(\.count) {
@@ -96,7 +97,7 @@ extension SQLiteStore {
                     for parcel in order.tracking {
                         try insertParcel.execute(arguments: [
                             order.orderTypeIdentifier, order.orderIdentifier, parcel.fulfillmentIdentifier, order.merchantID,
-                            parcel.trackingNumber, parcel.carrier,
+                            parcel.trackingNumber, parcel.carrier, parcel.inTransit ?? false, now.unixSeconds,
                         ])
                     }
                 }

@@ -55,13 +55,14 @@ extension SQLiteStore {
             try db.execute(
                 sql: """
                     UPDATE merchants SET display_name = ?, status = ?, order_types = ?, requests_per_second = ?, max_orders = ?,
-                                         max_asset_bytes = ?, updated_at = ?
+                                         max_asset_bytes = ?, stalled_parcel_hours = ?, updated_at = ?
                     WHERE id = ?
                     """,
                 arguments: [
                     change.displayName ?? current.displayName, (change.status ?? current.status).rawValue,
                     Merchant.orderTypesText(change.orderTypes ?? current.orderTypes), limits.requestsPerSecond, limits.maxOrders,
-                    limits.maxAssetBytes, now.unixSeconds, current.id,
+                    limits.maxAssetBytes, change.stalledParcelAfterHours ?? current.stalledParcelAfterHours, now.unixSeconds,
+                    current.id,
                 ]
             )
             try Self.bumpMerchantsVersion(db)
@@ -194,7 +195,7 @@ extension SQLiteStore {
 
     static let merchantColumns = """
         id, slug, display_name, status, order_types, requests_per_second, max_orders, max_asset_bytes, orders_stored,
-        asset_bytes, history_bytes, template_version, created_at, updated_at
+        asset_bytes, history_bytes, template_version, stalled_parcel_hours, created_at, updated_at
         """
 
     static func fetchMerchant(_ db: Database, id: Int64) throws -> Merchant? {
@@ -223,6 +224,7 @@ extension SQLiteStore {
                 historyBytes: row["history_bytes"]
             ),
             templateVersion: row["template_version"],
+            stalledParcelAfterHours: row["stalled_parcel_hours"],
             createdAt: Date(unixSeconds: row["created_at"]),
             updatedAt: Date(unixSeconds: row["updated_at"])
         )

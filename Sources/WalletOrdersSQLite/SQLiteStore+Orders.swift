@@ -24,7 +24,7 @@ extension SQLiteStore {
             ])
             guard db.changesCount == 1 else { throw StoreError.orderExists }
             try Self.charge(db, order, MerchantUsage(orders: 1, assetBytes: order.assetBytes ?? 0))
-            try Self.recordVersion(db, order, version: 1)
+            try Self.recordVersion(db, order, version: 1, now: clock.now())
             try Self.replaceAssets(db, type: type, id: id, assets: order.assets ?? [:])
             try Self.storePackage(db, type: type, id: id, version: 1, data: order.package)
             let webhooks = try Self.queueWebhooks(
@@ -82,7 +82,7 @@ extension SQLiteStore {
                     ) ?? false
                 throw exists ? StoreError.versionConflict : StoreError.orderNotFound
             }
-            try Self.recordVersion(db, order, version: version)
+            try Self.recordVersion(db, order, version: version, now: now)
             var fileBytes = 0
             if let assets = order.assets {
                 let before =

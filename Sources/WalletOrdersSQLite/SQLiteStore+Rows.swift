@@ -40,7 +40,7 @@ extension SQLiteStore {
         ) ?? 0
     }
 
-    static func recordVersion(_ db: Database, _ order: OrderWrite, version: Int) throws {
+    static func recordVersion(_ db: Database, _ order: OrderWrite, version: Int, now: Date) throws {
         try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO order_versions (order_type_identifier, order_identifier, version, status, updated_at,
@@ -51,7 +51,7 @@ extension SQLiteStore {
             order.orderTypeIdentifier, order.orderIdentifier, version, order.status.rawValue,
             order.updatedAt.unixSeconds, order.author.text, order.changeRecord,
         ])
-        try replaceTracking(db, order)
+        try replaceTracking(db, order, now: now)
     }
 
     /// Counts what an order write `added` (orders, bytes of files, fewer when negative, and of version history)

@@ -8,8 +8,9 @@ import WalletOrdersStore
 extension SQLiteStore {
     /// Replaces the parcels an order follows with those `order` names, when it names them (inside its write). A
     /// parcel keeps the time of the last event applied to it while its tracking number stays the same, unless the
-    /// write brings a time of its own.
-    static func replaceTracking(_ db: Database, _ order: OrderWrite) throws {
+    /// write brings a time of its own. It is heard of `now` when it is new or the write is news of it, and a stall
+    /// found before ends when the write says so (`TrackedParcel.isNews`, `endsStall`: the service decides both).
+    static func replaceTracking(_ db: Database, _ order: OrderWrite, now: Date) throws {
         guard let parcels = order.tracking else { return }
         let type = order.orderTypeIdentifier
         let id = order.orderIdentifier
@@ -30,23 +31,32 @@ extension SQLiteStore {
         let upsert = try db.cachedStatement(
             sql: """
                 INSERT INTO order_tracking (order_type_identifier, order_identifier, fulfillment_identifier, merchant_id,
-                                            tracking_number, carrier, last_event_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                                            tracking_number, carrier, last_event_at, in_transit, heard_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (order_type_identifier, order_identifier, fulfillment_identifier) DO UPDATE SET
                     carrier = excluded.carrier,
                     last_event_at = CASE WHEN excluded.tracking_number = tracking_number
                                          THEN COALESCE(excluded.last_event_at, last_event_at)
                                          ELSE excluded.last_event_at END,
+                    heard_at = CASE WHEN ? THEN excluded.heard_at ELSE heard_at END,
+                    stalled_at = CASE WHEN ? THEN NULL ELSE stalled_at END,
+                    in_transit = excluded.in_transit,
                     tracking_number = excluded.tracking_number
                 """
         )
         for parcel in parcels {
             try upsert.execute(arguments: [
                 type, id, parcel.fulfillmentIdentifier, order.merchantID, parcel.trackingNumber, parcel.carrier,
-                parcel.lastEventAt?.unixSeconds,
+                parcel.lastEventAt?.unixSeconds, parcel.inTransit ?? false, now.unixSeconds, parcel.isNews, parcel.endsStall,
             ])
         }
     }
+
+    /// The columns `parcel(_:)` and `fulfillment(_:)` read.
+    static let parcelColumns = """
+        order_type_identifier, order_identifier, fulfillment_identifier, merchant_id, tracking_number, carrier,
+        last_event_at, in_transit, heard_at, stalled_at
+        """
 
     public func trackedFulfillments(trackingNumbers: [String], merchantIDs: [Int64]) async throws -> [TrackedFulfillment] {
         guard !trackingNumbers.isEmpty, !merchantIDs.isEmpty else { return [] }
@@ -54,21 +64,12 @@ extension SQLiteStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT order_type_identifier, order_identifier, fulfillment_identifier, merchant_id, tracking_number,
-                           carrier, last_event_at
-                    FROM order_tracking
+                    SELECT \(Self.parcelColumns) FROM order_tracking
                     WHERE tracking_number IN (SELECT value FROM json_each(?))
                       AND merchant_id IN (SELECT value FROM json_each(?))
                     """,
                 arguments: [Self.jsonArray(trackingNumbers.map(JSONValue.string)), Self.jsonArray(merchantIDs.map { .int(Int($0)) })]
-            ).map { row in
-                TrackedFulfillment(
-                    orderTypeIdentifier: row["order_type_identifier"],
-                    orderIdentifier: row["order_identifier"],
-                    merchantID: row["merchant_id"],
-                    parcel: Self.parcel(row)
-                )
-            }
+            ).map(Self.fulfillment)
         }
     }
 
@@ -77,11 +78,43 @@ extension SQLiteStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT fulfillment_identifier, tracking_number, carrier, last_event_at FROM order_tracking
+                    SELECT \(Self.parcelColumns) FROM order_tracking
                     WHERE order_type_identifier = ? AND order_identifier = ? ORDER BY fulfillment_identifier
                     """,
                 arguments: [type, id]
             ).map(Self.parcel)
+        }
+    }
+
+    /// The query `quietParcels` runs. The index is named: it holds only parcels that may stall, so that a pass over a
+    /// merchant's parcels reads those alone, however many delivered ones the merchant keeps.
+    static let quietParcelsSQL = """
+        SELECT \(parcelColumns) FROM order_tracking INDEXED BY order_tracking_quiet
+        WHERE merchant_id = ? AND stalled_at IS NULL AND in_transit IS NOT 0 AND heard_at < ?
+        ORDER BY heard_at LIMIT ?
+        """
+
+    public func quietParcels(merchantID: Int64, heardBefore: Date, limit: Int) async throws -> [TrackedFulfillment] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: Self.quietParcelsSQL, arguments: [merchantID, heardBefore.unixSeconds, limit])
+                .map(Self.fulfillment)
+        }
+    }
+
+    public func markStalled(_ parcel: TrackedFulfillment, heardBefore: Date) async throws {
+        let now = clock.now()
+        try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE order_tracking SET stalled_at = ?
+                    WHERE order_type_identifier = ? AND order_identifier = ? AND fulfillment_identifier = ?
+                      AND tracking_number = ? AND heard_at < ? AND stalled_at IS NULL
+                    """,
+                arguments: [
+                    now.unixSeconds, parcel.orderTypeIdentifier, parcel.orderIdentifier,
+                    parcel.parcel.fulfillmentIdentifier, parcel.parcel.trackingNumber, heardBefore.unixSeconds,
+                ]
+            )
         }
     }
 
@@ -190,7 +223,19 @@ extension SQLiteStore {
             fulfillmentIdentifier: row["fulfillment_identifier"],
             trackingNumber: row["tracking_number"],
             carrier: row["carrier"],
-            lastEventAt: (row["last_event_at"] as Int64?).map(Date.init(unixSeconds:))
+            lastEventAt: (row["last_event_at"] as Int64?).map(Date.init(unixSeconds:)),
+            inTransit: row["in_transit"],
+            heardAt: Date(unixSeconds: row["heard_at"]),
+            stalledAt: (row["stalled_at"] as Int64?).map(Date.init(unixSeconds:))
+        )
+    }
+
+    private static func fulfillment(_ row: Row) -> TrackedFulfillment {
+        TrackedFulfillment(
+            orderTypeIdentifier: row["order_type_identifier"],
+            orderIdentifier: row["order_identifier"],
+            merchantID: row["merchant_id"],
+            parcel: parcel(row)
         )
     }
 

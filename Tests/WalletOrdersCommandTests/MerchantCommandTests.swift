@@ -100,6 +100,19 @@ import FoundationNetworking
         let environment = ["WALLET_ORDERS_DATABASE": folder.path("data/orders.sqlite")]
         let table = try await Self.run(["merchants", "add", "acme", "--name", "Acme", "--max-orders", "5"], environment: environment)
         #expect(table.contains("acme") && table.contains("5 orders"))
+        // Stalled parcels: on with hours, shown, refused out of range, off with 0.
+        _ = try await Self.run(["merchants", "update", "acme", "--stalled-parcel-after-hours", "72"], environment: environment)
+        #expect(try await Self.run(["merchants", "show", "acme"], environment: environment).contains("after 72 hours"))
+        let refused = try await Command.run(
+            Command.walletOrdersBinary,
+            ["merchants", "update", "acme", "--stalled-parcel-after-hours", "721"],
+            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WALLET_ORDERS_") }.merging(environment) { $1 },
+            directory: DevelopmentServer.repository.path
+        )
+        #expect(refused.status != 0 && refused.error.contains("stalledParcelAfterHours"), "\(refused.error)")
+        _ = try await Self.run(["merchants", "update", "acme", "--stalled-parcel-after-hours", "0"], environment: environment)
+        let shown = try await JSONValue.parse(Data(try Self.run(["merchants", "show", "acme", "--json"], environment: environment).utf8))
+        #expect(shown["merchant"]?["slug"] == .string("acme") && shown["merchant"]?["stalledParcelAfterHours"] == nil)
         let created = try await Self.run(["merchants", "key", "create", "acme"], environment: environment)
         let key = try #require(created.split(separator: "\n").first.map(String.init))
         func status() async throws -> String {

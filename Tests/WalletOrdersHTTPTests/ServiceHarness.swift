@@ -176,6 +176,13 @@ final class ServiceHarness: Sendable {
             return key
         }
 
+        /// Makes a key for the merchant `slug` (added through the operator's API), as an operator would; answers it.
+        func addKey(_ slug: String) async throws -> String {
+            let key = try await MerchantRegistry(service: service).createKey(for: slug).text
+            try await service.merchants.reload()
+            return key
+        }
+
         func patch(
             _ order: OrderDetails,
             _ patch: JSONValue,

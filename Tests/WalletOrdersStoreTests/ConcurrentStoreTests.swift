@@ -127,7 +127,7 @@ import WalletOrdersTesting
                 "0001_initial", "0002_order_versions", "0003_claims_and_history", "0004_bounded_device_logs",
                 "0005_fewer_pages_per_write", "0006_merchants", "0007_order_links", "0008_webhooks",
                 "0009_partners_and_tracking", "0010_console", "0011_bounded_tracking_events",
-                "0012_version_history_bytes", "0013_shop_connections",
+                "0012_version_history_bytes", "0013_shop_connections", "0014_stalled_parcels",
             ]
         )
         await store.close()

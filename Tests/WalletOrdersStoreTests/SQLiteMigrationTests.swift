@@ -61,7 +61,7 @@ import WalletOrdersTesting
         #expect(
             try await store.migrate() == [
                 "0005_fewer_pages_per_write", "0006_merchants", "0007_order_links", "0008_webhooks", "0009_partners_and_tracking", "0010_console",
-                "0011_bounded_tracking_events", "0012_version_history_bytes", "0013_shop_connections",
+                "0011_bounded_tracking_events", "0012_version_history_bytes", "0013_shop_connections", "0014_stalled_parcels",
             ]
         )
         #expect(try await store.versions(type: type, id: "A-1").map(\.version) == [1, 2, 3])

@@ -32,6 +32,18 @@ import WalletOrdersTesting
         _ = try await store.at(next.updatedAt).updateOrder(write(next, parcels), expectedVersion: current.order.version)
     }
 
+    /// The parcels of the order as written: what a write names, without what the store keeps of its own.
+    func written(_ store: any OrderStore) async throws -> [TrackedParcel] {
+        try await store.trackedParcels(type: Writes.type, id: "A-1001").map {
+            TrackedParcel(
+                fulfillmentIdentifier: $0.fulfillmentIdentifier,
+                trackingNumber: $0.trackingNumber,
+                carrier: $0.carrier,
+                lastEventAt: $0.lastEventAt
+            )
+        }
+    }
+
     @Test(arguments: StoreEngine.allCases)
     func aParcelKeepsItsLastEventUntilItsNumberChangesAndGoesWithItsFulfillment(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
@@ -40,7 +52,7 @@ import WalletOrdersTesting
                 TrackedParcel(fulfillmentIdentifier: "f2", trackingNumber: "1Z2", carrier: nil),
             ]
             _ = try await store.createOrder(write(Writes.order(), first, by: .merchant("default")))
-            #expect(try await store.trackedParcels(type: Writes.type, id: "A-1001") == first)
+            #expect(try await written(store) == first)
 
             let eventAt = start.addingTimeInterval(100)
             try await commit(
@@ -50,21 +62,96 @@ import WalletOrdersTesting
             )
             // A merchant's write that keeps the number keeps the event's time (it sends none).
             try await commit(store, first, at: 20)
-            var parcels = try await store.trackedParcels(type: Writes.type, id: "A-1001")
+            var parcels = try await written(store)
             #expect(parcels.first?.lastEventAt == eventAt)
             // A new number starts afresh; a fulfillment gone takes its parcel with it.
             try await commit(store, [TrackedParcel(fulfillmentIdentifier: "f1", trackingNumber: "1Z9", carrier: "UPS")], at: 30)
-            parcels = try await store.trackedParcels(type: Writes.type, id: "A-1001")
+            parcels = try await written(store)
             #expect(parcels == [TrackedParcel(fulfillmentIdentifier: "f1", trackingNumber: "1Z9", carrier: "UPS")])
             // nil: as they were.
             try await commit(store, nil, at: 40)
-            #expect(try await store.trackedParcels(type: Writes.type, id: "A-1001") == parcels)
+            #expect(try await written(store) == parcels)
 
             let found = try await store.trackedFulfillments(trackingNumbers: ["1Z9", "1Z1"], merchantIDs: [Merchant.defaultID])
             #expect(found.map(\.orderIdentifier) == ["A-1001"])
             #expect(try await store.trackedFulfillments(trackingNumbers: ["1Z9"], merchantIDs: [Merchant.defaultID + 1]).isEmpty)
             let versions = try await store.versions(type: Writes.type, id: "A-1001")
             #expect(versions.map(\.author) == ["merchant:default"] + Array(repeating: "partner:parcelco", count: 4))
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func aParcelInTransitIsQuietUntilHeardOfAndFoundStalledOnceUntilHeardOfAgain(engine: StoreEngine) async throws {
+        try await TestStore.with(engine) { store in
+            // What the service says of each write (`OrderService.parcels`): whether it is news, and ends a stall.
+            func parcels(
+                _ number: String = "1Z1",
+                event: TimeInterval? = nil,
+                moving: Bool = true,
+                news: Bool = false,
+                ends: Bool = false
+            ) -> [TrackedParcel] {
+                [
+                    TrackedParcel(
+                        fulfillmentIdentifier: "f1",
+                        trackingNumber: number,
+                        carrier: "UPS",
+                        lastEventAt: event.map { start.addingTimeInterval($0) },
+                        inTransit: moving,
+                        isNews: news,
+                        endsStall: ends
+                    ),
+                    TrackedParcel(fulfillmentIdentifier: "f2", trackingNumber: "1Z2", carrier: nil, inTransit: false),
+                ]
+            }
+            func first() async throws -> TrackedParcel { try #require(try await store.trackedParcels(type: Writes.type, id: "A-1001").first) }
+            func quiet(before seconds: TimeInterval, merchant: Int64 = Merchant.defaultID) async throws -> [String] {
+                try await store.quietParcels(merchantID: merchant, heardBefore: start.addingTimeInterval(seconds), limit: 10)
+                    .map(\.parcel.fulfillmentIdentifier)
+            }
+            _ = try await store.at(start).createOrder(write(Writes.order(), parcels(), by: .merchant("default")))
+            var parcel = try await first()
+            #expect(parcel.inTransit == true && parcel.heardAt == start && parcel.stalledAt == nil)
+            #expect(try await quiet(before: 100) == ["f1"], "a delivered parcel is never quiet")
+            #expect(try await quiet(before: 0).isEmpty)
+            #expect(try await quiet(before: 100, merchant: Merchant.defaultID + 1).isEmpty)
+
+            // A write that is no news keeps when it was heard of; news is heard of at its write.
+            try await commit(store, parcels(), at: 50)
+            #expect(try await first().heardAt == start)
+            try await commit(store, parcels(event: 55, news: true, ends: true), at: 60)
+            #expect(try await first().heardAt == start.addingTimeInterval(60))
+            #expect(try await quiet(before: 60).isEmpty)
+
+            // Marked stalled only while no news came since the pass looked.
+            let found = try #require(
+                try await store.quietParcels(merchantID: Merchant.defaultID, heardBefore: start.addingTimeInterval(65), limit: 1).first
+            )
+            try await store.at(start.addingTimeInterval(70)).markStalled(found, heardBefore: start.addingTimeInterval(50))
+            #expect(try await first().stalledAt == nil)
+            try await store.at(start.addingTimeInterval(70)).markStalled(found, heardBefore: start.addingTimeInterval(65))
+            #expect(try await first().stalledAt == start.addingTimeInterval(70))
+            #expect(try await quiet(before: 1_000).isEmpty)
+
+            // Moved to issue, then news that does not end the stall (set off again): heard of, but found stalled already.
+            try await commit(store, parcels(moving: false), at: 80)
+            parcel = try await first()
+            #expect(parcel.inTransit == false && parcel.heardAt == start.addingTimeInterval(60))
+            try await commit(store, parcels(news: true), at: 90)
+            parcel = try await first()
+            #expect(parcel.heardAt == start.addingTimeInterval(90) && parcel.stalledAt == start.addingTimeInterval(70))
+            #expect(try await quiet(before: 1_000).isEmpty)
+
+            // News that ends it (a carrier event, a new tracking number): watched again.
+            try await commit(store, parcels(event: 95, news: true, ends: true), at: 100)
+            parcel = try await first()
+            #expect(parcel.stalledAt == nil && parcel.heardAt == start.addingTimeInterval(100))
+            #expect(try await quiet(before: 1_000) == ["f1"])
+            try await store.at(start.addingTimeInterval(110)).markStalled(found, heardBefore: start.addingTimeInterval(1_000))
+            try await commit(store, parcels("1Z7", news: true, ends: true), at: 120)
+            parcel = try await first()
+            #expect(parcel.stalledAt == nil && parcel.heardAt == start.addingTimeInterval(120))
+            #expect(try await quiet(before: 1_000) == ["f1"])
         }
     }
 

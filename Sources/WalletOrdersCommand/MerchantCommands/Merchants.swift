@@ -76,6 +76,19 @@ struct LimitOptions: ParsableArguments {
     }
 }
 
+/// Whether the service looks for the merchant's stalled parcels: hours, or 0 for never.
+struct StallOption: ParsableArguments {
+    @Option(
+        help: "Move a parcel in transit with no carrier event for this many hours to issue, once (1-720; 0: never, the default)."
+    )
+    var stalledParcelAfterHours: Int?
+
+    /// The change the option asks for: nil when it was not given.
+    var change: Int?? { stalledParcelAfterHours.map { $0 == 0 ? nil : $0 } }
+
+    static func text(_ hours: Int?) -> String { hours.map { "after \($0) hours" } ?? "off" }
+}
+
 /// Says a registry refusal as a command failure.
 func registryFailure(_ error: MerchantRegistryError) -> CommandFailure {
     CommandFailure(error.description)
@@ -92,6 +105,7 @@ struct MerchantsAdd: AsyncParsableCommand {
     var orderTypes: [String] = []
     @Option(help: "A template folder of its own, laid over its order types' templates.") var template: String?
     @OptionGroup var limits: LimitOptions
+    @OptionGroup var stall: StallOption
 
     func run() async throws {
         let merchant = try await options.withRegistry { registry in
@@ -100,7 +114,8 @@ struct MerchantsAdd: AsyncParsableCommand {
                     slug: slug,
                     displayName: name,
                     orderTypes: orderTypes,
-                    limits: limits.applied(to: MerchantLimits())
+                    limits: limits.applied(to: MerchantLimits()),
+                    stalledParcelAfterHours: stall.change ?? nil
                 )
                 if let template {
                     let folder = try OrderTemplate(directory: URL(fileURLWithPath: template))
@@ -152,6 +167,7 @@ struct MerchantsShow: AsyncParsableCommand {
                     ["orders", "\(merchant.usage.orders)"], ["asset bytes", "\(merchant.usage.assetBytes)"],
                     ["history bytes", "\(merchant.usage.historyBytes)"],
                     ["limits", AdminOptions.limits(merchant.limits)],
+                    ["stalled parcels", StallOption.text(merchant.stalledParcelAfterHours)],
                     ["template", merchant.templateVersion == 0 ? "none of its own" : "version \(merchant.templateVersion)"],
                 ],
                 header: false
@@ -163,7 +179,7 @@ struct MerchantsShow: AsyncParsableCommand {
 struct MerchantsUpdate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
-        abstract: "Change a merchant's name, order types or limits."
+        abstract: "Change a merchant's name, order types, limits or stalled parcels."
     )
 
     @OptionGroup var options: AdminOptions
@@ -173,6 +189,7 @@ struct MerchantsUpdate: AsyncParsableCommand {
     var orderTypes: [String] = []
     @Flag(help: "Let it use every order type the service signs.") var allOrderTypes = false
     @OptionGroup var limits: LimitOptions
+    @OptionGroup var stall: StallOption
 
     func run() async throws {
         let merchant = try await options.withRegistry { registry in
@@ -181,6 +198,7 @@ struct MerchantsUpdate: AsyncParsableCommand {
                 var change = MerchantChange(displayName: name)
                 if allOrderTypes { change.orderTypes = [] } else if !orderTypes.isEmpty { change.orderTypes = orderTypes }
                 if limits.given { change.limits = limits.applied(to: current.limits) }
+                change.stalledParcelAfterHours = stall.change
                 return try await registry.update(slug, change)
             } catch let error as MerchantRegistryError {
                 throw registryFailure(error)

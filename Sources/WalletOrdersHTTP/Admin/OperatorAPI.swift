@@ -51,7 +51,8 @@ struct OperatorAPI: Sendable {
             slug: slug,
             displayName: name,
             orderTypes: change.orderTypes ?? [],
-            limits: change.limits ?? MerchantLimits()
+            limits: change.limits ?? MerchantLimits(),
+            stalledParcelAfterHours: change.stalledParcelAfterHours ?? nil
         )
         return JSONResponse.make(.created, .object(["merchant": try JSONValue.encoding(merchant)]))
     }
@@ -113,7 +114,8 @@ struct OperatorAPI: Sendable {
 }
 
 /// A merchant's fields as the operator's API takes them: `displayName`, `status` (`active` or `suspended`),
-/// `orderTypes` and `limits` {`requestsPerSecond`, `maxOrders`, `maxAssetBytes`} (null for none).
+/// `orderTypes`, `limits` {`requestsPerSecond`, `maxOrders`, `maxAssetBytes`} (null for none) and
+/// `stalledParcelAfterHours` (null: off).
 enum MerchantBody {
     static func change(_ body: JSONValue) throws -> MerchantChange {
         guard body.objectValue != nil else { throw APIError(.badRequest, "the body must be a JSON object") }
@@ -158,6 +160,16 @@ enum MerchantBody {
                 }
             }
             change.limits = parsed
+        }
+        switch body["stalledParcelAfterHours"] {
+        case nil: break
+        case .null?: change.stalledParcelAfterHours = .some(nil)
+        case let value?:
+            if let hours = value.intValue {
+                change.stalledParcelAfterHours = .some(hours)
+            } else {
+                problems.append(OrderProblem(path: "stalledParcelAfterHours", message: "must be a whole number of hours, or null"))
+            }
         }
         guard problems.isEmpty else { throw APIError(.badRequest, "the merchant is not valid", problems: problems) }
         return change

@@ -14,6 +14,13 @@ public struct FulfillmentView: Sendable, Equatable {
     /// A shipping fulfillment is anything that is not a pickup, as Wallet reads `fulfillmentType`.
     public var isPickup: Bool { fields["fulfillmentType"]?.stringValue == "pickup" }
 
+    /// Whether the parcel is with its carrier and not delivered yet: a shipping fulfillment `shipped`, `onTheWay` or
+    /// `outForDelivery`. Only such a parcel can stall (`open` and `processing` have not left the shop).
+    public var isInTransit: Bool {
+        guard !isPickup, let status else { return false }
+        return status == "shipped" || status == "onTheWay" || status == "outForDelivery"
+    }
+
     /// `fulfillmentIdentifier`.
     public var identifier: String? {
         get { text("fulfillmentIdentifier") }

@@ -53,17 +53,27 @@ public struct MerchantRegistry: Sendable {
         slug: String,
         displayName: String,
         orderTypes: [String] = [],
-        limits: MerchantLimits = MerchantLimits()
+        limits: MerchantLimits = MerchantLimits(),
+        stalledParcelAfterHours: Int? = nil
     )
         async throws -> Merchant
     {
         var problems = Self.slugProblems(slug)
         problems += nameProblems(displayName) + typeProblems(orderTypes) + Self.limitProblems(limits)
+        problems += Self.stallProblems(stalledParcelAfterHours)
         guard problems.isEmpty else { throw MerchantRegistryError.invalid(problems) }
         do {
-            return try await reloaded(
-                merchantRecords.createMerchant(slug: slug, displayName: displayName, orderTypes: orderTypes, limits: limits)
+            var merchant = try await merchantRecords.createMerchant(
+                slug: slug,
+                displayName: displayName,
+                orderTypes: orderTypes,
+                limits: limits
             )
+            if let stalledParcelAfterHours {
+                let change = MerchantChange(stalledParcelAfterHours: .some(stalledParcelAfterHours))
+                merchant = try await merchantRecords.updateMerchant(slug: slug, change) ?? merchant
+            }
+            return try await reloaded(merchant)
         } catch StoreError.merchantExists {
             throw MerchantRegistryError.exists(slug)
         }
@@ -87,6 +97,7 @@ public struct MerchantRegistry: Sendable {
         var problems = change.displayName.map(nameProblems) ?? []
         problems += change.orderTypes.map(typeProblems) ?? []
         problems += change.limits.map(Self.limitProblems) ?? []
+        problems += change.stalledParcelAfterHours.map(Self.stallProblems) ?? []
         guard problems.isEmpty else { throw MerchantRegistryError.invalid(problems) }
         guard let merchant = try await merchantRecords.updateMerchant(slug: slug, change) else {
             throw MerchantRegistryError.notFound(slug)
@@ -182,6 +193,19 @@ public struct MerchantRegistry: Sendable {
                 )
                 : nil
         }
+    }
+
+    /// The hours a merchant may choose before a quiet parcel counts as stalled: an hour to 30 days.
+    public static let stalledParcelHours = 1...720
+
+    private static func stallProblems(_ hours: Int?) -> [OrderProblem] {
+        guard let hours, !stalledParcelHours.contains(hours) else { return [] }
+        return [
+            OrderProblem(
+                path: "stalledParcelAfterHours",
+                message: "must be from \(stalledParcelHours.lowerBound) to \(stalledParcelHours.upperBound) hours (null: off)"
+            )
+        ]
     }
 
     private static func limitProblems(_ limits: MerchantLimits) -> [OrderProblem] {

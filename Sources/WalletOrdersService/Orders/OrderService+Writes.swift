@@ -139,12 +139,14 @@ extension OrderService {
         }
     }
 
-    /// What a change makes of an order: its document and files, and, for a change made by tracking events, when
-    /// the last event applied to each fulfillment it moved happened (by `fulfillmentIdentifier`).
+    /// What a change makes of an order: its document and files, for a change made by tracking events when the
+    /// last event applied to each fulfillment it moved happened (by `fulfillmentIdentifier`), and the webhook events
+    /// the version causes beyond `order.updated`, given its number.
     struct Revision {
         var document: OrderDocument
         var assets: [String: Data]
         var eventTimes: [String: Date] = [:]
+        var webhooks: (_ version: Int) -> [WebhookNotice] = { _ in [] }
     }
 
     /// What an update did: wrote the next version, or, for a change that changes nothing, left the order as it was.
@@ -220,8 +222,8 @@ extension OrderService {
             let updatedAt = Date(unixSeconds: max(now.unixSeconds, previous.updatedAt.unixSeconds + 1))
             document["updatedAt"] = .string(RFC3339.format(updatedAt))
             let package = try await build(orderType, template, document, assets)
-            let parcels = Self.parcels(in: document, eventTimes: revision.eventTimes)
-            let parcelsBefore = Self.parcels(in: previous.document)
+            let parcelsBefore = Self.parcels(in: previous.document, before: previous.document)
+            let parcels = Self.parcels(in: document, eventTimes: revision.eventTimes, before: previous.document)
             var write = OrderWrite(
                 orderTypeIdentifier: type,
                 orderIdentifier: id,
@@ -252,7 +254,7 @@ extension OrderService {
                         status: write.status,
                         downloadURL: ownLinkURL(type: type, id: id, token: previous.authenticationToken)
                     )
-                ]
+                ] + revision.webhooks(previous.version + 1)
             )
             do {
                 let ticket = cache?.ticket()

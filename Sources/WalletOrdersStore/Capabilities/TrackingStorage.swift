@@ -6,6 +6,13 @@ public protocol TrackingStorage: Sendable {
     func trackedFulfillments(trackingNumbers: [String], merchantIDs: [Int64]) async throws -> [TrackedFulfillment]
     /// The parcels an order's fulfillments follow.
     func trackedParcels(type: String, id: String) async throws -> [TrackedParcel]
+    /// Parcels of `merchantID`'s orders that may be in transit (their last write said so, or was made before the
+    /// store kept it), not found stalled since they were last heard of, and last heard of before `heardBefore`:
+    /// those heard of longest ago first, at most `limit`. Found through an index of such parcels alone.
+    func quietParcels(merchantID: Int64, heardBefore: Date, limit: Int) async throws -> [TrackedFulfillment]
+    /// Marks `parcel` found stalled now, unless it was heard of at `heardBefore` or later (an event that came since
+    /// keeps it watched) or its tracking number changed.
+    func markStalled(_ parcel: TrackedFulfillment, heardBefore: Date) async throws
     /// Keeps events not kept yet, as `received`; answers for each event nil when it was new, or the state of the one
     /// kept before with its source and id (the first of two alike in `events` is the one kept).
     func receiveTrackingEvents(_ events: [TrackingEventRecord]) async throws -> [TrackingEventState?]

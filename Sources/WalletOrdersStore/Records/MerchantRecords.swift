@@ -21,6 +21,9 @@ public struct Merchant: Sendable, Equatable, Codable {
     public var usage: MerchantUsage
     /// 0 without a template of its own; one more each time one is set.
     public var templateVersion: Int
+    /// After how many hours with no carrier event a parcel in transit is found stalled and moved to `issue`; nil:
+    /// never (the default).
+    public var stalledParcelAfterHours: Int?
     public let createdAt: Date
     public var updatedAt: Date
 
@@ -33,6 +36,7 @@ public struct Merchant: Sendable, Equatable, Codable {
         limits: MerchantLimits = MerchantLimits(),
         usage: MerchantUsage = MerchantUsage(),
         templateVersion: Int = 0,
+        stalledParcelAfterHours: Int? = nil,
         createdAt: Date,
         updatedAt: Date
     ) {
@@ -44,6 +48,7 @@ public struct Merchant: Sendable, Equatable, Codable {
         self.limits = limits
         self.usage = usage
         self.templateVersion = templateVersion
+        self.stalledParcelAfterHours = stalledParcelAfterHours
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
@@ -117,17 +122,21 @@ public struct MerchantChange: Sendable {
     public var status: MerchantStatus?
     public var orderTypes: [String]?
     public var limits: MerchantLimits?
+    /// `.some(nil)` stops finding parcels stalled.
+    public var stalledParcelAfterHours: Int??
 
     public init(
         displayName: String? = nil,
         status: MerchantStatus? = nil,
         orderTypes: [String]? = nil,
-        limits: MerchantLimits? = nil
+        limits: MerchantLimits? = nil,
+        stalledParcelAfterHours: Int?? = nil
     ) {
         self.displayName = displayName
         self.status = status
         self.orderTypes = orderTypes
         self.limits = limits
+        self.stalledParcelAfterHours = stalledParcelAfterHours
     }
 }
 

@@ -93,8 +93,8 @@ public struct PartnerKey: Sendable, Equatable {
 
 extension PartnerKey: APIKeyRecord {}
 
-/// Who made a version of an order: a merchant, one of its logistics partners, or an operator. Kept with each version
-/// as text: `merchant:acme`, `partner:dhl`, `operator`.
+/// Who made a version of an order: a merchant, one of its logistics partners, a connected shop, an operator, or the
+/// service itself. Kept with each version as text: `merchant:acme`, `partner:dhl`, `shop:<id>`, `operator`, `service`.
 public struct VersionAuthor: Sendable, Equatable, Hashable, CustomStringConvertible {
     public let text: String
 
@@ -107,6 +107,8 @@ public struct VersionAuthor: Sendable, Equatable, Hashable, CustomStringConverti
     public static let `operator` = VersionAuthor(text: "operator")
     /// A connected shop's webhook, by the connection's id.
     public static func shop(_ id: String) -> VersionAuthor { VersionAuthor(text: "shop:\(id)") }
+    /// The service itself: a parcel it found stalled.
+    public static let service = VersionAuthor(text: "service")
 
     public var description: String { text }
 }

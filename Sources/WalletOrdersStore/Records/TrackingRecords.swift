@@ -1,6 +1,7 @@
 import Foundation
 
-/// A parcel one of an order's fulfillments follows: how tracking events find the orders they move.
+/// A parcel one of an order's fulfillments follows: how tracking events find the orders they move, and how the
+/// service notices a parcel that stalled.
 public struct TrackedParcel: Sendable, Equatable {
     /// The fulfillment's `fulfillmentIdentifier`.
     public let fulfillmentIdentifier: String
@@ -9,12 +10,38 @@ public struct TrackedParcel: Sendable, Equatable {
     /// When the last tracking event applied to it happened; nil when none was, or, in a write, to keep what is
     /// stored while the tracking number stays the same.
     public let lastEventAt: Date?
+    /// Whether its fulfillment was in transit (`FulfillmentView.isInTransit`) when the order was written; read back,
+    /// nil for a parcel written before the store kept it.
+    public let inTransit: Bool?
+    /// In a write: whether the write is news of it, so that it is heard of now (see `OrderService.parcels`).
+    public let isNews: Bool
+    /// In a write: whether the news ends a stall found before (a new tracking number, a carrier event).
+    public let endsStall: Bool
+    /// Read back only: when it was last heard of (given its tracking number, a carrier event applied, set off again).
+    public let heardAt: Date?
+    /// Read back only: when the service found it stalled, since it was last heard of.
+    public let stalledAt: Date?
 
-    public init(fulfillmentIdentifier: String, trackingNumber: String, carrier: String?, lastEventAt: Date? = nil) {
+    public init(
+        fulfillmentIdentifier: String,
+        trackingNumber: String,
+        carrier: String?,
+        lastEventAt: Date? = nil,
+        inTransit: Bool? = nil,
+        isNews: Bool = false,
+        endsStall: Bool = false,
+        heardAt: Date? = nil,
+        stalledAt: Date? = nil
+    ) {
         self.fulfillmentIdentifier = fulfillmentIdentifier
         self.trackingNumber = trackingNumber
         self.carrier = carrier
         self.lastEventAt = lastEventAt
+        self.inTransit = inTransit
+        self.isNews = isNews
+        self.endsStall = endsStall
+        self.heardAt = heardAt
+        self.stalledAt = stalledAt
     }
 }
 

@@ -36,6 +36,23 @@ public struct WebhookNotice: Sendable, Equatable {
         return fields
     }
 
+    /// The order's fulfillment `fulfillmentIdentifier`, following `trackingNumber` with `carrier`, was last heard of
+    /// at `heardAt` and was found stalled: version `version` moved it to `issue`.
+    public static func fulfillmentStalled(
+        version: Int,
+        fulfillmentIdentifier: String,
+        trackingNumber: String,
+        carrier: String?,
+        heardAt: Date
+    ) -> WebhookNotice {
+        var fields: [String: JSONValue] = [
+            "version": .int(version), "fulfillmentIdentifier": .string(fulfillmentIdentifier),
+            "trackingNumber": .string(trackingNumber), "lastHeardAt": .string(RFC3339.format(heardAt)),
+        ]
+        if let carrier { fields["carrier"] = .string(carrier) }
+        return WebhookNotice(.fulfillmentStalled, fields)
+    }
+
     /// A push to one of the order's devices failed for good after `attempts` attempts, for `reason`.
     public static func pushFailed(attempts: Int, reason: String) -> WebhookNotice {
         WebhookNotice(.pushFailed, ["attempts": .int(attempts), "reason": .string(reason)])

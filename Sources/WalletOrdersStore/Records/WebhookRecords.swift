@@ -15,6 +15,9 @@ public enum WebhookEvent: String, Sendable, Codable, CaseIterable {
     case linkDownloaded = "link.downloaded"
     /// An order was created (its first version): what Apple Pay hands Wallet, and the link for its emails, can go out.
     case orderCreated = "order.created"
+    /// A parcel in transit had no carrier event for as long as the merchant allows: the service moved its
+    /// fulfillment to `issue` (with `order.updated` for the version that made).
+    case fulfillmentStalled = "fulfillment.stalled"
 
     /// The event's bit in an endpoint's event mask.
     public var bit: Int64 {
@@ -25,6 +28,7 @@ public enum WebhookEvent: String, Sendable, Codable, CaseIterable {
         case .pushFailed: 8
         case .linkDownloaded: 16
         case .orderCreated: 32
+        case .fulfillmentStalled: 64
         }
     }
 

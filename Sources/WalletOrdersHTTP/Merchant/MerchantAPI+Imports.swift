@@ -106,7 +106,14 @@ extension MerchantAPI {
 
     /// The request's media type, lower-cased, without parameters.
     static func mediaType(of request: Request) -> String? {
-        request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let value = request.headers[.contentType] else { return nil }
+        // By bytes: HTTP's optional whitespace is spaces and tabs (Foundation's trimming showed in every update's
+        // profile).
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var type = value.utf8.prefix { $0 != UInt8(ascii: ";") }[...]
+        while let first = type.first, isSpace(first) { type = type.dropFirst() }
+        while let last = type.last, isSpace(last) { type = type.dropLast() }
+        return String(decoding: type, as: UTF8.self).lowercased()
     }
 }
 

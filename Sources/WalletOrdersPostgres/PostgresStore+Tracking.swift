@@ -9,9 +9,8 @@ import WalletOrdersStore
 extension PostgresStore {
     /// Replaces the parcels an order follows with those `order` names, when it names them, in the write's
     /// transaction. A parcel keeps the time of the last event applied to it while its tracking number stays the
-    /// same, unless the write brings a time of its own. It is heard of now when it is new or the write is news of
-    /// it, and a stall found before ends when the write says so (`TrackedParcel.isNews`, `endsStall`: the service
-    /// decides both).
+    /// same, unless the write brings a time of its own. It is heard of now, and a stall found before ends, when it is
+    /// new or the write is news of it (`TrackedParcel.isNews`: the service decides).
     func replaceTracking(_ connection: PostgresConnection, _ order: OrderWrite) async throws {
         guard let parcels = order.tracking else { return }
         let now = clock.now()
@@ -40,7 +39,7 @@ extension PostgresStore {
                                          THEN COALESCE(excluded.last_event_at, t.last_event_at)
                                          ELSE excluded.last_event_at END,
                     heard_at = CASE WHEN \(parcel.isNews) THEN excluded.heard_at ELSE t.heard_at END,
-                    stalled_at = CASE WHEN \(parcel.endsStall) THEN NULL ELSE t.stalled_at END,
+                    stalled_at = CASE WHEN \(parcel.isNews) THEN NULL ELSE t.stalled_at END,
                     in_transit = excluded.in_transit,
                     tracking_number = excluded.tracking_number
                 """,

@@ -8,8 +8,8 @@ import WalletOrdersStore
 extension SQLiteStore {
     /// Replaces the parcels an order follows with those `order` names, when it names them (inside its write). A
     /// parcel keeps the time of the last event applied to it while its tracking number stays the same, unless the
-    /// write brings a time of its own. It is heard of `now` when it is new or the write is news of it, and a stall
-    /// found before ends when the write says so (`TrackedParcel.isNews`, `endsStall`: the service decides both).
+    /// write brings a time of its own. It is heard of `now`, and a stall found before ends, when it is new or the
+    /// write is news of it (`TrackedParcel.isNews`: the service decides).
     static func replaceTracking(_ db: Database, _ order: OrderWrite, now: Date) throws {
         guard let parcels = order.tracking else { return }
         let type = order.orderTypeIdentifier
@@ -47,7 +47,7 @@ extension SQLiteStore {
         for parcel in parcels {
             try upsert.execute(arguments: [
                 type, id, parcel.fulfillmentIdentifier, order.merchantID, parcel.trackingNumber, parcel.carrier,
-                parcel.lastEventAt?.unixSeconds, parcel.inTransit ?? false, now.unixSeconds, parcel.isNews, parcel.endsStall,
+                parcel.lastEventAt?.unixSeconds, parcel.inTransit ?? false, now.unixSeconds, parcel.isNews, parcel.isNews,
             ])
         }
     }

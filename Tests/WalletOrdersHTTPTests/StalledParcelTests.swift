@@ -76,7 +76,7 @@ import WalletOrdersTesting
             #expect(try await client.service.flagStalledParcels() == 0, "not yet")
             harness.clock.advance(2 * 3_600)
             #expect(try await client.service.flagStalledParcels() == 1)
-            var parcels = try await Self.fulfillments(client, order)
+            let parcels = try await Self.fulfillments(client, order)
             #expect(parcels.map(\.status) == ["issue", "delivered"])
             #expect(parcels.first?.statusDescription == "No news from UPS for 3 days")
             let versions = try await client.store.versions(type: order.type, id: order.id)
@@ -97,9 +97,11 @@ import WalletOrdersTesting
             #expect(detail["version"] == .int(2))
             #expect(detail["lastHeardAt"] == .string(RFC3339.format(Date(timeIntervalSince1970: 1_795_342_530))))
 
-            // Once: a later pass, and the merchant setting it off again without a carrier event, move nothing.
+            // Once: it stays in issue, and a later pass moves nothing.
             harness.clock.advance(3_600)
             #expect(try await client.service.flagStalledParcels() == 0)
+
+            // Set off again by the merchant: news, so watched again, and moved again only after another quiet 72 hours.
             let resent = try await client.patch(
                 order,
                 .object([
@@ -111,29 +113,37 @@ import WalletOrdersTesting
                 key: acme
             )
             #expect(resent.status == .ok)
-            harness.clock.advance(80 * 3_600)
-            #expect(try await client.service.flagStalledParcels() == 0)
-
-            // A carrier event: heard of, watched again, and found stalled again after another quiet 72 hours.
-            let event = try await client.merchant(
-                .post,
-                "/api/v1/tracking-events",
-                json: .object([
-                    "events": .array([
-                        .object([
-                            "id": .string("e1"), "trackingNumber": .string("1Z999AA10123456784"), "status": .string("in_transit"),
-                            "occurredAt": .string(RFC3339.format(harness.clock.now)),
-                        ])
-                    ])
-                ]),
-                key: acme
-            )
-            #expect(event.status == .ok, "\(String(buffer: event.body))")
-            parcels = try await Self.fulfillments(client, order)
-            #expect(parcels.first?.status == "onTheWay")
             harness.clock.advance(71 * 3_600)
             #expect(try await client.service.flagStalledParcels() == 0)
             harness.clock.advance(2 * 3_600)
+            #expect(try await client.service.flagStalledParcels() == 1)
+
+            // A carrier event is news; a change to another part of the order is not.
+            func event(_ id: String, _ status: String) async throws {
+                let answer = try await client.merchant(
+                    .post,
+                    "/api/v1/tracking-events",
+                    json: .object([
+                        "events": .array([
+                            .object([
+                                "id": .string(id), "trackingNumber": .string("1Z999AA10123456784"), "status": .string(status),
+                                "occurredAt": .string(RFC3339.format(harness.clock.now)),
+                            ])
+                        ])
+                    ]),
+                    key: acme
+                )
+                #expect(answer.status == .ok, "\(String(buffer: answer.body))")
+            }
+            try await event("e1", "in_transit")
+            #expect(try await Self.fulfillments(client, order).first?.status == "onTheWay")
+            harness.clock.advance(40 * 3_600)
+            try await event("e2", "out_for_delivery")
+            harness.clock.advance(40 * 3_600)
+            #expect(try await client.service.flagStalledParcels() == 0, "40 hours since the last event")
+            let renumbered = try await client.patch(order, .object(["orderNumber": .string("#2002")]), key: acme)
+            #expect(renumbered.status == .ok)
+            harness.clock.advance(33 * 3_600)
             #expect(try await client.service.flagStalledParcels() == 1)
             #expect(try await Self.fulfillments(client, order).first?.status == "issue")
 

@@ -5,8 +5,8 @@ import WalletOrdersStore
 
 @testable import WalletOrdersService
 
-/// What a version says of each parcel its order follows (`OrderService.parcels`): whether it is in transit, whether
-/// the version is news of it, and whether that news ends a stall. Decided here once; the engines only store it.
+/// What a version says of each parcel its order follows (`OrderService.parcels`): whether it is in transit, and
+/// whether the version is news of it (which also ends a stall). Decided here once; the engines only store it.
 @Suite(.timeLimit(.minutes(1))) struct ParcelNewsTests {
     static func document(_ parcels: [(id: String, number: String?, status: String, pickup: Bool)]) -> OrderDocument {
         OrderDocument(fields: [
@@ -27,10 +27,10 @@ import WalletOrdersStore
         document([("f1", number, status, false)])
     }
 
-    static func news(_ after: OrderDocument, before: OrderDocument?, event: Bool = false) throws -> (news: Bool, ends: Bool, moving: Bool?) {
+    static func news(_ after: OrderDocument, before: OrderDocument?, event: Bool = false) throws -> (news: Bool, moving: Bool?) {
         let times = event ? ["f1": Date(timeIntervalSince1970: 1_795_342_530)] : [:]
         let parcel = try #require(OrderService.parcels(in: after, eventTimes: times, before: before).first)
-        return (parcel.isNews, parcel.endsStall, parcel.inTransit)
+        return (parcel.isNews, parcel.inTransit)
     }
 
     @Test func onlyShippingFulfillmentsOnTheirWayAreInTransit() throws {
@@ -45,16 +45,22 @@ import WalletOrdersStore
         #expect(OrderService.parcels(in: Self.document([("f1", nil, "onTheWay", false)])).isEmpty, "no number, nothing to follow")
     }
 
-    @Test func aNewNumberOrAnEventIsNewsThatEndsAStallAndSettingOffIsNewsThatDoesNot() throws {
+    @Test func anEventOrAnyChangeToTheFulfillmentIsNewsAndNothingElseIs() throws {
         let onTheWay = Self.one("onTheWay")
-        #expect(try Self.news(onTheWay, before: nil) == (true, true, true), "a new order's parcel")
-        #expect(try Self.news(onTheWay, before: onTheWay) == (false, false, true), "the same version again")
-        #expect(try Self.news(Self.one("outForDelivery"), before: onTheWay) == (false, false, true), "moving on with no event")
-        #expect(try Self.news(onTheWay, before: onTheWay, event: true) == (true, true, true))
-        #expect(try Self.news(Self.one("onTheWay", number: "1Z2"), before: onTheWay) == (true, true, true))
-        #expect(try Self.news(Self.one("shipped"), before: Self.one("processing")) == (true, false, true), "a label, then shipped")
-        #expect(try Self.news(onTheWay, before: Self.one("issue")) == (true, false, true), "set off again by hand")
-        #expect(try Self.news(Self.one("issue"), before: onTheWay) == (false, false, false))
+        #expect(try Self.news(onTheWay, before: nil) == (true, true), "a new order's parcel")
+        #expect(try Self.news(onTheWay, before: onTheWay) == (false, true), "the same version again")
+        #expect(try Self.news(onTheWay, before: onTheWay, event: true) == (true, true), "an event that changed nothing shown")
+        #expect(try Self.news(Self.one("outForDelivery"), before: onTheWay) == (true, true), "a status written")
+        #expect(try Self.news(Self.one("onTheWay", number: "1Z2"), before: onTheWay) == (true, true), "a new number")
+        #expect(try Self.news(Self.one("shipped"), before: Self.one("processing")) == (true, true), "a label, then shipped")
+        #expect(try Self.news(Self.one("issue"), before: onTheWay) == (true, false))
+        var described = try #require(onTheWay.fulfillmentViews.first)
+        described.statusDescription = "Arrived at the sorting centre"
+        let changed = onTheWay.changingFulfillments { $0 = described }
+        #expect(try Self.news(changed, before: onTheWay) == (true, true), "a description written")
+        var other = onTheWay
+        other["orderNumber"] = .string("#1001")
+        #expect(try Self.news(other, before: onTheWay) == (false, true), "another part of the order")
         let added = Self.document([("f1", "1Z1", "onTheWay", false), ("f2", "1Z2", "onTheWay", false)])
         #expect(OrderService.parcels(in: added, before: onTheWay).map(\.isNews) == [false, true], "a fulfillment added")
     }

@@ -83,13 +83,12 @@ import WalletOrdersTesting
     @Test(arguments: StoreEngine.allCases)
     func aParcelInTransitIsQuietUntilHeardOfAndFoundStalledOnceUntilHeardOfAgain(engine: StoreEngine) async throws {
         try await TestStore.with(engine) { store in
-            // What the service says of each write (`OrderService.parcels`): whether it is news, and ends a stall.
+            // What the service says of each write (`OrderService.parcels`): whether it is news of the parcel.
             func parcels(
                 _ number: String = "1Z1",
                 event: TimeInterval? = nil,
                 moving: Bool = true,
-                news: Bool = false,
-                ends: Bool = false
+                news: Bool = false
             ) -> [TrackedParcel] {
                 [
                     TrackedParcel(
@@ -98,8 +97,7 @@ import WalletOrdersTesting
                         carrier: "UPS",
                         lastEventAt: event.map { start.addingTimeInterval($0) },
                         inTransit: moving,
-                        isNews: news,
-                        endsStall: ends
+                        isNews: news
                     ),
                     TrackedParcel(fulfillmentIdentifier: "f2", trackingNumber: "1Z2", carrier: nil, inTransit: false),
                 ]
@@ -119,7 +117,7 @@ import WalletOrdersTesting
             // A write that is no news keeps when it was heard of; news is heard of at its write.
             try await commit(store, parcels(), at: 50)
             #expect(try await first().heardAt == start)
-            try await commit(store, parcels(event: 55, news: true, ends: true), at: 60)
+            try await commit(store, parcels(event: 55, news: true), at: 60)
             #expect(try await first().heardAt == start.addingTimeInterval(60))
             #expect(try await quiet(before: 60).isEmpty)
 
@@ -133,22 +131,19 @@ import WalletOrdersTesting
             #expect(try await first().stalledAt == start.addingTimeInterval(70))
             #expect(try await quiet(before: 1_000).isEmpty)
 
-            // Moved to issue, then news that does not end the stall (set off again): heard of, but found stalled already.
+            // A write that is no news of it keeps the mark.
             try await commit(store, parcels(moving: false), at: 80)
             parcel = try await first()
             #expect(parcel.inTransit == false && parcel.heardAt == start.addingTimeInterval(60))
-            try await commit(store, parcels(news: true), at: 90)
-            parcel = try await first()
-            #expect(parcel.heardAt == start.addingTimeInterval(90) && parcel.stalledAt == start.addingTimeInterval(70))
-            #expect(try await quiet(before: 1_000).isEmpty)
+            #expect(parcel.stalledAt == start.addingTimeInterval(70))
 
-            // News that ends it (a carrier event, a new tracking number): watched again.
-            try await commit(store, parcels(event: 95, news: true, ends: true), at: 100)
+            // News (a carrier event, a new tracking number, any change to the fulfillment): watched again.
+            try await commit(store, parcels(event: 95, news: true), at: 100)
             parcel = try await first()
             #expect(parcel.stalledAt == nil && parcel.heardAt == start.addingTimeInterval(100))
             #expect(try await quiet(before: 1_000) == ["f1"])
             try await store.at(start.addingTimeInterval(110)).markStalled(found, heardBefore: start.addingTimeInterval(1_000))
-            try await commit(store, parcels("1Z7", news: true, ends: true), at: 120)
+            try await commit(store, parcels("1Z7", news: true), at: 120)
             parcel = try await first()
             #expect(parcel.stalledAt == nil && parcel.heardAt == start.addingTimeInterval(120))
             #expect(try await quiet(before: 1_000) == ["f1"])

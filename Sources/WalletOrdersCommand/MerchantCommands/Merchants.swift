@@ -79,7 +79,7 @@ struct LimitOptions: ParsableArguments {
 /// Whether the service looks for the merchant's stalled parcels: hours, or 0 for never.
 struct StallOption: ParsableArguments {
     @Option(
-        help: "Move a parcel in transit with no carrier event for this many hours to issue, once (1-720; 0: never, the default)."
+        help: "Move a parcel in transit with no news of it for this many hours to issue, once (1-720; 0: never, the default)."
     )
     var stalledParcelAfterHours: Int?
 

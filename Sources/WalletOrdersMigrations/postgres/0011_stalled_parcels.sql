@@ -1,8 +1,8 @@
--- Stalled parcels (issue 42): a merchant may ask that a parcel in transit with no carrier event for some hours moves to
--- `issue`. Each parcel an order follows keeps whether its fulfillment was in transit when last written (null: written
--- before this migration, so not known until the order is read), when it was last heard of (a tracking number given or
--- changed, a carrier event, the fulfillment setting off again), and when it was found stalled, which happens once
--- until it is heard of again. Parcels followed before this migration count as heard of now.
+-- Stalled parcels (issue 42): a merchant may ask that a parcel in transit of which nothing was heard for some hours
+-- moves to `issue`. Each parcel an order follows keeps whether its fulfillment was in transit when last written (null:
+-- written before this migration, so not known until the order is read), when it was last heard of (a carrier event,
+-- any change to its fulfillment), and when it was found stalled, which happens once until it is heard of again.
+-- Parcels followed before this migration count as heard of now.
 ALTER TABLE merchants ADD COLUMN stalled_parcel_hours integer;
 ALTER TABLE order_tracking ADD COLUMN in_transit boolean;
 ALTER TABLE order_tracking ADD COLUMN heard_at bigint NOT NULL DEFAULT 0;

@@ -2,10 +2,10 @@ import Foundation
 import WalletOrdersModel
 import WalletOrdersStore
 
-/// Stalled parcels: a parcel in transit that no carrier event has moved for as long as its merchant allows
+/// Stalled parcels: a parcel in transit of which nothing was heard for as long as its merchant allows
 /// (`Merchant.stalledParcelAfterHours`; off by default) is moved to `issue`, with a `statusDescription` saying so,
 /// once, as a version of its order like any other (its pushes, `order.updated`) and a `fulfillment.stalled` webhook
-/// naming the parcel. Heard of again (an event, a new tracking number), it is watched again.
+/// naming the parcel. Heard of again (a carrier event, any change to its fulfillment), it is watched again.
 extension OrderService {
     /// How many parcels one read of the store hands the pass.
     static let stalledParcelBatch = 200

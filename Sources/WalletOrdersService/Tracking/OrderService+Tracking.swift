@@ -319,32 +319,27 @@ extension OrderService {
     /// The parcels `document`'s fulfillments follow: those with an identifier and a tracking number, with the time
     /// of the last event applied to each from `eventTimes` (by `fulfillmentIdentifier`; nil keeps the stored one)
     /// and whether each is in transit. Against the version `before` it (nil for a new order), each says whether this
-    /// version is news of it: a tracking number it did not have, a carrier event, or setting off from a status that
-    /// was not in transit. The first two end a stall found before (`OrderService+Stalls`); setting off again on its
-    /// own does not, so that a stalled parcel is moved once. A version against itself is news of nothing.
+    /// version is news of it: a carrier event applied to it, or any change to its fulfillment (a new tracking
+    /// number, a status or description a shop, a partner or the merchant wrote, setting off again). News ends a stall
+    /// found before (`OrderService+Stalls`). A version against itself is news of nothing.
     static func parcels(in document: OrderDocument, eventTimes: [String: Date] = [:], before: OrderDocument? = nil) -> [TrackedParcel] {
-        var previous: [String: (number: String, inTransit: Bool)] = [:]
+        var previous: [String: FulfillmentView] = [:]
         for fulfillment in before?.fulfillmentViews ?? [] {
-            guard let identifier = fulfillment.identifier, let number = fulfillment.trackingNumber, previous[identifier] == nil
-            else { continue }
-            previous[identifier] = (number, fulfillment.isInTransit)
+            guard let identifier = fulfillment.identifier, previous[identifier] == nil else { continue }
+            previous[identifier] = fulfillment
         }
         var seen = Set<String>()
         return document.fulfillmentViews.compactMap { fulfillment -> TrackedParcel? in
             guard let identifier = fulfillment.identifier, let number = fulfillment.trackingNumber, !number.isEmpty,
                 seen.insert(identifier).inserted
             else { return nil }
-            let old = previous[identifier]
-            let inTransit = fulfillment.isInTransit
-            let moved = old?.number != number || eventTimes[identifier] != nil
             return TrackedParcel(
                 fulfillmentIdentifier: identifier,
                 trackingNumber: number,
                 carrier: fulfillment.carrier,
                 lastEventAt: eventTimes[identifier],
-                inTransit: inTransit,
-                isNews: moved || (inTransit && old?.inTransit != true),
-                endsStall: moved
+                inTransit: fulfillment.isInTransit,
+                isNews: previous[identifier] != fulfillment || eventTimes[identifier] != nil
             )
         }
     }

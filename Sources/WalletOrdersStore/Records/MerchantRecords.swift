@@ -21,8 +21,8 @@ public struct Merchant: Sendable, Equatable, Codable {
     public var usage: MerchantUsage
     /// 0 without a template of its own; one more each time one is set.
     public var templateVersion: Int
-    /// After how many hours with no carrier event a parcel in transit is found stalled and moved to `issue`; nil:
-    /// never (the default).
+    /// After how many hours with no news of it (a carrier event, a change to its fulfillment) a parcel in transit is
+    /// found stalled and moved to `issue`; nil: never (the default).
     public var stalledParcelAfterHours: Int?
     public let createdAt: Date
     public var updatedAt: Date

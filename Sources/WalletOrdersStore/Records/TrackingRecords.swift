@@ -13,10 +13,9 @@ public struct TrackedParcel: Sendable, Equatable {
     /// Whether its fulfillment was in transit (`FulfillmentView.isInTransit`) when the order was written; read back,
     /// nil for a parcel written before the store kept it.
     public let inTransit: Bool?
-    /// In a write: whether the write is news of it, so that it is heard of now (see `OrderService.parcels`).
+    /// In a write: whether the write is news of it, so that it is heard of now and a stall found before ends (see
+    /// `OrderService.parcels`).
     public let isNews: Bool
-    /// In a write: whether the news ends a stall found before (a new tracking number, a carrier event).
-    public let endsStall: Bool
     /// Read back only: when it was last heard of (given its tracking number, a carrier event applied, set off again).
     public let heardAt: Date?
     /// Read back only: when the service found it stalled, since it was last heard of.
@@ -29,7 +28,6 @@ public struct TrackedParcel: Sendable, Equatable {
         lastEventAt: Date? = nil,
         inTransit: Bool? = nil,
         isNews: Bool = false,
-        endsStall: Bool = false,
         heardAt: Date? = nil,
         stalledAt: Date? = nil
     ) {
@@ -39,7 +37,6 @@ public struct TrackedParcel: Sendable, Equatable {
         self.lastEventAt = lastEventAt
         self.inTransit = inTransit
         self.isNews = isNews
-        self.endsStall = endsStall
         self.heardAt = heardAt
         self.stalledAt = stalledAt
     }

@@ -15,7 +15,7 @@ public enum WebhookEvent: String, Sendable, Codable, CaseIterable {
     case linkDownloaded = "link.downloaded"
     /// An order was created (its first version): what Apple Pay hands Wallet, and the link for its emails, can go out.
     case orderCreated = "order.created"
-    /// A parcel in transit had no carrier event for as long as the merchant allows: the service moved its
+    /// Nothing was heard of a parcel in transit for as long as the merchant allows: the service moved its
     /// fulfillment to `issue` (with `order.updated` for the version that made).
     case fulfillmentStalled = "fulfillment.stalled"
 

@@ -35,8 +35,13 @@ extension OrderService {
                 limit: Self.stalledParcelBatch
             )
             for parcel in quiet {
-                if try await flagStalled(parcel, of: merchant, after: hours, heardBefore: heardBefore) { moved += 1 }
-                try await store.tracking.markStalled(parcel, heardBefore: heardBefore)
+                if try await flagStalled(parcel, of: merchant, after: hours, heardBefore: heardBefore) {
+                    moved += 1
+                } else {
+                    // Moved, the parcel is in `issue` and heard of by that version; not moved, it is marked so that the
+                    // next read does not hand it back.
+                    try await store.tracking.markStalled(parcel, heardBefore: heardBefore)
+                }
             }
             if quiet.count < Self.stalledParcelBatch { break }
         }
